@@ -1,0 +1,9 @@
+"""inspect_ai entry point: importing this module registers privbench's tasks.
+
+inspect loads it through ``[project.entry-points.inspect_ai]``, which is what makes
+``inspect eval privbench/priviq`` work.
+"""
+
+from privbench.priviq.task import priviq, priviq_grade
+
+__all__ = ["priviq", "priviq_grade"]

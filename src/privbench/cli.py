@@ -1,0 +1,282 @@
+"""The ``privbench`` command line: a thin layer over the Python API.
+
+Every command that computes scores accepts ``--json`` and then prints one JSON document
+and nothing else. Errors the user can fix print one line (``error: ...``) on stderr and
+exit with 1 (bad input) or 2 (usage); no traceback unless ``PRIVBENCH_DEBUG=1``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from privbench.errors import PrivbenchError, UsageError
+from privbench.redaction import redact
+
+app = typer.Typer(
+    name="privbench",
+    help="Measure how well (multimodal) language models handle privacy.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+grade_app = typer.Typer(help="Grade answers a model produced elsewhere.", no_args_is_help=True)
+eval_app = typer.Typer(
+    help="Run a model on a benchmark and grade its answers.", no_args_is_help=True
+)
+app.add_typer(grade_app, name="grade")
+app.add_typer(eval_app, name="eval")
+
+stdout = Console()
+
+T = TypeVar("T")
+
+DataOption = Annotated[
+    Path | None, typer.Option("--data", help="Benchmark directory (default: the shipped suite).")
+]
+JudgeOption = Annotated[
+    str,
+    typer.Option(
+        "--judge",
+        help="Judge model, as inspect names models (e.g. openai/gpt-4o, openai-api/local/m).",
+    ),
+]
+EpochsOption = Annotated[
+    int, typer.Option("--epochs", min=1, help="Judge runs per item (the paper's num_run: 5).")
+]
+ProtocolOption = Annotated[
+    str,
+    typer.Option("--judge-protocol", help="paper (SPEC §2.3) or hardened (fenced, JSON verdict)."),
+]
+ConnectionsOption = Annotated[
+    int, typer.Option("--judge-connections", min=1, help="Concurrent requests to the judge.")
+]
+LogDirOption = Annotated[str, typer.Option("--log-dir", help="Where inspect writes its logs.")]
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="Print one JSON document and nothing else.")
+]
+
+
+def run_command(action: Callable[[], T]) -> T:
+    """Run ``action``; turn user-facing errors into one line on stderr and an exit code."""
+    try:
+        return action()
+    except PrivbenchError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(error.exit_code) from None
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
+    except Exception as error:
+        if os.environ.get("PRIVBENCH_DEBUG"):
+            raise
+        message = redact(" ".join(str(error).split()))[:300]
+        typer.echo(
+            f"error: {type(error).__name__}: {message} (PRIVBENCH_DEBUG=1 shows the traceback)",
+            err=True,
+        )
+        raise typer.Exit(1) from None
+
+
+def print_json(document: dict[str, Any]) -> None:
+    """The one JSON document on stdout (NaN never appears: missing values are null)."""
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, allow_nan=False) + "\n")
+
+
+@app.command()
+def validate(directory: Annotated[Path, typer.Argument(help="Benchmark directory.")]) -> None:
+    """Report every problem of a benchmark directory, one line each (exit 1 if any)."""
+    from privbench.validation import validate_directory
+
+    def action() -> int:
+        report = validate_directory(directory)
+        for problem in report.problems:
+            typer.echo(str(problem))
+        if report.problems:
+            typer.echo(f"{len(report.problems)} problem(s) in {directory}", err=True)
+            return 1
+        typer.echo(report.summary)
+        return 0
+
+    raise typer.Exit(run_command(action))
+
+
+def _show_priviq(run: Any, as_json: bool) -> None:
+    from privbench.priviq.api import require_success
+    from privbench.priviq.tables import combination_table, competency_table, summary_line
+
+    if as_json:
+        print_json(run.json())
+    else:
+        stdout.print(competency_table(run.model, run.scores))
+        stdout.print(combination_table(run.model, run.scores))
+        judge = run.graded.judge
+        typer.echo(summary_line(run.scores, judge.judge, judge.protocol, judge.prompt_hash))
+        typer.echo(f"log: {run.log_location}")
+        for kind, path in run.exports.items():
+            typer.echo(f"{kind}: {path}")
+    require_success(run)
+
+
+@grade_app.command("priviq")
+def grade_priviq_command(
+    predictions: Annotated[Path, typer.Option("--predictions", help="results.json: id → answer.")],
+    data: DataOption = None,
+    grades: Annotated[
+        Path | None, typer.Option("--grades", help="Earlier grade file: its runs are reused.")
+    ] = None,
+    judge: JudgeOption = "openai/gpt-4o",
+    epochs: EpochsOption = 1,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Export directory (default: beside --predictions).")
+    ] = None,
+    model_name: Annotated[
+        str | None,
+        typer.Option("--model-name", help="Label of the graded model (default: file stem)."),
+    ] = None,
+    judge_protocol: ProtocolOption = "paper",
+    judge_connections: ConnectionsOption = 32,
+    log_dir: LogDirOption = "logs",
+    as_json: JsonOption = False,
+) -> None:
+    """Grade a results.json with the Priv-IQ judge; write the grade file and score CSVs."""
+    from privbench.priviq.api import RunOptions, grade_priviq
+    from privbench.priviq.task import default_data_dir
+
+    def action() -> None:
+        _check_protocol(judge_protocol)
+        options = RunOptions(
+            judge=judge,
+            epochs=epochs,
+            protocol=judge_protocol,
+            judge_connections=judge_connections,
+            log_dir=log_dir,
+            display="none" if as_json else None,
+        )
+        run = grade_priviq(
+            data or default_data_dir(),
+            predictions,
+            grades=grades,
+            model_name=model_name,
+            out_dir=out,
+            options=options,
+        )
+        _show_priviq(run, as_json)
+
+    run_command(action)
+
+
+@eval_app.command("priviq")
+def eval_priviq_command(
+    model: Annotated[str, typer.Option("--model", help="Model under test, as inspect names it.")],
+    data: DataOption = None,
+    judge: JudgeOption = "openai/gpt-4o",
+    epochs: EpochsOption = 1,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Only the first N items.")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Also write the reference-format exports here.")
+    ] = None,
+    judge_protocol: ProtocolOption = "paper",
+    judge_connections: ConnectionsOption = 32,
+    max_connections: Annotated[
+        int | None,
+        typer.Option("--max-connections", min=1, help="Concurrent requests to the model."),
+    ] = None,
+    log_dir: LogDirOption = "logs",
+    as_json: JsonOption = False,
+) -> None:
+    """Answer every Priv-IQ item with --model and grade the answers with the judge."""
+    from privbench.priviq.api import RunOptions, eval_priviq
+
+    def action() -> None:
+        _check_protocol(judge_protocol)
+        options = RunOptions(
+            judge=judge,
+            epochs=epochs,
+            protocol=judge_protocol,
+            judge_connections=judge_connections,
+            log_dir=log_dir,
+            display="none" if as_json else None,
+        )
+        run = eval_priviq(
+            data,
+            model,
+            limit=limit,
+            out_dir=out,
+            model_connections=max_connections,
+            options=options,
+        )
+        _show_priviq(run, as_json)
+
+    run_command(action)
+
+
+@app.command()
+def demo(
+    judge: Annotated[
+        str | None,
+        typer.Option(
+            "--judge",
+            envvar="PRIVBENCH_JUDGE",
+            help="Judge model for grading the sample (or set PRIVBENCH_JUDGE).",
+        ),
+    ] = None,
+    out: Annotated[Path, typer.Option("--out", help="Where results go.")] = Path("privbench-demo"),
+) -> None:
+    """Validate the shipped Priv-IQ sample and, if a judge is configured, grade its answers."""
+    from privbench.priviq.api import RunOptions, grade_priviq
+    from privbench.priviq.task import default_data_dir
+    from privbench.validation import validate_directory
+
+    def action() -> None:
+        data = default_data_dir()
+        report = validate_directory(data)
+        for problem in report.problems:
+            typer.echo(str(problem))
+        if report.problems:
+            raise PrivbenchError(f"the shipped sample {data} is invalid")
+        typer.echo(f"validate: {report.summary}")
+        if judge is None:
+            typer.echo(
+                "No judge configured, so the sample answers were not graded. Grade them with "
+                "any judge inspect can reach, e.g.\n"
+                "  OPENAI_API_KEY=... privbench demo --judge openai/gpt-4o\n"
+                "  LOCAL_BASE_URL=http://127.0.0.1:8000/v1 LOCAL_API_KEY=x "
+                "privbench demo --judge openai-api/local/<model>\n"
+                "(PRIVBENCH_JUDGE=<model> make demo does the same.)"
+            )
+            return
+        options = RunOptions(judge=judge, log_dir=str(out / "logs"))
+        run = grade_priviq(
+            data,
+            data / "sample-predictions.json",
+            model_name="sample-predictions",
+            out_dir=out,
+            options=options,
+        )
+        _show_priviq(run, as_json=False)
+
+    run_command(action)
+
+
+def _check_protocol(name: str) -> None:
+    from privbench.priviq.judge import get_protocol
+
+    try:
+        get_protocol(name)
+    except ValueError as error:
+        raise UsageError(f"--judge-protocol: {error}") from None
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

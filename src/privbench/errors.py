@@ -1,0 +1,59 @@
+"""User-facing errors: one line naming the file and the item, and an exit code.
+
+Why: bad input must end with a clear one-line message and a non-zero exit, never a
+traceback. Library code raises :class:`PrivbenchError` (or a subclass); the CLI catches
+it at the edge, prints ``error: <message>`` and exits with ``exit_code``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from privbench.redaction import redact
+
+
+class PrivbenchError(Exception):
+    """An error the user can act on. ``str(error)`` is the one-line message."""
+
+    exit_code: int = 1
+
+    def __init__(self, message: str, *, exit_code: int | None = None) -> None:
+        super().__init__(redact(" ".join(message.split())))
+        if exit_code is not None:
+            self.exit_code = exit_code
+
+
+class UsageError(PrivbenchError):
+    """Wrong arguments or a missing input file (exit code 2)."""
+
+    exit_code = 2
+
+
+class JudgeUnavailableError(PrivbenchError):
+    """The configured judge cannot be reached or authenticated; nothing was graded."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One defect found in an input file: where it is and what is wrong."""
+
+    file: str
+    item: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file if self.item is None else f"{self.file}: item {self.item}"
+        return f"{where}: {self.message}"
+
+
+class DatasetError(PrivbenchError):
+    """A dataset has problems; all of them are in ``problems``, the first in the message."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        more = (
+            f" (and {len(problems) - 1} more; run `privbench validate`)"
+            if len(problems) > 1
+            else ""
+        )
+        super().__init__(f"{problems[0]}{more}")

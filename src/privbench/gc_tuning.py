@@ -1,0 +1,30 @@
+"""Fewer garbage-collector passes while an evaluation runs.
+
+Why: inspect allocates many short-lived objects per sample (events, pydantic models,
+spans). With CPython's default generation-0 threshold (700 allocations) the collector
+runs every few hundred allocations; at the 64 judge calls/s of a 32-connection judge this
+cost ~2 ms of event-loop time per sample and lowered the calls in flight.
+``bench/judge_throughput.py`` measured 13.5 → 11.3 ms client CPU per item and 1.36× →
+1.24× the ideal wall time with the thresholds below. Objects are still freed by reference
+counting; only cycle collection runs less often, and the previous thresholds are restored
+when the run ends.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+RUN_THRESHOLDS = (10_000, 50, 100)
+
+
+@contextmanager
+def fewer_gc_pauses() -> Iterator[None]:
+    """Raise the collector's thresholds for the duration of the block."""
+    previous = gc.get_threshold()
+    gc.set_threshold(*RUN_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*previous)

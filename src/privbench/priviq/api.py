@@ -1,0 +1,194 @@
+"""Python API for Priv-IQ runs: what ``privbench eval/grade priviq`` call.
+
+Each function validates its inputs, checks the judge answers, runs the inspect task,
+then derives scores and the reference-format exports from the log. Exports are written
+for whatever completed even when the run ends in an error, so nothing computed is lost;
+the grade file can then be passed back with ``grades=`` to resume.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog
+
+from privbench.errors import PrivbenchError
+from privbench.gc_tuning import fewer_gc_pauses
+from privbench.judge_check import check_judge, make_judge
+from privbench.priviq.dataset import load_priviq
+from privbench.priviq.exports import write_exports
+from privbench.priviq.predictions import load_grade_file, load_predictions
+from privbench.priviq.results import GradedLog, graded_log, json_document
+from privbench.priviq.scorer import DEFAULT_JUDGE
+from privbench.priviq.scores import PrivIQScores, priviq_scores
+from privbench.priviq.task import priviq, priviq_grade
+
+DEFAULT_JUDGE_CONNECTIONS = 32
+
+
+@dataclass
+class PrivIQRun:
+    """The outcome of an eval or grade run: scores, the log, and what was written."""
+
+    model: str
+    log: EvalLog
+    graded: GradedLog
+    scores: PrivIQScores
+    exports: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def log_location(self) -> str:
+        return str(self.log.location)
+
+    @property
+    def error(self) -> str | None:
+        """Why the run is incomplete (stopped early, or items failed), or None."""
+        if self.log.status != "success":
+            message = self.log.error.message if self.log.error else self.log.status
+            return f"run {self.log.status}: {message}"
+        if self.graded.errors:
+            item, message = next(iter(self.graded.errors.items()))
+            return f"{len(self.graded.errors)} item(s) failed; first, {item}: {message}"
+        return None
+
+    def json(self) -> dict[str, Any]:
+        """The SPEC §5 document."""
+        return json_document(
+            self.scores,
+            self.graded,
+            model=self.model,
+            log_location=self.log_location,
+            exports=self.exports,
+        )
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Settings shared by eval and grade runs."""
+
+    judge: str = DEFAULT_JUDGE
+    epochs: int = 1
+    protocol: str = "paper"
+    judge_connections: int = DEFAULT_JUDGE_CONNECTIONS
+    judge_timeout: int = 120
+    retry_on_error: int = 3
+    log_dir: str = "logs"
+    display: str | None = None
+    max_samples: int | None = None
+    eval_args: dict[str, Any] = field(default_factory=dict)
+
+
+def _run(
+    task: Any, model: Any, options: RunOptions, needs_judge: bool, max_samples: int
+) -> EvalLog:
+    judge = make_judge(
+        options.judge, connections=options.judge_connections, attempt_timeout=options.judge_timeout
+    )
+    if needs_judge:
+        asyncio.run(check_judge(judge))
+    settings: dict[str, Any] = {
+        "log_dir": options.log_dir,
+        "display": options.display,
+        "max_samples": options.max_samples or max_samples,
+        "fail_on_error": False,
+        # a sample whose call failed in a way the provider does not retry (e.g. a
+        # malformed reply body) is run again; what still fails is reported per item
+        "retry_on_error": options.retry_on_error,
+        "score_display": False,
+        # per-sample overhead, measured by bench/judge_throughput.py: the raw HTTP
+        # request of each judge call would double what every sample serializes, and
+        # the caller reads samples back as summaries, not from the returned log
+        "log_model_api": False,
+        "log_realtime": False,
+        "log_header_only": True,
+        **options.eval_args,
+    }
+    with fewer_gc_pauses():
+        logs = inspect_eval(
+            task, model=model, model_roles={"grader": judge}, epochs=options.epochs, **settings
+        )
+    return logs[0]
+
+
+def _finish(model: str, log: EvalLog, out_dir: Path | None) -> PrivIQRun:
+    graded = graded_log(log)
+    scores = priviq_scores(graded.grades)
+    run = PrivIQRun(model, log, graded, scores)
+    if out_dir is not None and graded.grades:
+        run.exports = write_exports(scores, graded, model=model, out_dir=out_dir)
+    return run
+
+
+def grade_priviq(
+    data: str | Path,
+    predictions: str | Path,
+    *,
+    grades: str | Path | None = None,
+    model_name: str | None = None,
+    out_dir: str | Path | None = None,
+    options: RunOptions | None = None,
+) -> PrivIQRun:
+    """Grade a ``results.json`` against a Priv-IQ directory (the reference evaluator's job).
+
+    Runs already in ``grades`` (a grade file) are reused, not sent to the judge again.
+    Exports go to ``out_dir`` (default: beside the predictions, as the reference does).
+    """
+    options = options or RunOptions()
+    predictions_path = Path(predictions)
+    items = load_priviq(data)
+    load_predictions(predictions_path, [item.id for item in items])  # fail before any call
+    prior = load_grade_file(Path(grades)) if grades else {}
+    needs_judge = any(
+        sum(1 for r in prior.get(item.id, [])[: options.epochs] if r.score is not None)
+        < options.epochs
+        for item in items
+    )
+    task = priviq_grade(
+        predictions=str(predictions_path),
+        data=str(data),
+        grades=str(grades) if grades else None,
+        epochs=options.epochs,
+        protocol=options.protocol,
+    )
+    # samples beyond the judge's connections wait at its connection limit, so a freed
+    # connection is reused at once instead of after the next sample's setup
+    log = _run(task, "none/none", options, needs_judge, 2 * options.judge_connections)
+    label = model_name or predictions_path.stem
+    return _finish(label, log, Path(out_dir) if out_dir else predictions_path.parent)
+
+
+def eval_priviq(
+    data: str | Path | None,
+    model: str,
+    *,
+    limit: int | None = None,
+    out_dir: str | Path | None = None,
+    model_connections: int | None = None,
+    options: RunOptions | None = None,
+) -> PrivIQRun:
+    """Generate answers with ``model`` and grade them, in one inspect run."""
+    options = options or RunOptions()
+    if data is not None:
+        load_priviq(data)  # a clear error before the model is called
+    task = priviq(
+        data=str(data) if data else None, epochs=options.epochs, protocol=options.protocol
+    )
+    eval_args = dict(options.eval_args)
+    if limit is not None:
+        eval_args["limit"] = limit
+    if model_connections is not None:
+        eval_args["max_connections"] = model_connections
+    options = RunOptions(**{**options.__dict__, "eval_args": eval_args})
+    max_samples = max(options.judge_connections, model_connections or 0)
+    log = _run(task, model, options, True, max_samples)
+    return _finish(model, log, Path(out_dir) if out_dir else None)
+
+
+def require_success(run: PrivIQRun) -> None:
+    """Raise if the run stopped early (its partial exports are already written)."""
+    if run.error is not None:
+        raise PrivbenchError(f"{run.error} (partial results in {run.log_location})")

@@ -1,0 +1,179 @@
+"""Load and validate a Priv-IQ benchmark directory (the public release's layout).
+
+Layout (SPEC §2.1)::
+
+    DIR/priv-IQ.json   {"v1_0": {"imagename": "v1_0.png", "question": "...",
+                                  "answer": "...", "capability": ["VizPriv", ...]}, ...}
+    DIR/images/v1_0.png
+
+Why one pass: :func:`validate_priviq` collects every problem (invalid JSON with line and
+column, missing/unreadable/corrupt images, empty fields, unknown competencies, duplicate
+ids) so a user fixes a dataset in one round instead of one error at a time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from privbench.errors import DatasetError, Problem, UsageError
+from privbench.images import image_problem, resolve_inside
+from privbench.priviq.competencies import (
+    COMPETENCIES,
+    Combination,
+    combination_of,
+    normalize_competency,
+)
+
+DATASET_FILE = "priv-IQ.json"
+IMAGES_DIR = "images"
+
+
+@dataclass(frozen=True)
+class PrivIQItem:
+    """One image + question with its reference answer and required competencies."""
+
+    id: str
+    image: Path
+    question: str
+    answer: str
+    competencies: Combination
+
+    @property
+    def combination(self) -> Combination:
+        """The exact set of competencies (a row of Table 1)."""
+        return self.competencies
+
+
+class _Pairs(dict[str, Any]):
+    """A JSON object that remembers which keys appeared more than once."""
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__(pairs)
+        counts = Counter(key for key, _ in pairs)
+        self.duplicates = [key for key, n in counts.items() if n > 1]
+
+
+def read_json_object(path: Path, display: str) -> tuple[_Pairs | None, list[Problem]]:
+    """Parse a JSON file whose top level must be an object; problems instead of raising."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, [Problem(display, None, "file not found")]
+    except UnicodeDecodeError as error:
+        return None, [Problem(display, None, f"not UTF-8 text (byte {error.start})")]
+    except OSError as error:
+        return None, [Problem(display, None, f"unreadable ({error.strerror})")]
+    try:
+        data = json.loads(text, object_pairs_hook=_Pairs)
+    except json.JSONDecodeError as error:
+        where = f"{display}:{error.lineno}:{error.colno}"
+        return None, [Problem(where, None, f"invalid JSON: {error.msg}")]
+    if not isinstance(data, _Pairs):
+        return None, [Problem(display, None, "top level must be a JSON object of items")]
+    return data, []
+
+
+def _text_field(
+    entry: dict[str, Any], name: str, display: str, item: str
+) -> tuple[str, list[Problem]]:
+    value = entry.get(name)
+    if value is None:
+        return "", [Problem(display, item, f"missing '{name}'")]
+    if not isinstance(value, str):
+        return "", [Problem(display, item, f"'{name}' must be a string")]
+    if not value.strip():
+        return "", [Problem(display, item, f"empty '{name}'")]
+    return value, []
+
+
+def _competencies(
+    entry: dict[str, Any], display: str, item: str
+) -> tuple[Combination, list[Problem]]:
+    raw = entry.get("capability")
+    if raw is None:
+        return (), [Problem(display, item, "missing 'capability'")]
+    if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
+        return (), [Problem(display, item, "'capability' must be a list of competency names")]
+    if not raw:
+        return (), [Problem(display, item, "empty 'capability'")]
+    problems = []
+    codes = []
+    for name in raw:
+        code = normalize_competency(name)
+        if code is None:
+            known = ", ".join(COMPETENCIES)
+            problems.append(Problem(display, item, f"unknown competency '{name}' (known: {known})"))
+        else:
+            codes.append(code)
+    return combination_of(codes), problems
+
+
+def validate_priviq(directory: Path) -> tuple[list[PrivIQItem], list[Problem]]:
+    """Every item that is valid, and every problem found, in one pass over the directory."""
+    display = str(directory / DATASET_FILE)
+    data, problems = read_json_object(directory / DATASET_FILE, display)
+    if data is None:
+        return [], problems
+    problems.extend(Problem(display, key, "duplicate id") for key in data.duplicates)
+    images_root = directory / IMAGES_DIR
+    items: list[PrivIQItem] = []
+    for item_id, entry in data.items():
+        if not isinstance(entry, dict):
+            problems.append(Problem(display, item_id, "item must be a JSON object"))
+            continue
+        item_problems: list[Problem] = []
+        if isinstance(entry, _Pairs):
+            item_problems.extend(
+                Problem(display, item_id, f"duplicate field '{key}'") for key in entry.duplicates
+            )
+        question, found = _text_field(entry, "question", display, item_id)
+        item_problems += found
+        answer, found = _text_field(entry, "answer", display, item_id)
+        item_problems += found
+        competencies, found = _competencies(entry, display, item_id)
+        item_problems += found
+        imagename, found = _text_field(entry, "imagename", display, item_id)
+        item_problems += found
+        image_path = resolve_inside(images_root, imagename) if imagename else None
+        if imagename and image_path is None:
+            item_problems.append(
+                Problem(display, item_id, f"image path '{imagename}' leaves images/")
+            )
+        elif image_path is not None:
+            problem = image_problem(image_path)
+            if problem is not None:
+                item_problems.append(
+                    Problem(display, item_id, f"{problem}: {IMAGES_DIR}/{imagename}")
+                )
+        problems.extend(item_problems)
+        if not item_problems and image_path is not None:
+            items.append(PrivIQItem(item_id, image_path, question, answer, competencies))
+    if not data and not problems:
+        problems.append(Problem(display, None, "no items"))
+    return items, problems
+
+
+def load_priviq(directory: str | Path) -> list[PrivIQItem]:
+    """Load a valid Priv-IQ directory; raise :class:`DatasetError` listing its problems."""
+    path = Path(directory)
+    if not path.is_dir():
+        raise UsageError(f"{path}: not a directory")
+    items, problems = validate_priviq(path)
+    if problems:
+        raise DatasetError(problems)
+    return items
+
+
+def competency_counts(items: list[PrivIQItem]) -> dict[str, int]:
+    """Items per competency (an item counts toward each competency it requires)."""
+    counts = Counter(code for item in items for code in item.competencies)
+    return {code: counts[code] for code in COMPETENCIES}
+
+
+def combination_counts(items: list[PrivIQItem]) -> Counter[Combination]:
+    """Items per exact combination."""
+    return Counter(item.combination for item in items)

@@ -1,0 +1,190 @@
+"""inspect scorer for Priv-IQ: ask the ``grader`` model role per SPEC §2.3.
+
+Why a thin adapter: the prompt and the reply parsing live in :mod:`judge` (pure); this
+module only talks to inspect. It fetches the judge as the ``grader`` role (default the
+paper's ``openai/gpt-4o``; never the model under test grading itself), re-asks unparsable
+replies, keeps every raw reply, reuses runs already in a grade file (resume), and records
+an item whose replies never parse as *unscored* rather than 0.0."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.model import GenerateConfig, Model, ModelOutput, get_model
+from inspect_ai.scorer import (
+    SampleScore,
+    Score,
+    Target,
+    Value,
+    metric,
+    scorer,
+)
+from inspect_ai.solver import TaskState
+
+from privbench.priviq.competencies import COMPETENCIES
+from privbench.priviq.judge import MAX_TRIES, JudgeProtocol, attempt_temperature, get_protocol
+from privbench.priviq.predictions import load_grade_file
+
+DEFAULT_JUDGE = "openai/gpt-4o"
+"""The paper's judge; used when no ``grader`` role is given (never the model under test)."""
+
+
+@dataclass(frozen=True)
+class JudgeVerdict:
+    """What the judge said about one answer in one run."""
+
+    score: float | None
+    replies: list[str]
+    reported_model: str
+
+
+async def ask_judge(
+    judge: Model,
+    protocol: JudgeProtocol,
+    question: str,
+    ground_truth: str,
+    prediction: str,
+    max_tries: int = MAX_TRIES,
+) -> JudgeVerdict:
+    """Ask until a reply parses (at most ``max_tries``), raising temperature per re-ask."""
+    replies: list[str] = []
+    reported_model = judge.name
+    for attempt in range(max_tries):
+        output = await judge.generate(
+            protocol.prompt(question, ground_truth, prediction, attempt=attempt),
+            config=GenerateConfig(
+                temperature=attempt_temperature(attempt), max_tokens=protocol.max_tokens
+            ),
+        )
+        reply = output.completion
+        replies.append(reply)
+        reported_model = output.model or reported_model
+        score = protocol.parse_reply(reply)
+        if score is not None:
+            return JudgeVerdict(score, replies, reported_model)
+    return JudgeVerdict(None, replies, reported_model)
+
+
+def answer_text(output: ModelOutput | None) -> tuple[str, bool]:
+    """The model's answer and whether it counts as *no answer* (empty, refused or None)."""
+    if output is None or not output.choices:
+        return "", True
+    if output.stop_reason == "content_filter":
+        return "", True
+    text = output.completion or ""
+    return (text, False) if text.strip() else ("", True)
+
+
+def _finite(values: list[float]) -> list[float]:
+    return [v for v in values if not math.isnan(v)]
+
+
+def _as_float(score: SampleScore) -> float:
+    value = score.score.value
+    return float(value) if isinstance(value, int | float) else math.nan
+
+
+@metric
+def overall() -> Any:
+    """Eq. 1: 100 × mean item score over scored items."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        values = _finite([_as_float(s) for s in scores])
+        return 100 * sum(values) / len(values) if values else math.nan
+
+    return compute
+
+
+@metric
+def competency() -> Any:
+    """Eq. 2 per competency; an item counts toward every competency it requires."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        result: dict[str, float] = {}
+        for code in COMPETENCIES:
+            values = _finite(
+                [
+                    _as_float(s)
+                    for s in scores
+                    if code in (s.sample_metadata or {}).get("competencies", ())
+                ]
+            )
+            if values:
+                result[code] = 100 * sum(values) / len(values)
+        return result
+
+    return compute
+
+
+@metric
+def unscored() -> Any:
+    """Number of items the judge could not score in any run."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return sum(1 for s in scores if math.isnan(_as_float(s)))
+
+    return compute
+
+
+@scorer(metrics=[overall(), competency(), unscored()])
+def priviq_judge(
+    protocol: str = "paper", max_tries: int = MAX_TRIES, grades: str | None = None
+) -> Any:
+    """Grade the answer against the reference with the Priv-IQ judge (paper or hardened).
+
+    Args:
+        protocol: ``paper`` or ``hardened`` (see :mod:`privbench.priviq.judge`).
+        max_tries: judge tries before the item is unscored.
+        grades: an earlier grade file; a run it holds a score for is reused, not re-judged.
+    """
+    judge_protocol = get_protocol(protocol)
+    prior = load_grade_file(Path(grades)) if grades else {}
+    prompt_hash = judge_protocol.template_hash
+
+    async def score(state: TaskState, target: Target) -> Score:
+        prediction, no_answer = answer_text(state.output)
+        metadata: dict[str, Any] = {
+            "protocol": judge_protocol.name,
+            "prompt_hash": prompt_hash,
+            "no_answer": no_answer,
+        }
+        earlier = prior.get(str(state.sample_id), [])
+        run = state.epoch - 1
+        if run < len(earlier) and (reused := earlier[run]).score is not None:
+            metadata.update(reused=True, replies=[reused.content], judge=reused.model)
+            return Score(value=reused.score, answer=prediction, metadata=metadata)
+
+        judge = get_model(role="grader", default=DEFAULT_JUDGE)
+        verdict = await ask_judge(
+            judge,
+            judge_protocol,
+            state.input_text,
+            target.text,
+            prediction,
+            max_tries,
+        )
+        metadata.update(
+            reused=False,
+            replies=verdict.replies,
+            tries=len(verdict.replies),
+            judge=str(judge),
+            judge_reported_model=verdict.reported_model,
+        )
+        if verdict.score is None:
+            return Score.unscored(
+                reason=f"judge reply did not parse after {len(verdict.replies)} tries",
+                answer=prediction,
+                explanation=verdict.replies[-1] if verdict.replies else None,
+                metadata=metadata,
+            )
+        return Score(
+            value=verdict.score,
+            answer=prediction,
+            explanation=verdict.replies[-1],
+            metadata=metadata,
+        )
+
+    return score

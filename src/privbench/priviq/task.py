@@ -1,0 +1,130 @@
+"""inspect tasks for Priv-IQ: ``priviq`` (generate + grade) and ``priviq_grade``.
+
+``priviq`` sends each image with its question to the model under test and grades the
+answer with the judge (``grader`` role). ``priviq_grade`` grades answers produced
+elsewhere (a ``results.json`` of the reference inference scripts): the solver puts the
+stored answer in place of a generation, so the log, the scorer and every export are the
+same as for a live run. Both are registered with inspect (``inspect eval
+privbench/priviq``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Epochs, Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessageUser, ContentImage, ContentText, ModelOutput
+from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
+
+from privbench.priviq.competencies import combination_label
+from privbench.priviq.dataset import PrivIQItem, load_priviq
+from privbench.priviq.judge import MAX_TRIES
+from privbench.priviq.predictions import load_predictions
+from privbench.priviq.scorer import priviq_judge
+
+
+def default_data_dir() -> Path:
+    """The Priv-IQ-format suite shipped inside the package."""
+    return Path(__file__).resolve().parent.parent / "data" / "priviq-sample"
+
+
+def _metadata(item: PrivIQItem) -> dict[str, Any]:
+    return {
+        "image": str(item.image),
+        "competencies": list(item.competencies),
+        "combination": combination_label(item.combination),
+    }
+
+
+def priviq_sample(item: PrivIQItem) -> Sample:
+    """The image and the question in one user message; competencies in metadata."""
+    message = ChatMessageUser(
+        content=[ContentImage(image=str(item.image)), ContentText(text=item.question)]
+    )
+    return Sample(id=item.id, input=[message], target=item.answer, metadata=_metadata(item))
+
+
+def _task_metadata(judge: str | None, protocol: str, data: Path) -> dict[str, Any]:
+    return {"benchmark": "priviq", "judge_protocol": protocol, "data": str(data), "judge": judge}
+
+
+@task
+def priviq(
+    data: str | None = None,
+    judge: str | None = None,
+    epochs: int = 1,
+    protocol: str = "paper",
+    max_tries: int = MAX_TRIES,
+) -> Task:
+    """Priv-IQ: answer image + question, graded 0.0–1.0 by the few-shot judge.
+
+    Args:
+        data: Priv-IQ directory (``priv-IQ.json`` + ``images/``); the shipped suite if omitted.
+        judge: judge model (else ``--model-role grader=...``, else ``openai/gpt-4o``).
+        epochs: judge runs per item (the paper's ``num_run``; it used 5).
+        protocol: ``paper`` (SPEC §2.3) or ``hardened`` (prediction fenced, JSON verdict).
+        max_tries: judge tries per item before it is counted as unscored.
+    """
+    directory = Path(data) if data else default_data_dir()
+    items = load_priviq(directory)
+    return Task(
+        dataset=MemoryDataset([priviq_sample(item) for item in items], name="priviq"),
+        solver=generate(),
+        scorer=priviq_judge(protocol=protocol, max_tries=max_tries),
+        epochs=Epochs(epochs, "mean"),
+        model_roles={"grader": judge} if judge else None,
+        metadata=_task_metadata(judge, protocol, directory),
+    )
+
+
+@solver
+def stored_answer(predictions: str) -> Solver:
+    """Use the answer from a predictions file (``results.json``) instead of calling a model."""
+    answers = load_predictions(Path(predictions), None)
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        answer = answers.get(str(state.sample_id))
+        state.output = ModelOutput.from_content(model="predictions", content=answer or "")
+        return state
+
+    return solve
+
+
+@task
+def priviq_grade(
+    predictions: str,
+    data: str | None = None,
+    grades: str | None = None,
+    judge: str | None = None,
+    epochs: int = 1,
+    protocol: str = "paper",
+    max_tries: int = MAX_TRIES,
+) -> Task:
+    """Grade answers made elsewhere (``results.json``: id → answer) with the Priv-IQ judge.
+
+    Args:
+        predictions: ``results.json`` of the reference inference scripts.
+        data: Priv-IQ directory; the shipped suite if omitted.
+        grades: an earlier grade file; runs it already holds are reused, not re-judged.
+        judge: judge model (else ``--model-role grader=...``, else ``openai/gpt-4o``).
+        epochs: judge runs per item (``num_run``).
+        protocol: ``paper`` or ``hardened``.
+        max_tries: judge tries per item before it is counted as unscored.
+    """
+    directory = Path(data) if data else default_data_dir()
+    items = load_priviq(directory)
+    load_predictions(Path(predictions), [item.id for item in items])  # every id answered
+    samples = [
+        Sample(id=item.id, input=item.question, target=item.answer, metadata=_metadata(item))
+        for item in items
+    ]
+    return Task(
+        dataset=MemoryDataset(samples, name="priviq"),
+        solver=stored_answer(predictions),
+        scorer=priviq_judge(protocol=protocol, max_tries=max_tries, grades=grades),
+        epochs=Epochs(epochs, "mean"),
+        model_roles={"grader": judge} if judge else None,
+        metadata={**_task_metadata(judge, protocol, directory), "predictions": predictions},
+    )
