@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, read_eval_log
 
 from privbench.errors import PrivbenchError
 from privbench.gc_tuning import fewer_gc_pauses
@@ -186,6 +186,17 @@ def eval_priviq(
     max_samples = max(options.judge_connections, model_connections or 0)
     log = _run(task, model, options, True, max_samples)
     return _finish(model, log, Path(out_dir) if out_dir else None)
+
+
+def read_priviq_log(
+    log: str | Path, *, model: str | None = None, out_dir: str | Path | None = None
+) -> PrivIQRun:
+    """Scores (and, with ``out_dir``, exports) of an existing Priv-IQ inspect log.
+
+    For logs written by ``inspect eval privbench/priviq`` or ``eval_set``.
+    """
+    header = read_eval_log(str(log), header_only=True)
+    return _finish(model or header.eval.model, header, Path(out_dir) if out_dir else None)
 
 
 def require_success(run: PrivIQRun) -> None:

@@ -24,20 +24,20 @@ def _with_std(cell: ScoreCell, n_runs: int) -> str:
 
 
 def competency_table(model: str, scores: PrivIQScores) -> Table:
-    """Table 3 layout: one row, the eight competencies and the total."""
+    """Table 3's columns for one model, transposed for a terminal: a row per competency."""
     table = Table(title=f"Priv-IQ scores — {model}", title_justify="left")
-    table.add_column("Model")
-    present = {code: cell for code, cell in scores.competencies.items() if cell.n}
-    for code, cell in present.items():
-        table.add_column(f"{code}\n(n={cell.n})", justify="right")
-    table.add_column(f"Total\n(n={scores.overall.n})", justify="right")
-    cells = [_with_std(c, scores.n_runs) for c in present.values()]
-    table.add_row(model, *cells, _with_std(scores.overall, scores.n_runs))
+    table.add_column("Competency")
+    table.add_column("Items", justify="right")
+    table.add_column(model, justify="right")
+    for code, cell in scores.competencies.items():
+        if cell.n:
+            table.add_row(code, str(cell.n), _with_std(cell, scores.n_runs))
+    table.add_row("Total", str(scores.overall.n), _with_std(scores.overall, scores.n_runs))
     return table
 
 
 def combination_table(model: str, scores: PrivIQScores) -> Table:
-    """Table 5 layout, transposed for a terminal: one row per combination."""
+    """Table 5's columns for one model, transposed for a terminal: a row per combination."""
     table = Table(title="By competency combination", title_justify="left")
     table.add_column("Combination")
     table.add_column("Items", justify="right")

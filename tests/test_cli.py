@@ -1,0 +1,198 @@
+"""The command line as a user runs it: output, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import API_KEY, JUDGE, JUDGE_PROMPT, MODEL, write_json
+from loopback_server import LoopbackServer
+
+from privbench.priviq.task import default_data_dir
+
+
+def privbench(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "privbench", *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+        env=os.environ.copy(),
+    )
+
+
+def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
+    assert "Traceback" not in result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    return lines[0]
+
+
+def grade_args(data: Path, predictions: Path, tmp_path: Path, *extra: str) -> list[str | Path]:
+    return [
+        "grade", "priviq", "--data", data, "--predictions", predictions, "--judge", JUDGE,
+        "--log-dir", tmp_path / "logs", "--out", tmp_path / "out", *extra,
+    ]  # fmt: skip
+
+
+def test_grade_json_prints_one_document_only(
+    server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path
+) -> None:
+    server.script("answer-a", "0.9")
+    result = privbench(*grade_args(priviq_dir, predictions, tmp_path, "--json", "--epochs", "2"))
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)  # the whole of stdout is one JSON document
+    assert document["benchmark"] == "priviq"
+    assert document["items"]["a"] == pytest.approx(0.9)
+    assert document["overall"] == pytest.approx(100 * (0.9 + 0.5 * 3) / 4)
+    assert document["counts"] == {
+        "items": 4,
+        "runs": 2,
+        "competencies": {
+            "VizPriv": 1, "NER": 1, "PrivRisk": 1, "PET": 0, "Law": 1, "Know": 1,
+            "CntxPriv": 2, "MultLing": 0,
+        },
+        "combinations": {
+            "VizPriv + CntxPriv": 1, "NER": 1, "Law": 1, "PrivRisk + Know + CntxPriv": 1,
+        },
+    }  # fmt: skip
+    assert document["std"]["overall"] == pytest.approx(0.0)
+    assert set(document["exports"]) == {"grades", "cap_score", "cap_int_score"}
+    assert all(Path(path).exists() for path in document["exports"].values())
+
+
+def test_grade_tables_one_decimal(
+    server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path
+) -> None:
+    server.script("answer-b", "0.3")
+    result = privbench(*grade_args(priviq_dir, predictions, tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "Law" in result.stdout and "30.0" in result.stdout
+    assert "45.0" in result.stdout  # total: (0.5 + 0.3 + 0.5 + 0.5) / 4
+    assert "unscored judgments: 0" in result.stdout
+    assert f"judge: {JUDGE} (paper protocol" in result.stdout
+
+
+def test_missing_predictions_are_listed(
+    server: LoopbackServer, priviq_dir: Path, tmp_path: Path
+) -> None:
+    answers = write_json(tmp_path / "results.json", {"a": "x"})
+    result = privbench(*grade_args(priviq_dir, answers, tmp_path))
+    assert result.returncode == 1
+    assert one_line_error(result).endswith("no answer for 3 item(s): b, c, d")
+    assert server.count() == 0
+
+
+def test_bad_predictions_file_names_file_and_position(
+    server: LoopbackServer, priviq_dir: Path, tmp_path: Path
+) -> None:
+    bad = tmp_path / "results.json"
+    bad.write_text('{"a": "x",\n "b": }')
+    result = privbench(*grade_args(priviq_dir, bad, tmp_path))
+    assert result.returncode == 1
+    assert f"{bad}:2:7: invalid JSON" in one_line_error(result)
+    missing = privbench(*grade_args(priviq_dir, tmp_path / "nope.json", tmp_path))
+    assert "nope.json: file not found" in one_line_error(missing)
+
+
+def test_broken_dataset_is_one_line(
+    server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path
+) -> None:
+    (priviq_dir / "images" / "c.png").unlink()
+    result = privbench(*grade_args(priviq_dir, predictions, tmp_path))
+    assert result.returncode == 1
+    assert "item c: missing image: images/c.png" in one_line_error(result)
+
+
+def test_unreachable_judge_is_one_line_without_the_key(
+    priviq_dir: Path, predictions: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOOPJUDGE_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("LOOPJUDGE_API_KEY", API_KEY)
+    result = privbench(*grade_args(priviq_dir, predictions, tmp_path))
+    assert result.returncode == 1
+    line = one_line_error(result)
+    assert f"judge {JUDGE}: cannot connect" in line
+    assert API_KEY not in result.stdout + result.stderr
+
+
+def test_unknown_protocol_is_a_usage_error(
+    server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path
+) -> None:
+    result = privbench(*grade_args(priviq_dir, predictions, tmp_path, "--judge-protocol", "nice"))
+    assert result.returncode == 2
+    assert "--judge-protocol" in one_line_error(result)
+
+
+def test_demo_without_judge_explains_how_to_configure_one(tmp_path: Path) -> None:
+    result = privbench("demo", "--out", tmp_path / "demo")
+    assert result.returncode == 0, result.stderr
+    assert "8 items" in result.stdout
+    assert "No judge configured" in result.stdout and "--judge openai/gpt-4o" in result.stdout
+
+
+def test_demo_grades_the_shipped_sample_with_a_judge(
+    server: LoopbackServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PRIVBENCH_JUDGE", JUDGE)
+    result = privbench("demo", "--out", tmp_path / "demo", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "8 items × 1 run(s)" in result.stdout
+    assert "no answer: 1" in result.stdout  # the sample leaves one item unanswered
+    assert list((tmp_path / "demo").glob("sample-predictions_*-grade-1runs.json"))
+
+
+def _vlm_or_judge(body: dict[str, Any]) -> str:
+    text = json.dumps(body["messages"])
+    return "0.8" if "Correctness" in text else "Yes: I see a card and a name."
+
+
+def test_eval_generates_then_grades(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with LoopbackServer(default_reply=_vlm_or_judge) as loop:
+        for name in ("LOOPJUDGE", "LOOPMODEL"):
+            monkeypatch.setenv(f"{name}_BASE_URL", loop.base_url)
+            monkeypatch.setenv(f"{name}_API_KEY", API_KEY)
+        result = privbench(
+            "eval", "priviq", "--model", MODEL, "--judge", JUDGE, "--limit", "3", "--json",
+            "--log-dir", tmp_path / "logs",
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        document = json.loads(result.stdout)
+        assert document["model"] == MODEL
+        assert len(document["items"]) == 3
+        assert document["overall"] == pytest.approx(80.0)
+        model_calls = [
+            r for r in loop.requests if JUDGE_PROMPT not in r.text and "digit 1" not in r.text
+        ]
+        assert len(model_calls) == 3
+        content = model_calls[0].body["messages"][0]["content"]
+        assert content[0]["type"] == "image_url"
+        assert content[0]["image_url"]["url"].startswith("data:image/png;base64,")
+        judged = [r for r in loop.requests if JUDGE_PROMPT in r.text]
+        assert all("Yes: I see a card and a name. | " in r.text for r in judged)
+
+
+def test_inspect_runs_the_registered_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with LoopbackServer(default_reply=_vlm_or_judge) as loop:
+        for name in ("LOOPJUDGE", "LOOPMODEL"):
+            monkeypatch.setenv(f"{name}_BASE_URL", loop.base_url)
+            monkeypatch.setenv(f"{name}_API_KEY", API_KEY)
+        inspect = Path(sys.executable).parent / "inspect"
+        result = subprocess.run(
+            [
+                str(inspect), "eval", "privbench/priviq", "-T", f"data={default_data_dir()}",
+                "--model", MODEL, "--model-role", f"grader={JUDGE}", "--limit", "2",
+                "--log-dir", str(tmp_path / "logs"), "--display", "none",
+            ],
+            capture_output=True, text=True, check=False, env=os.environ.copy(),
+        )  # fmt: skip
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert len(list((tmp_path / "logs").glob("*.eval"))) == 1
+        assert len([r for r in loop.requests if JUDGE_PROMPT in r.text]) == 2
