@@ -196,7 +196,9 @@ def read_priviq_log(
     For logs written by ``inspect eval privbench/priviq`` or ``eval_set``.
     """
     header = read_eval_log(str(log), header_only=True)
-    return _finish(model or header.eval.model, header, Path(out_dir) if out_dir else None)
+    predictions = header.eval.task_args.get("predictions")
+    label = model or (Path(predictions).stem if predictions else header.eval.model)
+    return _finish(label, header, Path(out_dir) if out_dir else None)
 
 
 def require_success(run: PrivIQRun) -> None:
