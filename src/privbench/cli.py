@@ -12,13 +12,16 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 
 from privbench.errors import PrivbenchError, UsageError
 from privbench.redaction import redact
+
+if TYPE_CHECKING:
+    from privbench.priviq.api import RunOptions
 
 app = typer.Typer(
     name="privbench",
@@ -147,19 +150,11 @@ def grade_priviq_command(
     as_json: JsonOption = False,
 ) -> None:
     """Grade a results.json with the Priv-IQ judge; write the grade file and score CSVs."""
-    from privbench.priviq.api import RunOptions, grade_priviq
+    from privbench.priviq.api import grade_priviq
     from privbench.priviq.task import default_data_dir
 
     def action() -> None:
-        _check_protocol(judge_protocol)
-        options = RunOptions(
-            judge=judge,
-            epochs=epochs,
-            protocol=judge_protocol,
-            judge_connections=judge_connections,
-            log_dir=log_dir,
-            display="none" if as_json else None,
-        )
+        options = _run_options(judge, epochs, judge_protocol, judge_connections, log_dir, as_json)
         run = grade_priviq(
             data or default_data_dir(),
             predictions,
@@ -195,18 +190,10 @@ def eval_priviq_command(
     as_json: JsonOption = False,
 ) -> None:
     """Answer every Priv-IQ item with --model and grade the answers with the judge."""
-    from privbench.priviq.api import RunOptions, eval_priviq
+    from privbench.priviq.api import eval_priviq
 
     def action() -> None:
-        _check_protocol(judge_protocol)
-        options = RunOptions(
-            judge=judge,
-            epochs=epochs,
-            protocol=judge_protocol,
-            judge_connections=judge_connections,
-            log_dir=log_dir,
-            display="none" if as_json else None,
-        )
+        options = _run_options(judge, epochs, judge_protocol, judge_connections, log_dir, as_json)
         run = eval_priviq(
             data,
             model,
@@ -268,13 +255,25 @@ def demo(
     run_command(action)
 
 
-def _check_protocol(name: str) -> None:
+def _run_options(
+    judge: str, epochs: int, protocol: str, judge_connections: int, log_dir: str, as_json: bool
+) -> RunOptions:
+    """Run settings from the shared options; a JSON run shows no progress display."""
+    from privbench.priviq.api import RunOptions
     from privbench.priviq.judge import get_protocol
 
     try:
-        get_protocol(name)
+        get_protocol(protocol)
     except ValueError as error:
         raise UsageError(f"--judge-protocol: {error}") from None
+    return RunOptions(
+        judge=judge,
+        epochs=epochs,
+        protocol=protocol,
+        judge_connections=judge_connections,
+        log_dir=log_dir,
+        display="none" if as_json else None,
+    )
 
 
 def main() -> None:

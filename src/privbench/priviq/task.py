@@ -10,6 +10,7 @@ privbench/priviq``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
 from privbench.priviq.competencies import combination_label
 from privbench.priviq.dataset import PrivIQItem, load_priviq
-from privbench.priviq.judge import MAX_TRIES
+from privbench.priviq.judge import MAX_TRIES, get_protocol
 from privbench.priviq.predictions import load_predictions
 from privbench.priviq.scorer import priviq_judge
 
@@ -46,8 +47,38 @@ def priviq_sample(item: PrivIQItem) -> Sample:
     return Sample(id=item.id, input=[message], target=item.answer, metadata=_metadata(item))
 
 
-def _task_metadata(judge: str | None, protocol: str, data: Path) -> dict[str, Any]:
-    return {"benchmark": "priviq", "judge_protocol": protocol, "data": str(data), "judge": judge}
+@dataclass(frozen=True)
+class JudgeSettings:
+    """The task options that decide how answers are judged (shared by both tasks)."""
+
+    judge: str | None
+    epochs: int
+    protocol: str
+    max_tries: int
+    grades: str | None = None
+
+
+def _judged_task(
+    samples: list[Sample], solver: Solver, settings: JudgeSettings, data: Path, **metadata: str
+) -> Task:
+    """A Priv-IQ task: ``solver`` produces the answer, the judge grades it."""
+    return Task(
+        dataset=MemoryDataset(samples, name="priviq"),
+        solver=solver,
+        scorer=priviq_judge(
+            protocol=settings.protocol, max_tries=settings.max_tries, grades=settings.grades
+        ),
+        epochs=Epochs(settings.epochs, "mean"),
+        model_roles={"grader": settings.judge} if settings.judge else None,
+        metadata={
+            "benchmark": "priviq",
+            "data": str(data),
+            "judge": settings.judge,
+            "judge_protocol": settings.protocol,
+            "prompt_hash": get_protocol(settings.protocol).template_hash,
+            **metadata,
+        },
+    )
 
 
 @task
@@ -68,15 +99,9 @@ def priviq(
         max_tries: judge tries per item before it is counted as unscored.
     """
     directory = Path(data) if data else default_data_dir()
-    items = load_priviq(directory)
-    return Task(
-        dataset=MemoryDataset([priviq_sample(item) for item in items], name="priviq"),
-        solver=generate(),
-        scorer=priviq_judge(protocol=protocol, max_tries=max_tries),
-        epochs=Epochs(epochs, "mean"),
-        model_roles={"grader": judge} if judge else None,
-        metadata=_task_metadata(judge, protocol, directory),
-    )
+    samples = [priviq_sample(item) for item in load_priviq(directory)]
+    settings = JudgeSettings(judge, epochs, protocol, max_tries)
+    return _judged_task(samples, generate(), settings, directory)
 
 
 @solver
@@ -120,11 +145,7 @@ def priviq_grade(
         Sample(id=item.id, input=item.question, target=item.answer, metadata=_metadata(item))
         for item in items
     ]
-    return Task(
-        dataset=MemoryDataset(samples, name="priviq"),
-        solver=stored_answer(predictions),
-        scorer=priviq_judge(protocol=protocol, max_tries=max_tries, grades=grades),
-        epochs=Epochs(epochs, "mean"),
-        model_roles={"grader": judge} if judge else None,
-        metadata={**_task_metadata(judge, protocol, directory), "predictions": predictions},
+    settings = JudgeSettings(judge, epochs, protocol, max_tries, grades)
+    return _judged_task(
+        samples, stored_answer(predictions), settings, directory, predictions=predictions
     )
