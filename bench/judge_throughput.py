@@ -86,7 +86,8 @@ def main() -> None:
     os.environ["BENCHJUDGE_API_KEY"] = "bench-key"
     os.environ.setdefault("INSPECT_DISPLAY", "none")
     try:
-        from privbench.priviq.api import RunOptions, grade_priviq
+        from privbench.priviq.api import grade_priviq
+        from privbench.running import RunOptions
 
         with tempfile.TemporaryDirectory() as tmp:
             predictions = make_dataset(Path(tmp) / "data", args.items)

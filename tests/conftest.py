@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 from loopback_server import LoopbackServer
 from PIL import Image
 
-from privbench.priviq.api import RunOptions
+from privbench.running import RunOptions
 
 API_KEY = "sk-canary-DO-NOT-LOG-0123456789"
 JUDGE = "openai-api/loopjudge/judge"
@@ -83,3 +84,61 @@ def run_options(tmp_path: Path, **settings: Any) -> RunOptions:
         "display": "none",
     }
     return RunOptions(**(defaults | settings))
+
+
+Q_OPTIONS = {"A": "Yes", "B": "No", "C": "Not clear"}
+
+
+def spatial_record(
+    image_id: str = "st-1",
+    *,
+    q1: str = "A",
+    q2: tuple[list[str], dict[str, list[list[int]]]] = (["A"], {"A": [[10, 10, 50, 50]]}),
+    q3: tuple[list[str], dict[str, list[list[int]]]] = (["B", "C"], {"B": [[100, 10, 150, 60]]}),
+    q4_factors: list[dict[str, Any]] | None = None,
+    q5_factors: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """A 200×100 capture record: q2 direct options A–D + E (None), q3 likewise."""
+    direct = {
+        "A": "a background person facing the screen",
+        "B": "a framed poster",
+        "C": "a phone aimed at the scene",
+        "D": "a potted plant",
+        "E": "None of the above",
+    }
+    indirect = {"A": "a hanging coat", "B": "an open doorway", "C": "a second unlocked screen",
+                "D": "a wall photo collage", "E": "None of the above"}  # fmt: skip
+    if q4_factors is None:
+        q4_factors = [
+            {"name": "background person", "why": "watches the screen", "box": [10, 10, 50, 50]}
+        ]
+    if q5_factors is None:
+        q5_factors = [
+            {"name": "open doorway", "why": "passers-by could look", "box": [100, 10, 150, 60]}
+        ]
+    return copy.deepcopy({
+        "id": image_id, "image": f"images/{image_id}.png", "width": 200, "height": 100,
+        "questions": [
+            {"qid": "q1", "type": "single", "text": "Any sensitive factor?", "options": Q_OPTIONS,
+             "answer": [q1]},
+            {"qid": "q2", "type": "multiple" if len(q2[0]) > 1 else "single", "grounded": True,
+             "text": "Which direct factors?", "options": direct, "answer": q2[0], "evidence": q2[1]},
+            {"qid": "q3", "type": "multiple" if len(q3[0]) > 1 else "single", "grounded": True,
+             "text": "Which indirect factors?", "options": indirect, "answer": q3[0], "evidence": q3[1]},
+            {"qid": "q4", "type": "short", "grounded": True, "text": "Describe direct factors.",
+             "answer": "A person watches the screen.", "factors": q4_factors},
+            {"qid": "q5", "type": "short", "grounded": True, "text": "Describe indirect factors.",
+             "answer": "An open doorway.", "factors": q5_factors},
+        ],
+    })  # fmt: skip
+
+
+def write_spatial(directory: Path, records: list[dict[str, Any]]) -> Path:
+    """A SpatialTrust directory with one image per record (sized as the record says)."""
+    (directory / "images").mkdir(parents=True, exist_ok=True)
+    for record in records:
+        size = (record["width"], record["height"])
+        Image.new("RGB", size, (200, 190, 180)).save(directory / record["image"])
+    lines = [json.dumps(record) for record in records]
+    (directory / "spatialtrust.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return directory

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from privbench.judging import attempt_temperature
 from privbench.priviq.judge import (
     HARDENED,
     MAX_TRIES,
     PAPER,
     RETRY_SUFFIX,
-    attempt_temperature,
     get_protocol,
     paper_prompt,
     parse_hardened_reply,

@@ -5,5 +5,6 @@ inspect loads it through ``[project.entry-points.inspect_ai]``, which is what ma
 """
 
 from privbench.priviq.task import priviq, priviq_grade
+from privbench.spatialtrust.task import spatialtrust, spatialtrust_grade
 
-__all__ = ["priviq", "priviq_grade"]
+__all__ = ["priviq", "priviq_grade", "spatialtrust", "spatialtrust_grade"]

@@ -21,7 +21,7 @@ from privbench.errors import PrivbenchError, UsageError
 from privbench.redaction import redact
 
 if TYPE_CHECKING:
-    from privbench.priviq.api import RunOptions
+    from privbench.running import RunOptions
 
 app = typer.Typer(
     name="privbench",
@@ -207,6 +207,101 @@ def eval_priviq_command(
     run_command(action)
 
 
+def _show_spatial(run: Any, as_json: bool) -> None:
+    from privbench.spatialtrust.tables import summary_line, task_table
+
+    if as_json:
+        print_json(run.json())
+    else:
+        stdout.print(task_table(run.model, run.strategy, run.scores))
+        typer.echo(summary_line(run.scores, run.logged))
+        typer.echo(f"log: {run.log_location}")
+    if run.error is not None:
+        raise PrivbenchError(f"{run.error} (partial results in {run.log_location})")
+
+
+StrategyOption = Annotated[
+    str, typer.Option("--strategy", help="direct (one call), staged, or guard (SpatialTrustGuard).")
+]
+BoxFormatOption = Annotated[
+    str,
+    typer.Option(
+        "--box-format", help="The model's box convention: xyxy, xyxy1000, yxyx1000, xyxy1."
+    ),
+]
+
+
+@eval_app.command("spatialtrust")
+def eval_spatialtrust_command(
+    model: Annotated[str, typer.Option("--model", help="Model under test, as inspect names it.")],
+    data: DataOption = None,
+    judge: JudgeOption = "openai/gpt-4o",
+    strategy: StrategyOption = "direct",
+    box_format: BoxFormatOption = "xyxy",
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Only the first N images.")
+    ] = None,
+    judge_connections: ConnectionsOption = 32,
+    max_connections: Annotated[
+        int | None,
+        typer.Option("--max-connections", min=1, help="Concurrent requests to the model."),
+    ] = None,
+    log_dir: LogDirOption = "logs",
+    as_json: JsonOption = False,
+) -> None:
+    """Answer every SpatialTrust capture with --model and score the five questions."""
+    from privbench.spatialtrust.api import eval_spatialtrust
+    from privbench.spatialtrust.boxes import get_convention
+    from privbench.spatialtrust.guard import STRATEGIES
+
+    def action() -> None:
+        if strategy not in STRATEGIES:
+            raise UsageError(f"--strategy: choose from {', '.join(STRATEGIES)}, not '{strategy}'")
+        try:
+            get_convention(box_format)
+        except ValueError as error:
+            raise UsageError(f"--box-format: {error}") from None
+        options = _run_options(judge, 1, "paper", judge_connections, log_dir, as_json)
+        run = eval_spatialtrust(
+            data,
+            model,
+            strategy=strategy,
+            box_format=box_format,
+            limit=limit,
+            model_connections=max_connections,
+            options=options,
+        )
+        _show_spatial(run, as_json)
+
+    run_command(action)
+
+
+@grade_app.command("spatialtrust")
+def grade_spatialtrust_command(
+    predictions: Annotated[
+        Path, typer.Option("--predictions", help="preds.jsonl: one prediction per image.")
+    ],
+    data: DataOption = None,
+    judge: JudgeOption = "openai/gpt-4o",
+    model_name: Annotated[
+        str | None,
+        typer.Option("--model-name", help="Label of the graded model (default: file stem)."),
+    ] = None,
+    judge_connections: ConnectionsOption = 32,
+    log_dir: LogDirOption = "logs",
+    as_json: JsonOption = False,
+) -> None:
+    """Score SpatialTrust predictions made elsewhere (boxes in absolute pixels)."""
+    from privbench.spatialtrust.api import grade_spatialtrust
+
+    def action() -> None:
+        options = _run_options(judge, 1, "paper", judge_connections, log_dir, as_json)
+        run = grade_spatialtrust(data, predictions, model_name=model_name, options=options)
+        _show_spatial(run, as_json)
+
+    run_command(action)
+
+
 @app.command()
 def demo(
     judge: Annotated[
@@ -220,8 +315,9 @@ def demo(
     out: Annotated[Path, typer.Option("--out", help="Where results go.")] = Path("privbench-demo"),
 ) -> None:
     """Validate the shipped Priv-IQ sample and, if a judge is configured, grade its answers."""
-    from privbench.priviq.api import RunOptions, grade_priviq
+    from privbench.priviq.api import grade_priviq
     from privbench.priviq.task import default_data_dir
+    from privbench.running import RunOptions
     from privbench.validation import validate_directory
 
     def action() -> None:
@@ -259,8 +355,8 @@ def _run_options(
     judge: str, epochs: int, protocol: str, judge_connections: int, log_dir: str, as_json: bool
 ) -> RunOptions:
     """Run settings from the shared options; a JSON run shows no progress display."""
-    from privbench.priviq.api import RunOptions
     from privbench.priviq.judge import get_protocol
+    from privbench.running import RunOptions
 
     try:
         get_protocol(protocol)

@@ -57,3 +57,10 @@ class DatasetError(PrivbenchError):
             else ""
         )
         super().__init__(f"{problems[0]}{more}")
+
+
+def missing_ids_error(file: str, missing: list[str], what: str, limit: int = 20) -> PrivbenchError:
+    """One error naming the file and listing (up to ``limit``) ids it has no entry for."""
+    listed = ", ".join(missing[:limit])
+    more = f" and {len(missing) - limit} more" if len(missing) > limit else ""
+    return PrivbenchError(f"{file}: no {what} for {len(missing)} item(s): {listed}{more}")

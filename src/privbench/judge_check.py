@@ -14,7 +14,7 @@ from typing import Any
 from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.model import GenerateConfig, Model, get_model
 
-from privbench.errors import JudgeUnavailableError
+from privbench.errors import JudgeUnavailableError, PrivbenchError
 
 _REACHABLE_STATUS = {408, 409, 429, 500, 502, 503, 504, 529}
 _MARKUP = re.compile(r"\[/?[a-z ]+\]")
@@ -53,18 +53,27 @@ def _describe(error: BaseException) -> str:
     return f"{kind}: {message}" if message else kind
 
 
-def make_judge(name: str, *, connections: int, attempt_timeout: int, **model_args: Any) -> Model:
-    """The judge with its own connection limit and per-request timeout.
+def make_model(
+    name: str, *, role: str = "model", config: GenerateConfig | None = None, **model_args: Any
+) -> Model:
+    """A fresh (not memoised) model; a missing key or unknown provider is one clear line.
 
-    A missing API key is a clear error here, before anything runs.
+    Fresh because inspect memoises models by name and a memoised client keeps the base URL
+    it was created with.
     """
-    config = GenerateConfig(max_connections=connections, attempt_timeout=attempt_timeout)
+    error_type = JudgeUnavailableError if role == "judge" else PrivbenchError
     try:
-        return get_model(name, config=config, memoize=False, **model_args)
+        return get_model(name, config=config or GenerateConfig(), memoize=False, **model_args)
     except PrerequisiteError as error:
-        raise JudgeUnavailableError(f"judge {name}: {_describe(error)}") from None
+        raise error_type(f"{role} {name}: {_describe(error)}") from None
     except ValueError as error:
-        raise JudgeUnavailableError(f"judge {name}: {error}") from None
+        raise error_type(f"{role} {name}: {error}") from None
+
+
+def make_judge(name: str, *, connections: int, attempt_timeout: int) -> Model:
+    """The judge with its own connection limit and per-request timeout."""
+    config = GenerateConfig(max_connections=connections, attempt_timeout=attempt_timeout)
+    return make_model(name, role="judge", config=config)
 
 
 async def check_judge(judge: Model, timeout_s: int = 60) -> None:

@@ -16,6 +16,8 @@ from privbench.priviq.dataset import (
     competency_counts,
     validate_priviq,
 )
+from privbench.spatialtrust.dataset import DATASET_FILE as SPATIAL_FILE
+from privbench.spatialtrust.dataset import validate_spatialtrust
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,7 @@ class ValidationReport:
 
 
 def validate_directory(directory: Path) -> ValidationReport:
-    """Validate a Priv-IQ directory (``priv-IQ.json`` + ``images/``)."""
+    """Validate a Priv-IQ (``priv-IQ.json``) or SpatialTrust (``spatialtrust.jsonl``) directory."""
     if not directory.is_dir():
         raise UsageError(f"{directory}: not a directory")
     if (directory / DATASET_FILE).exists():
@@ -38,4 +40,17 @@ def validate_directory(directory: Path) -> ValidationReport:
             f"{len(combination_counts(items))} combinations; {counts}"
         )
         return ValidationReport(problems, summary)
-    raise UsageError(f"{directory}: no {DATASET_FILE} found; not a benchmark directory")
+    if (directory / SPATIAL_FILE).exists():
+        images, problems = validate_spatialtrust(directory)
+        direct = sum(1 for i in images if i.q4.factors)
+        indirect = sum(1 for i in images if i.q5.factors)
+        boxes = sum(len(i.q4.factors) + len(i.q5.factors) for i in images)
+        summary = (
+            f"{directory}: SpatialTrust, {len(images)} images, {5 * len(images)} questions; "
+            f"{direct} with direct factors, {indirect} with indirect factors, "
+            f"{boxes} factor boxes"
+        )
+        return ValidationReport(problems, summary)
+    raise UsageError(
+        f"{directory}: neither {DATASET_FILE} nor {SPATIAL_FILE} found; not a benchmark directory"
+    )

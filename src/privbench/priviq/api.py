@@ -8,26 +8,20 @@ the grade file can then be passed back with ``grades=`` to resume.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log
 
 from privbench.errors import PrivbenchError
-from privbench.gc_tuning import fewer_gc_pauses
-from privbench.judge_check import check_judge, make_judge
 from privbench.priviq.dataset import load_priviq
 from privbench.priviq.exports import write_exports
 from privbench.priviq.predictions import load_grade_file, load_predictions
 from privbench.priviq.results import GradedLog, graded_log, json_document
-from privbench.priviq.scorer import DEFAULT_JUDGE
 from privbench.priviq.scores import PrivIQScores, priviq_scores
 from privbench.priviq.task import priviq, priviq_grade
-
-DEFAULT_JUDGE_CONNECTIONS = 32
+from privbench.running import RunOptions, run_error, run_task
 
 
 @dataclass
@@ -47,13 +41,7 @@ class PrivIQRun:
     @property
     def error(self) -> str | None:
         """Why the run is incomplete (stopped early, or items failed), or None."""
-        if self.log.status != "success":
-            message = self.log.error.message if self.log.error else self.log.status
-            return f"run {self.log.status}: {message}"
-        if self.graded.errors:
-            item, message = next(iter(self.graded.errors.items()))
-            return f"{len(self.graded.errors)} item(s) failed; first, {item}: {message}"
-        return None
+        return run_error(self.log, self.graded.errors)
 
     def json(self) -> dict[str, Any]:
         """The SPEC §5 document."""
@@ -64,54 +52,6 @@ class PrivIQRun:
             log_location=self.log_location,
             exports=self.exports,
         )
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    """Settings shared by eval and grade runs."""
-
-    judge: str = DEFAULT_JUDGE
-    epochs: int = 1
-    protocol: str = "paper"
-    judge_connections: int = DEFAULT_JUDGE_CONNECTIONS
-    judge_timeout: int = 120
-    retry_on_error: int = 3
-    log_dir: str = "logs"
-    display: str | None = None
-    max_samples: int | None = None
-    eval_args: dict[str, Any] = field(default_factory=dict)
-
-
-def _run(
-    task: Any, model: Any, options: RunOptions, needs_judge: bool, max_samples: int
-) -> EvalLog:
-    judge = make_judge(
-        options.judge, connections=options.judge_connections, attempt_timeout=options.judge_timeout
-    )
-    if needs_judge:
-        asyncio.run(check_judge(judge))
-    settings: dict[str, Any] = {
-        "log_dir": options.log_dir,
-        "display": options.display,
-        "max_samples": options.max_samples or max_samples,
-        "fail_on_error": False,
-        # a sample whose call failed in a way the provider does not retry (e.g. a
-        # malformed reply body) is run again; what still fails is reported per item
-        "retry_on_error": options.retry_on_error,
-        "score_display": False,
-        # per-sample overhead, measured by bench/judge_throughput.py: the raw HTTP
-        # request of each judge call would double what every sample serializes, and
-        # the caller reads samples back as summaries, not from the returned log
-        "log_model_api": False,
-        "log_realtime": False,
-        "log_header_only": True,
-        **options.eval_args,
-    }
-    with fewer_gc_pauses():
-        logs = inspect_eval(
-            task, model=model, model_roles={"grader": judge}, epochs=options.epochs, **settings
-        )
-    return logs[0]
 
 
 def _finish(model: str, log: EvalLog, out_dir: Path | None) -> PrivIQRun:
@@ -156,7 +96,7 @@ def grade_priviq(
     )
     # samples beyond the judge's connections wait at its connection limit, so a freed
     # connection is reused at once instead of after the next sample's setup
-    log = _run(task, "none/none", options, needs_judge, 2 * options.judge_connections)
+    log = run_task(task, "none/none", options, needs_judge, 2 * options.judge_connections)
     label = model_name or predictions_path.stem
     return _finish(label, log, Path(out_dir) if out_dir else predictions_path.parent)
 
@@ -184,7 +124,7 @@ def eval_priviq(
         eval_args["max_connections"] = model_connections
     options = RunOptions(**{**options.__dict__, "eval_args": eval_args})
     max_samples = max(options.judge_connections, model_connections or 0)
-    log = _run(task, model, options, True, max_samples)
+    log = run_task(task, model, options, True, max_samples)
     return _finish(model, log, Path(out_dir) if out_dir else None)
 
 

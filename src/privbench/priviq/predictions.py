@@ -11,10 +11,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from privbench.errors import DatasetError, PrivbenchError, Problem
+from privbench.errors import DatasetError, Problem, missing_ids_error
 from privbench.priviq.dataset import read_json_object
-
-_MAX_LISTED = 20
 
 
 def load_predictions(path: Path, item_ids: list[str] | None) -> dict[str, str | None]:
@@ -33,9 +31,7 @@ def load_predictions(path: Path, item_ids: list[str] | None) -> dict[str, str | 
         return dict(data)
     missing = [item_id for item_id in item_ids if item_id not in data]
     if missing:
-        listed = ", ".join(missing[:_MAX_LISTED])
-        more = f" and {len(missing) - _MAX_LISTED} more" if len(missing) > _MAX_LISTED else ""
-        raise PrivbenchError(f"{display}: no answer for {len(missing)} item(s): {listed}{more}")
+        raise missing_ids_error(display, missing, "answer")
     return {item_id: data[item_id] for item_id in item_ids}
 
 

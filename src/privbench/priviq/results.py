@@ -11,17 +11,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from inspect_ai.log import (
-    EvalLog,
-    EvalSample,
-    EvalSampleSummary,
-    read_eval_log_sample,
-    read_eval_log_sample_summaries,
-)
+from inspect_ai.log import EvalLog, EvalSampleSummary
 
+from privbench.log_reading import LoggedSample, log_samples, sample_error
 from privbench.priviq.competencies import combination_label
 from privbench.priviq.scores import ItemGrades, PrivIQScores, ScoreCell
-from privbench.redaction import redact
 
 SCORER_NAME = "priviq_judge"
 
@@ -56,10 +50,7 @@ class GradedLog:
     """Items whose run failed (after inspect's retries): id → error message."""
 
 
-Graded = EvalSample | EvalSampleSummary
-
-
-def _score_value(sample: Graded) -> tuple[float | None, dict[str, Any]]:
+def _score_value(sample: LoggedSample) -> tuple[float | None, dict[str, Any]]:
     score = (sample.scores or {}).get(SCORER_NAME)
     if score is None:
         return None, {}
@@ -68,34 +59,20 @@ def _score_value(sample: Graded) -> tuple[float | None, dict[str, Any]]:
     return (None if math.isnan(number) else number), dict(score.metadata or {})
 
 
-def _complete(summary: EvalSampleSummary, location: str) -> Graded:
-    """The summary if it holds the judge's replies whole, else the full sample.
-
-    Why: summaries are ~10× faster to read than samples, but inspect thins summary
-    metadata over 1 kB; long replies (hardened protocol) are then read from the sample.
-    """
+def _has_replies(summary: EvalSampleSummary) -> bool:
+    """Whether the summary holds the judge's replies whole (long ones are thinned out)."""
     _, metadata = _score_value(summary)
-    if isinstance(metadata.get("replies", []), list) and "competencies" in summary.metadata:
-        return summary
-    return read_eval_log_sample(location, summary.id, summary.epoch)
-
-
-def log_samples(log: EvalLog) -> list[Graded]:
-    """Every sample of a log; a header-only log is read as summaries, samples on demand."""
-    if log.samples is None and log.location:
-        location = str(log.location)
-        return [_complete(s, location) for s in read_eval_log_sample_summaries(location)]
-    return list(log.samples or [])
+    return isinstance(metadata.get("replies", []), list) and "competencies" in summary.metadata
 
 
 def graded_log(log: EvalLog) -> GradedLog:
     """Collect every sample's runs (epochs) from a Priv-IQ log, in dataset order."""
-    by_item: dict[str, dict[int, Graded]] = defaultdict(dict)
+    by_item: dict[str, dict[int, LoggedSample]] = defaultdict(dict)
     errors: dict[str, str] = {}
-    for sample in log_samples(log):
-        if sample.error is not None and not sample.scores:
-            message = sample.error if isinstance(sample.error, str) else sample.error.message
-            errors[str(sample.id)] = redact(" ".join(message.split()))[:300]
+    for sample in log_samples(log, _has_replies):
+        error = sample_error(sample)
+        if error is not None:
+            errors[str(sample.id)] = error
             continue
         by_item[str(sample.id)][sample.epoch] = sample
     grades: list[ItemGrades] = []

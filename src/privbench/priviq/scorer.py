@@ -9,11 +9,10 @@ an item whose replies never parse as *unscored* rather than 0.0."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.model import GenerateConfig, Model, ModelOutput, get_model
+from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.scorer import (
     SampleScore,
     Score,
@@ -24,48 +23,10 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from privbench.judging import DEFAULT_JUDGE, ask_until_parsed
 from privbench.priviq.competencies import COMPETENCIES
-from privbench.priviq.judge import MAX_TRIES, JudgeProtocol, attempt_temperature, get_protocol
+from privbench.priviq.judge import MAX_TRIES, get_protocol
 from privbench.priviq.predictions import load_grade_file
-
-DEFAULT_JUDGE = "openai/gpt-4o"
-"""The paper's judge; used when no ``grader`` role is given (never the model under test)."""
-
-
-@dataclass(frozen=True)
-class JudgeVerdict:
-    """What the judge said about one answer in one run."""
-
-    score: float | None
-    replies: list[str]
-    reported_model: str
-
-
-async def ask_judge(
-    judge: Model,
-    protocol: JudgeProtocol,
-    question: str,
-    ground_truth: str,
-    prediction: str,
-    max_tries: int = MAX_TRIES,
-) -> JudgeVerdict:
-    """Ask until a reply parses (at most ``max_tries``), raising temperature per re-ask."""
-    replies: list[str] = []
-    reported_model = judge.name
-    for attempt in range(max_tries):
-        output = await judge.generate(
-            protocol.prompt(question, ground_truth, prediction, attempt=attempt),
-            config=GenerateConfig(
-                temperature=attempt_temperature(attempt), max_tokens=protocol.max_tokens
-            ),
-        )
-        reply = output.completion
-        replies.append(reply)
-        reported_model = output.model or reported_model
-        score = protocol.parse_reply(reply)
-        if score is not None:
-            return JudgeVerdict(score, replies, reported_model)
-    return JudgeVerdict(None, replies, reported_model)
 
 
 def answer_text(output: ModelOutput | None) -> tuple[str, bool]:
@@ -158,33 +119,30 @@ def priviq_judge(
             return Score(value=reused.score, answer=prediction, metadata=metadata)
 
         judge = get_model(role="grader", default=DEFAULT_JUDGE)
-        verdict = await ask_judge(
+        question, reference = state.input_text, target.text
+        reply = await ask_until_parsed(
             judge,
-            judge_protocol,
-            state.input_text,
-            target.text,
-            prediction,
-            max_tries,
+            lambda attempt: judge_protocol.prompt(question, reference, prediction, attempt=attempt),
+            judge_protocol.parse_reply,
+            max_tries=max_tries,
+            max_tokens=judge_protocol.max_tokens,
         )
         metadata.update(
             reused=False,
-            replies=verdict.replies,
-            tries=len(verdict.replies),
+            replies=reply.replies,
+            tries=len(reply.replies),
             judge=str(judge),
-            judge_reported_model=verdict.reported_model,
+            judge_reported_model=reply.reported_model,
         )
-        if verdict.score is None:
+        if reply.verdict is None:
             return Score.unscored(
-                reason=f"judge reply did not parse after {len(verdict.replies)} tries",
+                reason=f"judge reply did not parse after {len(reply.replies)} tries",
                 answer=prediction,
-                explanation=verdict.replies[-1] if verdict.replies else None,
+                explanation=reply.replies[-1] if reply.replies else None,
                 metadata=metadata,
             )
         return Score(
-            value=verdict.score,
-            answer=prediction,
-            explanation=verdict.replies[-1],
-            metadata=metadata,
+            value=reply.verdict, answer=prediction, explanation=reply.replies[-1], metadata=metadata
         )
 
     return score

@@ -8,13 +8,9 @@ from __future__ import annotations
 
 from rich.table import Table
 
+from privbench.formatting import fmt
 from privbench.priviq.competencies import combination_label
 from privbench.priviq.scores import PrivIQScores, ScoreCell
-
-
-def fmt(value: float | None) -> str:
-    """One decimal, or an en dash for a cell with no scored item."""
-    return "–" if value is None else f"{value:.1f}"
 
 
 def _with_std(cell: ScoreCell, n_runs: int) -> str:

@@ -1,0 +1,102 @@
+"""Python API for SpatialTrust runs: what ``privbench eval/grade spatialtrust`` call."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.log import EvalLog
+
+from privbench.running import RunOptions, run_error, run_task
+from privbench.spatialtrust.dataset import load_spatialtrust
+from privbench.spatialtrust.predictions import load_spatial_predictions
+from privbench.spatialtrust.results import (
+    SpatialLog,
+    SpatialScores,
+    json_document,
+    spatial_log,
+    spatial_scores,
+)
+from privbench.spatialtrust.task import default_data_dir, spatialtrust, spatialtrust_grade
+
+
+@dataclass
+class SpatialRun:
+    """The outcome of a SpatialTrust eval or grade run."""
+
+    model: str
+    strategy: str
+    log: EvalLog
+    logged: SpatialLog
+    scores: SpatialScores
+
+    @property
+    def log_location(self) -> str:
+        return str(self.log.location)
+
+    @property
+    def error(self) -> str | None:
+        """Why the run is incomplete (stopped early, or images failed), or None."""
+        return run_error(self.log, self.logged.errors)
+
+    def json(self) -> dict[str, Any]:
+        """The SPEC §5 document."""
+        return json_document(
+            self.scores,
+            self.logged,
+            model=self.model,
+            strategy=self.strategy,
+            log_location=self.log_location,
+        )
+
+
+def _finish(model: str, strategy: str, log: EvalLog) -> SpatialRun:
+    logged = spatial_log(log)
+    return SpatialRun(model, strategy, log, logged, spatial_scores(logged.items))
+
+
+def eval_spatialtrust(
+    data: str | Path | None,
+    model: str,
+    *,
+    strategy: str = "direct",
+    box_format: str = "xyxy",
+    limit: int | None = None,
+    model_connections: int | None = None,
+    options: RunOptions | None = None,
+) -> SpatialRun:
+    """Answer every capture with ``model`` using ``strategy`` and score the answers."""
+    options = options or RunOptions()
+    directory = Path(data) if data else default_data_dir()
+    load_spatialtrust(directory)  # a clear error before the model is called
+    task = spatialtrust(data=str(directory), strategy=strategy, box_format=box_format)
+    eval_args = dict(options.eval_args)
+    if limit is not None:
+        eval_args["limit"] = limit
+    if model_connections is not None:
+        eval_args["max_connections"] = model_connections
+    options = RunOptions(**{**options.__dict__, "eval_args": eval_args})
+    log = run_task(
+        task, model, options, True, max(options.judge_connections, model_connections or 0)
+    )
+    return _finish(model, strategy, log)
+
+
+def grade_spatialtrust(
+    data: str | Path | None,
+    predictions: str | Path,
+    *,
+    model_name: str | None = None,
+    options: RunOptions | None = None,
+) -> SpatialRun:
+    """Score ``preds.jsonl`` (pixel boxes) against a SpatialTrust directory."""
+    options = options or RunOptions()
+    directory = Path(data) if data else default_data_dir()
+    items = load_spatialtrust(directory)
+    load_spatial_predictions(Path(predictions), [item.id for item in items])
+    task = spatialtrust_grade(predictions=str(predictions), data=str(directory))
+    # two judge calls (q4, q5) per image: half as many samples as judge connections suffice,
+    # twice that keeps a freed connection busy (see bench/judge_throughput.py)
+    log = run_task(task, "none/none", options, True, options.judge_connections)
+    return _finish(model_name or Path(predictions).stem, "predictions", log)

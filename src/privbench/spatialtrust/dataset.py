@@ -1,0 +1,319 @@
+"""Load and validate a SpatialTrust directory (SPEC §3.1).
+
+Layout::
+
+    DIR/spatialtrust.jsonl   one JSON object per image: id, image, width, height, questions
+    DIR/images/...
+
+Why one pass: :func:`validate_spatialtrust` reports every problem with its line, image id
+and question id (missing/corrupt image, size mismatch, boxes outside the image or without
+area, answers not among the options, evidence for an option not in the answer, q1–q5
+missing or duplicated, "None of the above" combined with another answer).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from privbench.errors import DatasetError, Problem, UsageError
+from privbench.images import image_problem, image_size, resolve_inside
+from privbench.spatialtrust.boxes import Box, inside, is_proper, read_box
+
+DATASET_FILE = "spatialtrust.jsonl"
+QUESTION_IDS = ("q1", "q2", "q3", "q4", "q5")
+CHOICE_QUESTIONS = ("q2", "q3")
+EXPLANATION_QUESTIONS = ("q4", "q5")
+NONE_OF_THE_ABOVE = "none of the above"
+
+
+def is_none_option(text: str) -> bool:
+    """Whether an option's text is "None of the above" (any case, trailing punctuation)."""
+    return text.strip().rstrip(".").lower() == NONE_OF_THE_ABOVE
+
+
+@dataclass(frozen=True)
+class ChoiceQuestion:
+    """q1 (single choice) or q2/q3 (single or multiple choice, grounded)."""
+
+    qid: str
+    type: str
+    text: str
+    options: dict[str, str]
+    answer: tuple[str, ...]
+    evidence: dict[str, tuple[Box, ...]] = field(default_factory=dict)
+
+    @property
+    def none_option(self) -> str | None:
+        """The letter of the "None of the above" option, if the question has one."""
+        return next((key for key, text in self.options.items() if is_none_option(text)), None)
+
+
+@dataclass(frozen=True)
+class Factor:
+    """A ground-truth sensitive factor of q4/q5: what it is, why, where."""
+
+    name: str
+    why: str
+    box: Box
+
+
+@dataclass(frozen=True)
+class ExplanationQuestion:
+    """q4 (direct factors) or q5 (indirect factors): short answer with grounded factors."""
+
+    qid: str
+    text: str
+    answer: str
+    factors: tuple[Factor, ...]
+
+
+@dataclass(frozen=True)
+class SpatialItem:
+    """One authentication capture and its five questions."""
+
+    id: str
+    image: Path
+    width: int
+    height: int
+    q1: ChoiceQuestion
+    q2: ChoiceQuestion
+    q3: ChoiceQuestion
+    q4: ExplanationQuestion
+    q5: ExplanationQuestion
+
+    def choice(self, qid: str) -> ChoiceQuestion:
+        return {"q1": self.q1, "q2": self.q2, "q3": self.q3}[qid]
+
+    def explanation(self, qid: str) -> ExplanationQuestion:
+        return {"q4": self.q4, "q5": self.q5}[qid]
+
+
+class _Checker:
+    """Collects problems for one line of the JSONL file."""
+
+    def __init__(self, display: str, line: int, item: str | None) -> None:
+        self.display, self.line, self.item = display, line, item
+        self.problems: list[Problem] = []
+
+    def add(self, message: str, qid: str | None = None) -> None:
+        where = f"{self.display}:{self.line}"
+        item = self.item if qid is None else f"{self.item} {qid}"
+        self.problems.append(Problem(where, item, message))
+
+    def text(self, entry: Mapping[str, Any], key: str, qid: str | None = None) -> str:
+        value = entry.get(key)
+        if not isinstance(value, str) or not value.strip():
+            self.add(f"missing or empty '{key}'", qid)
+            return ""
+        return value
+
+    def box(self, value: object, width: int, height: int, what: str, qid: str) -> Box | None:
+        box = read_box(value)
+        if box is None:
+            self.add(f"{what}: box must be four numbers [x1, y1, x2, y2]", qid)
+            return None
+        if not is_proper(box):
+            self.add(f"{what}: box {list(box)} needs x1 < x2 and y1 < y2", qid)
+            return None
+        if width and height and not inside(box, width, height):
+            self.add(f"{what}: box {list(box)} is outside the {width}×{height} image", qid)
+            return None
+        return box
+
+
+def _choice_question(
+    check: _Checker, entry: Mapping[str, Any], qid: str, width: int, height: int
+) -> ChoiceQuestion | None:
+    before = len(check.problems)
+    text = check.text(entry, "text", qid)
+    kind = entry.get("type")
+    allowed = ("single",) if qid == "q1" else ("single", "multiple")
+    if kind not in allowed:
+        check.add(f"'type' must be {' or '.join(allowed)}", qid)
+    options = entry.get("options")
+    if (
+        not isinstance(options, dict)
+        or not options
+        or not all(
+            isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in options.items()
+        )
+    ):
+        check.add("'options' must map letters to non-empty texts", qid)
+        options = {}
+    answer = entry.get("answer")
+    if not isinstance(answer, list) or not answer or not all(isinstance(a, str) for a in answer):
+        check.add("'answer' must be a non-empty list of option letters", qid)
+        answer = []
+    for letter in answer:
+        if options and letter not in options:
+            check.add(f"answer option '{letter}' is not among the options", qid)
+    if len(set(answer)) != len(answer):
+        check.add("'answer' repeats an option", qid)
+    if kind == "single" and len(answer) > 1:
+        check.add("single-choice question with more than one answer", qid)
+    nones = [a for a in answer if is_none_option(options.get(a, ""))]
+    if nones and len(answer) > 1:
+        check.add(f"'None of the above' ({nones[0]}) combined with another answer", qid)
+    evidence: dict[str, tuple[Box, ...]] = {}
+    raw_evidence = entry.get("evidence", {})
+    if qid == "q1" and raw_evidence:
+        check.add("q1 has no evidence boxes", qid)
+    elif not isinstance(raw_evidence, dict):
+        check.add("'evidence' must map option letters to lists of boxes", qid)
+    else:
+        for letter, boxes in raw_evidence.items():
+            if letter not in answer:
+                check.add(f"evidence for option '{letter}', which is not in the answer", qid)
+                continue
+            if not isinstance(boxes, list):
+                check.add(f"evidence for '{letter}' must be a list of boxes", qid)
+                continue
+            read = [check.box(b, width, height, f"evidence for '{letter}'", qid) for b in boxes]
+            evidence[letter] = tuple(b for b in read if b is not None)
+    if len(check.problems) > before:
+        return None
+    return ChoiceQuestion(qid, str(kind), text, dict(options), tuple(answer), evidence)
+
+
+def _explanation_question(
+    check: _Checker, entry: Mapping[str, Any], qid: str, width: int, height: int
+) -> ExplanationQuestion | None:
+    before = len(check.problems)
+    text = check.text(entry, "text", qid)
+    if entry.get("type") != "short":
+        check.add("'type' must be short", qid)
+    answer = check.text(entry, "answer", qid)
+    raw_factors = entry.get("factors")
+    factors: list[Factor] = []
+    if not isinstance(raw_factors, list):
+        check.add("'factors' must be a list", qid)
+        raw_factors = []
+    for index, raw in enumerate(raw_factors):
+        if not isinstance(raw, dict):
+            check.add(f"factor {index} must be an object", qid)
+            continue
+        name = check.text(raw, "name", qid)
+        why = check.text(raw, "why", qid)
+        box = check.box(raw.get("box"), width, height, f"factor {index}", qid)
+        if name and why and box is not None:
+            factors.append(Factor(name, why, box))
+    if len(check.problems) > before:
+        return None
+    return ExplanationQuestion(qid, text, answer, tuple(factors))
+
+
+def _image(
+    check: _Checker, record: Mapping[str, Any], directory: Path
+) -> tuple[Path | None, int, int]:
+    relative = check.text(record, "image")
+    width, height = record.get("width"), record.get("height")
+    if not (isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0):
+        check.add("'width' and 'height' must be positive integers")
+        width, height = 0, 0
+    if not relative:
+        return None, width, height
+    path = resolve_inside(directory, relative)
+    if path is None:
+        check.add(f"image path '{relative}' leaves the dataset directory")
+        return None, width, height
+    problem = image_problem(path)
+    if problem is not None:
+        check.add(f"{problem}: {relative}")
+        return None, width, height
+    actual = image_size(path)
+    if width and height and actual != (width, height):
+        check.add(f"image is {actual[0]}×{actual[1]}, not the declared {width}×{height}")
+    return path, width, height
+
+
+def _record(check: _Checker, record: Mapping[str, Any], directory: Path) -> SpatialItem | None:
+    path, width, height = _image(check, record, directory)
+    questions = record.get("questions")
+    if not isinstance(questions, list):
+        check.add("'questions' must be a list of q1–q5")
+        return None
+    by_qid: dict[str, Mapping[str, Any]] = {}
+    for entry in questions:
+        qid = entry.get("qid") if isinstance(entry, dict) else None
+        if qid not in QUESTION_IDS:
+            check.add(f"question with unknown qid {qid!r}")
+        elif qid in by_qid:
+            check.add("duplicated question", qid)
+        else:
+            by_qid[qid] = entry
+    for qid in QUESTION_IDS:
+        if qid not in by_qid:
+            check.add("missing question", qid)
+    choices = {
+        qid: _choice_question(check, by_qid[qid], qid, width, height)
+        for qid in ("q1", *CHOICE_QUESTIONS)
+        if qid in by_qid
+    }
+    explanations = {
+        qid: _explanation_question(check, by_qid[qid], qid, width, height)
+        for qid in EXPLANATION_QUESTIONS
+        if qid in by_qid
+    }
+    q1, q2, q3 = (choices.get(qid) for qid in ("q1", *CHOICE_QUESTIONS))
+    q4, q5 = (explanations.get(qid) for qid in EXPLANATION_QUESTIONS)
+    if check.problems or path is None or None in (q1, q2, q3, q4, q5):
+        return None
+    assert q1 and q2 and q3 and q4 and q5  # narrowed by the check above
+    return SpatialItem(str(check.item), path, width, height, q1, q2, q3, q4, q5)
+
+
+def validate_spatialtrust(directory: Path) -> tuple[list[SpatialItem], list[Problem]]:
+    """Every valid image record and every problem found, in one pass."""
+    display = str(directory / DATASET_FILE)
+    try:
+        lines = (directory / DATASET_FILE).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return [], [Problem(display, None, "file not found")]
+    except UnicodeDecodeError as error:
+        return [], [Problem(display, None, f"not UTF-8 text (byte {error.start})")]
+    items: list[SpatialItem] = []
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            problems.append(
+                Problem(f"{display}:{number}:{error.colno}", None, f"invalid JSON: {error.msg}")
+            )
+            continue
+        if not isinstance(record, dict):
+            problems.append(Problem(f"{display}:{number}", None, "line must be a JSON object"))
+            continue
+        raw_id = record.get("id")
+        check = _Checker(display, number, str(raw_id) if raw_id is not None else None)
+        if not isinstance(raw_id, str) or not raw_id.strip():
+            check.add("missing or empty 'id'")
+        elif raw_id in seen:
+            check.add("duplicate id")
+        else:
+            seen.add(raw_id)
+        item = _record(check, record, directory)
+        problems.extend(check.problems)
+        if item is not None and not check.problems:
+            items.append(item)
+    if not lines and not problems:
+        problems.append(Problem(display, None, "no images"))
+    return items, problems
+
+
+def load_spatialtrust(directory: str | Path) -> list[SpatialItem]:
+    """Load a valid SpatialTrust directory; raise :class:`DatasetError` listing its problems."""
+    path = Path(directory)
+    if not path.is_dir():
+        raise UsageError(f"{path}: not a directory")
+    items, problems = validate_spatialtrust(path)
+    if problems:
+        raise DatasetError(problems)
+    return items

@@ -1,0 +1,153 @@
+"""SpatialTrust scores from per-image question scores (pure) and from an inspect log.
+
+Task-level scores are means over images per question, as percentages; overall is the
+mean of the five (paper §5.1). An unscored q4/q5 (judge verdict never valid) is left out
+of that question's mean and counted; parse failures are counted per question.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspect_ai.log import EvalLog, EvalSampleSummary
+
+from privbench.log_reading import LoggedSample, log_samples, sample_error
+from privbench.spatialtrust.dataset import QUESTION_IDS
+from privbench.spatialtrust.scorer import TASKS
+
+SCORER_NAME = "spatialtrust_scorer"
+TASK_LABELS = {
+    "detection": "Detection",
+    "direct_identification": "Direct identification",
+    "indirect_identification": "Indirect identification",
+    "direct_explanation": "Direct explanation",
+    "indirect_explanation": "Indirect explanation",
+}
+
+ImageScores = dict[str, float | None]
+"""One image's score per question (q1–q5), None where unscored."""
+
+
+@dataclass(frozen=True)
+class SpatialScores:
+    """Everything the Table 2 row and the ``--json`` document report."""
+
+    tasks: dict[str, float | None]
+    overall: float | None
+    n_images: int
+    scored: dict[str, int]
+    items: dict[str, ImageScores]
+    unscored: dict[str, list[str]] = field(default_factory=dict)
+
+
+def spatial_scores(items: dict[str, ImageScores]) -> SpatialScores:
+    """Per-question means (percent) over images, and overall = mean of the five."""
+    tasks: dict[str, float | None] = {}
+    scored: dict[str, int] = {}
+    unscored: dict[str, list[str]] = {}
+    for qid, name in TASKS:
+        values = [v for v in (scores.get(qid) for scores in items.values()) if v is not None]
+        tasks[name] = 100 * math.fsum(values) / len(values) if values else None
+        scored[qid] = len(values)
+        unscored[qid] = [i for i, scores in items.items() if scores.get(qid) is None]
+    present = [v for v in tasks.values() if v is not None]
+    overall = statistics.fmean(present) if len(present) == len(TASKS) else None
+    return SpatialScores(tasks, overall, len(items), scored, items, unscored)
+
+
+@dataclass(frozen=True)
+class SpatialLog:
+    """Per-image scores of a SpatialTrust log and its counts."""
+
+    items: dict[str, ImageScores]
+    parse_failures: dict[str, int]
+    invalid_boxes: int
+    lock_mismatches: int
+    audit_deletions: int
+    judge: str
+    errors: dict[str, str]
+
+
+def _complete(summary: EvalSampleSummary) -> bool:
+    score = (summary.scores or {}).get(SCORER_NAME)
+    metadata = score.metadata if score is not None else None
+    return bool(metadata) and isinstance(metadata.get("parse_failures"), dict)  # type: ignore[union-attr]
+
+
+def _image_scores(value: Any) -> ImageScores:
+    result: ImageScores = {}
+    for qid in QUESTION_IDS:
+        number = value.get(qid) if isinstance(value, dict) else None
+        finite = isinstance(number, int | float) and not math.isnan(number)
+        result[qid] = float(number) if finite else None  # type: ignore[arg-type]
+    return result
+
+
+def spatial_log(log: EvalLog) -> SpatialLog:
+    """Collect per-image scores and counts from a SpatialTrust log."""
+    items: dict[str, ImageScores] = {}
+    failures: Counter[str] = Counter()
+    errors: dict[str, str] = {}
+    invalid_boxes = mismatches = deletions = 0
+    judges: set[str] = set()
+    samples: list[LoggedSample] = log_samples(log, _complete)
+    for sample in samples:
+        error = sample_error(sample)
+        if error is not None:
+            errors[str(sample.id)] = error
+            continue
+        score = (sample.scores or {}).get(SCORER_NAME)
+        if score is None:
+            continue
+        metadata = score.metadata or {}
+        items[str(sample.id)] = _image_scores(score.value)
+        failures.update(metadata.get("parse_failures", {}).keys())
+        invalid_boxes += int(metadata.get("invalid_boxes", 0))
+        strategy = metadata.get("strategy") or {}
+        mismatches += len(strategy.get("lock_mismatches", []))
+        deletions += sum(len(v) for v in strategy.get("deleted", {}).values())
+        if metadata.get("judge"):
+            judges.add(str(metadata["judge"]))
+    return SpatialLog(
+        items,
+        {qid: failures[qid] for qid in QUESTION_IDS},
+        invalid_boxes,
+        mismatches,
+        deletions,
+        ", ".join(sorted(judges)),
+        errors,
+    )
+
+
+def json_document(
+    scores: SpatialScores,
+    logged: SpatialLog,
+    *,
+    model: str,
+    strategy: str,
+    log_location: str,
+) -> dict[str, Any]:
+    """The one JSON document of SPEC §5 for a SpatialTrust run (full precision)."""
+    return {
+        "benchmark": "spatialtrust",
+        "model": model,
+        "strategy": strategy,
+        "judge": logged.judge,
+        **scores.tasks,
+        "overall": scores.overall,
+        "counts": {"images": scores.n_images, "scored": scores.scored},
+        "unscored": sum(len(ids) for ids in scores.unscored.values()),
+        "unscored_items": {qid: ids for qid, ids in scores.unscored.items() if ids},
+        "parse_failures": logged.parse_failures,
+        "invalid_boxes": logged.invalid_boxes,
+        "lock_mismatches": logged.lock_mismatches,
+        "audit_deletions": logged.audit_deletions,
+        "errors": len(logged.errors),
+        "error_items": logged.errors,
+        "items": scores.items,
+        "log": log_location,
+    }

@@ -1,0 +1,164 @@
+"""inspect scorer for SpatialTrust: q1–q3 by rule, q4/q5 by the structured judge + IoU.
+
+Why a thin adapter: the arithmetic is :mod:`scoring` and the verdict checks :mod:`judge`
+(both pure). This module reads the strategy's stored answer (or parses the completion),
+asks the ``grader`` role for the q4 and q5 verdicts concurrently, and returns one score
+per question (``{"q1": …, "q5": …}``). A question whose answer did not parse scores 0 and
+is listed in ``parse_failures``; a q4/q5 whose verdict never validated is NaN (unscored)
+and listed in ``unscored`` — never a silent 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from typing import Any
+
+from inspect_ai.model import Model, get_model
+from inspect_ai.scorer import SampleScore, Score, Target, Value, metric, scorer
+from inspect_ai.solver import TaskState
+
+from privbench.judging import DEFAULT_JUDGE, ask_until_parsed
+from privbench.spatialtrust import judge as st_judge
+from privbench.spatialtrust.boxes import get_convention
+from privbench.spatialtrust.dataset import (
+    CHOICE_QUESTIONS,
+    EXPLANATION_QUESTIONS,
+    QUESTION_IDS,
+    SpatialItem,
+    load_spatialtrust,
+)
+from privbench.spatialtrust.guard import ANSWER_KEY, STATS_KEY
+from privbench.spatialtrust.parsing import SpatialAnswer, parse_answer, parse_record
+from privbench.spatialtrust.scoring import score_choice, score_explanation, score_single
+
+TASKS: tuple[tuple[str, str], ...] = (
+    ("q1", "detection"),
+    ("q2", "direct_identification"),
+    ("q3", "indirect_identification"),
+    ("q4", "direct_explanation"),
+    ("q5", "indirect_explanation"),
+)
+"""Question id → the paper's task-level score name (Table 2 columns)."""
+
+
+def stored_answer(state: TaskState, item: SpatialItem, box_format: str) -> SpatialAnswer:
+    """The strategy's stored answer, else the completion parsed in ``box_format``."""
+    stored = state.store.get(ANSWER_KEY)
+    if stored is None:
+        return parse_answer(state.output.completion, item, get_convention(box_format))
+    parsed = parse_record(stored["record"], item)
+    failures = {**parsed.failures, **stored.get("failures", {})}
+    return SpatialAnswer(
+        parsed.q1,
+        parsed.q2,
+        parsed.q3,
+        parsed.q4,
+        parsed.q5,
+        failures,
+        stored.get("invalid_boxes", parsed.invalid_boxes),
+    )
+
+
+def rule_scores(item: SpatialItem, answer: SpatialAnswer) -> dict[str, float]:
+    """q1–q3 scores (eqs. 1–4); an unparsed question scores 0."""
+    scores = {"q1": score_single(item.q1.answer[0], answer.q1)}
+    for qid in CHOICE_QUESTIONS:
+        given, question = answer.choice(qid), item.choice(qid)
+        scores[qid] = (
+            0.0
+            if given is None
+            else score_choice(question.answer, given.choices, question.evidence, given.boxes)
+        )
+    return scores
+
+
+async def judge_explanation(
+    judge: Model, item: SpatialItem, qid: str, answer: SpatialAnswer, max_tries: int
+) -> tuple[float | None, dict[str, Any]]:
+    """Score q4 or q5 (eqs. 5–6): the judge's verdict, IoU computed here."""
+    given, question = answer.explanation(qid), item.explanation(qid)
+    if given is None:
+        return 0.0, {}
+    reply = await ask_until_parsed(
+        judge,
+        lambda attempt: st_judge.judge_prompt(question, given, retry=attempt > 0),
+        lambda text: st_judge.parse_verdict(text, len(question.factors), len(given.factors)),
+        max_tries=max_tries,
+        max_tokens=st_judge.MAX_TOKENS,
+    )
+    details: dict[str, Any] = {"replies": reply.replies}
+    if reply.verdict is None:
+        return None, details
+    details["verdict"] = st_judge.verdict_record(reply.verdict)
+    boxes = [factor.box for factor in given.factors]
+    return score_explanation(reply.verdict, [f.box for f in question.factors], boxes), details
+
+
+@metric
+def task_scores() -> Any:
+    """The five task-level scores (percent) and overall = their mean (paper Table 2)."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        result: dict[str, float] = {}
+        for qid, name in TASKS:
+            values = []
+            for sample in scores:
+                value = sample.score.value
+                number = value.get(qid) if isinstance(value, dict) else None
+                if isinstance(number, int | float) and not math.isnan(number):
+                    values.append(float(number))
+            result[name] = 100 * sum(values) / len(values) if values else math.nan
+        finite = [v for v in result.values() if not math.isnan(v)]
+        result["overall"] = sum(finite) / len(finite) if finite else math.nan
+        return result
+
+    return compute
+
+
+@scorer(metrics=[task_scores()])
+def spatialtrust_scorer(
+    data: str, box_format: str = "xyxy", max_tries: int = st_judge.MAX_TRIES
+) -> Any:
+    """Score all five SpatialTrust questions of a capture.
+
+    Args:
+        data: the SpatialTrust directory (ground truth).
+        box_format: convention of boxes in a raw completion (stored answers are pixels).
+        max_tries: judge tries for a q4/q5 verdict before the question is unscored.
+    """
+    items = {item.id: item for item in load_spatialtrust(data)}
+
+    async def score(state: TaskState, target: Target) -> Score:
+        item = items[str(state.sample_id)]
+        answer = stored_answer(state, item, box_format)
+        values: dict[str, float] = dict(rule_scores(item, answer))
+        judge = get_model(role="grader", default=DEFAULT_JUDGE)
+        judged = await asyncio.gather(
+            *(
+                judge_explanation(judge, item, qid, answer, max_tries)
+                for qid in EXPLANATION_QUESTIONS
+            )
+        )
+        unscored = []
+        details: dict[str, Any] = {}
+        for qid, (value, detail) in zip(EXPLANATION_QUESTIONS, judged, strict=True):
+            values[qid] = math.nan if value is None else value
+            if value is None:
+                unscored.append(qid)
+            details[qid] = detail
+        metadata = {
+            "parse_failures": answer.failures,
+            "invalid_boxes": answer.invalid_boxes,
+            "unscored": unscored,
+            "judge": str(judge),
+            "judge_details": details,
+            "strategy": state.store.get(STATS_KEY),
+        }
+        return Score(
+            value={qid: values[qid] for qid in QUESTION_IDS},
+            answer=state.output.completion if state.output else "",
+            metadata=metadata,
+        )
+
+    return score

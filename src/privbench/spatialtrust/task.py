@@ -1,0 +1,129 @@
+"""inspect tasks for SpatialTrust: ``spatialtrust`` (answer + score) and ``spatialtrust_grade``.
+
+``spatialtrust`` shows each capture with the five questions to the model under test using
+the chosen strategy (``direct``, ``staged`` or ``guard``) and scores the answer; q4/q5 are
+judged by the ``grader`` role. ``spatialtrust_grade`` scores predictions made elsewhere
+(``preds.jsonl``, SPEC §3.2). Both are registered with inspect (``inspect eval
+privbench/spatialtrust``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from privbench.spatialtrust.boxes import get_convention
+from privbench.spatialtrust.dataset import SpatialItem, load_spatialtrust
+from privbench.spatialtrust.guard import (
+    STRATEGIES,
+    StrategyStats,
+    spatialtrust_strategy,
+    store_answer,
+)
+from privbench.spatialtrust.judge import MAX_TRIES
+from privbench.spatialtrust.parsing import parse_record
+from privbench.spatialtrust.predictions import load_spatial_predictions
+from privbench.spatialtrust.prompts import direct_prompt
+from privbench.spatialtrust.scorer import spatialtrust_scorer
+
+
+def default_data_dir() -> Path:
+    """The SpatialTrust-format suite shipped inside the package."""
+    return Path(__file__).resolve().parent.parent / "data" / "spatialtrust-sample"
+
+
+def _sample(item: SpatialItem) -> Sample:
+    metadata: dict[str, Any] = {
+        "image": str(item.image),
+        "direct_factors": len(item.q4.factors),
+        "indirect_factors": len(item.q5.factors),
+    }
+    prompt = direct_prompt(item, get_convention("xyxy"))
+    message = ChatMessageUser(
+        content=[ContentImage(image=str(item.image)), ContentText(text=prompt)]
+    )
+    return Sample(
+        id=item.id,
+        input=[message],
+        target=item.q1.answer[0],
+        metadata=metadata,
+    )
+
+
+def _task(
+    directory: Path, solver: Solver, judge: str | None, max_tries: int, **metadata: str
+) -> Task:
+    items = load_spatialtrust(directory)
+    return Task(
+        dataset=MemoryDataset([_sample(item) for item in items], name="spatialtrust"),
+        solver=solver,
+        scorer=spatialtrust_scorer(data=str(directory), max_tries=max_tries),
+        model_roles={"grader": judge} if judge else None,
+        metadata={"benchmark": "spatialtrust", "data": str(directory), "judge": judge, **metadata},
+    )
+
+
+@task
+def spatialtrust(
+    data: str | None = None,
+    strategy: str = "direct",
+    box_format: str = "xyxy",
+    judge: str | None = None,
+    max_tries: int = MAX_TRIES,
+) -> Task:
+    """SpatialTrust: five questions per authentication capture, grounded with boxes.
+
+    Args:
+        data: SpatialTrust directory (``spatialtrust.jsonl`` + images); the shipped suite if omitted.
+        strategy: ``direct`` (one call), ``staged`` or ``guard`` (SpatialTrustGuard).
+        box_format: the model's box convention: ``xyxy``, ``xyxy1000``, ``yxyx1000``, ``xyxy1``.
+        judge: q4/q5 judge (else ``--model-role grader=...``, else ``openai/gpt-4o``).
+        max_tries: judge tries per q4/q5 verdict before the question is unscored.
+    """
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
+    get_convention(box_format)
+    directory = Path(data) if data else default_data_dir()
+    solver = spatialtrust_strategy(strategy, str(directory), box_format)
+    return _task(directory, solver, judge, max_tries, strategy=strategy, box_format=box_format)
+
+
+@solver
+def stored_prediction(predictions: str, data: str) -> Solver:
+    """Use a prediction from ``preds.jsonl`` (pixel boxes) instead of calling a model."""
+    items = {item.id: item for item in load_spatialtrust(data)}
+    records = load_spatial_predictions(Path(predictions), list(items))
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        item_id = str(state.sample_id)
+        store_answer(
+            state, parse_record(records[item_id], items[item_id]), StrategyStats("predictions")
+        )
+        return state
+
+    return solve
+
+
+@task
+def spatialtrust_grade(
+    predictions: str,
+    data: str | None = None,
+    judge: str | None = None,
+    max_tries: int = MAX_TRIES,
+) -> Task:
+    """Score SpatialTrust predictions made elsewhere (``preds.jsonl``, boxes in pixels).
+
+    Args:
+        predictions: one JSON object per line: ``{"id": ..., "q1": ..., ..., "q5": ...}``.
+        data: SpatialTrust directory; the shipped suite if omitted.
+        judge: q4/q5 judge (else ``--model-role grader=...``, else ``openai/gpt-4o``).
+        max_tries: judge tries per q4/q5 verdict before the question is unscored.
+    """
+    directory = Path(data) if data else default_data_dir()
+    solver = stored_prediction(predictions, str(directory))
+    return _task(directory, solver, judge, max_tries, predictions=predictions)
