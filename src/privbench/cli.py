@@ -112,7 +112,6 @@ def validate(directory: Annotated[Path, typer.Argument(help="Benchmark directory
 
 
 def _show_priviq(run: Any, as_json: bool) -> None:
-    from privbench.priviq.api import require_success
     from privbench.priviq.tables import combination_table, competency_table, summary_line
 
     if as_json:
@@ -125,7 +124,7 @@ def _show_priviq(run: Any, as_json: bool) -> None:
         typer.echo(f"log: {run.log_location}")
         for kind, path in run.exports.items():
             typer.echo(f"{kind}: {path}")
-    require_success(run)
+    run.require_success()
 
 
 @grade_app.command("priviq")
@@ -216,8 +215,7 @@ def _show_spatial(run: Any, as_json: bool) -> None:
         stdout.print(task_table(run.model, run.strategy, run.scores))
         typer.echo(summary_line(run.scores, run.logged))
         typer.echo(f"log: {run.log_location}")
-    if run.error is not None:
-        raise PrivbenchError(f"{run.error} (partial results in {run.log_location})")
+    run.require_success()
 
 
 StrategyOption = Annotated[

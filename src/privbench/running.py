@@ -9,13 +9,14 @@ fewer GC pauses — and differ only in the task.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
+from privbench.errors import PrivbenchError
 from privbench.gc_tuning import fewer_gc_pauses
 from privbench.judge_check import check_judge, make_judge, make_model
 from privbench.judging import DEFAULT_JUDGE
@@ -77,12 +78,52 @@ def run_task(
     return logs[0]
 
 
-def run_error(log: EvalLog, item_errors: dict[str, str]) -> str | None:
-    """Why a run is incomplete (stopped early, or items failed), or None."""
-    if log.status != "success":
-        message = log.error.message if log.error else log.status
-        return f"run {log.status}: {message}"
-    if item_errors:
-        item, message = next(iter(item_errors.items()))
-        return f"{len(item_errors)} item(s) failed; first, {item}: {message}"
-    return None
+def run_model_task(
+    task: Task,
+    model: str,
+    options: RunOptions,
+    *,
+    limit: int | None = None,
+    model_connections: int | None = None,
+) -> EvalLog:
+    """Run a task whose solver calls ``model``: optional item limit and model connections."""
+    eval_args = dict(options.eval_args)
+    if limit is not None:
+        eval_args["limit"] = limit
+    if model_connections is not None:
+        eval_args["max_connections"] = model_connections
+    max_samples = max(options.judge_connections, model_connections or 0)
+    return run_task(task, model, replace(options, eval_args=eval_args), True, max_samples)
+
+
+@dataclass
+class RunOutcome:
+    """What every run returns: the model's label and the log; subclasses add the scores."""
+
+    model: str
+    log: EvalLog
+
+    @property
+    def log_location(self) -> str:
+        return str(self.log.location)
+
+    @property
+    def item_errors(self) -> dict[str, str]:
+        """Items whose run failed after inspect's retries: id → error message."""
+        return {}
+
+    @property
+    def error(self) -> str | None:
+        """Why the run is incomplete (stopped early, or items failed), or None."""
+        if self.log.status != "success":
+            message = self.log.error.message if self.log.error else self.log.status
+            return f"run {self.log.status}: {message}"
+        if self.item_errors:
+            item, message = next(iter(self.item_errors.items()))
+            return f"{len(self.item_errors)} item(s) failed; first, {item}: {message}"
+        return None
+
+    def require_success(self) -> None:
+        """Raise if the run is incomplete (what completed is already in the log and exports)."""
+        if self.error is not None:
+            raise PrivbenchError(f"{self.error} (partial results in {self.log_location})")

@@ -14,34 +14,26 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
 
-from privbench.errors import PrivbenchError
 from privbench.priviq.dataset import load_priviq
 from privbench.priviq.exports import write_exports
 from privbench.priviq.predictions import load_grade_file, load_predictions
 from privbench.priviq.results import GradedLog, graded_log, json_document
 from privbench.priviq.scores import PrivIQScores, priviq_scores
 from privbench.priviq.task import priviq, priviq_grade
-from privbench.running import RunOptions, run_error, run_task
+from privbench.running import RunOptions, RunOutcome, run_model_task, run_task
 
 
 @dataclass
-class PrivIQRun:
+class PrivIQRun(RunOutcome):
     """The outcome of an eval or grade run: scores, the log, and what was written."""
 
-    model: str
-    log: EvalLog
     graded: GradedLog
     scores: PrivIQScores
     exports: dict[str, str] = field(default_factory=dict)
 
     @property
-    def log_location(self) -> str:
-        return str(self.log.location)
-
-    @property
-    def error(self) -> str | None:
-        """Why the run is incomplete (stopped early, or items failed), or None."""
-        return run_error(self.log, self.graded.errors)
+    def item_errors(self) -> dict[str, str]:
+        return self.graded.errors
 
     def json(self) -> dict[str, Any]:
         """The SPEC §5 document."""
@@ -117,14 +109,7 @@ def eval_priviq(
     task = priviq(
         data=str(data) if data else None, epochs=options.epochs, protocol=options.protocol
     )
-    eval_args = dict(options.eval_args)
-    if limit is not None:
-        eval_args["limit"] = limit
-    if model_connections is not None:
-        eval_args["max_connections"] = model_connections
-    options = RunOptions(**{**options.__dict__, "eval_args": eval_args})
-    max_samples = max(options.judge_connections, model_connections or 0)
-    log = run_task(task, model, options, True, max_samples)
+    log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
     return _finish(model, log, Path(out_dir) if out_dir else None)
 
 
@@ -139,9 +124,3 @@ def read_priviq_log(
     predictions = header.eval.task_args.get("predictions")
     label = model or (Path(predictions).stem if predictions else header.eval.model)
     return _finish(label, header, Path(out_dir) if out_dir else None)
-
-
-def require_success(run: PrivIQRun) -> None:
-    """Raise if the run stopped early (its partial exports are already written)."""
-    if run.error is not None:
-        raise PrivbenchError(f"{run.error} (partial results in {run.log_location})")

@@ -13,14 +13,14 @@ ids) so a user fixes a dataset in one round instead of one error at a time.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from privbench.errors import DatasetError, Problem, UsageError
+from privbench.errors import Problem
 from privbench.images import image_problem, resolve_inside
+from privbench.json_files import JsonObject, load_valid, read_json_object
 from privbench.priviq.competencies import (
     COMPETENCIES,
     Combination,
@@ -46,35 +46,6 @@ class PrivIQItem:
     def combination(self) -> Combination:
         """The exact set of competencies (a row of Table 1)."""
         return self.competencies
-
-
-class _Pairs(dict[str, Any]):
-    """A JSON object that remembers which keys appeared more than once."""
-
-    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
-        super().__init__(pairs)
-        counts = Counter(key for key, _ in pairs)
-        self.duplicates = [key for key, n in counts.items() if n > 1]
-
-
-def read_json_object(path: Path, display: str) -> tuple[_Pairs | None, list[Problem]]:
-    """Parse a JSON file whose top level must be an object; problems instead of raising."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None, [Problem(display, None, "file not found")]
-    except UnicodeDecodeError as error:
-        return None, [Problem(display, None, f"not UTF-8 text (byte {error.start})")]
-    except OSError as error:
-        return None, [Problem(display, None, f"unreadable ({error.strerror})")]
-    try:
-        data = json.loads(text, object_pairs_hook=_Pairs)
-    except json.JSONDecodeError as error:
-        where = f"{display}:{error.lineno}:{error.colno}"
-        return None, [Problem(where, None, f"invalid JSON: {error.msg}")]
-    if not isinstance(data, _Pairs):
-        return None, [Problem(display, None, "top level must be a JSON object of items")]
-    return data, []
 
 
 def _text_field(
@@ -126,7 +97,7 @@ def validate_priviq(directory: Path) -> tuple[list[PrivIQItem], list[Problem]]:
             problems.append(Problem(display, item_id, "item must be a JSON object"))
             continue
         item_problems: list[Problem] = []
-        if isinstance(entry, _Pairs):
+        if isinstance(entry, JsonObject):
             item_problems.extend(
                 Problem(display, item_id, f"duplicate field '{key}'") for key in entry.duplicates
             )
@@ -159,13 +130,7 @@ def validate_priviq(directory: Path) -> tuple[list[PrivIQItem], list[Problem]]:
 
 def load_priviq(directory: str | Path) -> list[PrivIQItem]:
     """Load a valid Priv-IQ directory; raise :class:`DatasetError` listing its problems."""
-    path = Path(directory)
-    if not path.is_dir():
-        raise UsageError(f"{path}: not a directory")
-    items, problems = validate_priviq(path)
-    if problems:
-        raise DatasetError(problems)
-    return items
+    return load_valid(directory, validate_priviq)
 
 
 def competency_counts(items: list[PrivIQItem]) -> dict[str, int]:

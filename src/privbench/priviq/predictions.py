@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from privbench.errors import DatasetError, Problem, missing_ids_error
-from privbench.priviq.dataset import read_json_object
+from privbench.json_files import read_json_object
 
 
 def load_predictions(path: Path, item_ids: list[str] | None) -> dict[str, str | None]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog
 
-from privbench.running import RunOptions, run_error, run_task
+from privbench.running import RunOptions, RunOutcome, run_model_task, run_task
 from privbench.spatialtrust.dataset import load_spatialtrust
 from privbench.spatialtrust.predictions import load_spatial_predictions
 from privbench.spatialtrust.results import (
@@ -22,23 +22,16 @@ from privbench.spatialtrust.task import default_data_dir, spatialtrust, spatialt
 
 
 @dataclass
-class SpatialRun:
+class SpatialRun(RunOutcome):
     """The outcome of a SpatialTrust eval or grade run."""
 
-    model: str
     strategy: str
-    log: EvalLog
     logged: SpatialLog
     scores: SpatialScores
 
     @property
-    def log_location(self) -> str:
-        return str(self.log.location)
-
-    @property
-    def error(self) -> str | None:
-        """Why the run is incomplete (stopped early, or images failed), or None."""
-        return run_error(self.log, self.logged.errors)
+    def item_errors(self) -> dict[str, str]:
+        return self.logged.errors
 
     def json(self) -> dict[str, Any]:
         """The SPEC §5 document."""
@@ -53,7 +46,7 @@ class SpatialRun:
 
 def _finish(model: str, strategy: str, log: EvalLog) -> SpatialRun:
     logged = spatial_log(log)
-    return SpatialRun(model, strategy, log, logged, spatial_scores(logged.items))
+    return SpatialRun(model, log, strategy, logged, spatial_scores(logged.items))
 
 
 def eval_spatialtrust(
@@ -71,15 +64,7 @@ def eval_spatialtrust(
     directory = Path(data) if data else default_data_dir()
     load_spatialtrust(directory)  # a clear error before the model is called
     task = spatialtrust(data=str(directory), strategy=strategy, box_format=box_format)
-    eval_args = dict(options.eval_args)
-    if limit is not None:
-        eval_args["limit"] = limit
-    if model_connections is not None:
-        eval_args["max_connections"] = model_connections
-    options = RunOptions(**{**options.__dict__, "eval_args": eval_args})
-    log = run_task(
-        task, model, options, True, max(options.judge_connections, model_connections or 0)
-    )
+    log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
     return _finish(model, strategy, log)
 
 

@@ -13,14 +13,14 @@ missing or duplicated, "None of the above" combined with another answer).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from privbench.errors import DatasetError, Problem, UsageError
+from privbench.errors import Problem
 from privbench.images import image_problem, image_size, resolve_inside
+from privbench.json_files import load_valid, read_jsonl
 from privbench.spatialtrust.boxes import Box, inside, is_proper, read_box
 
 DATASET_FILE = "spatialtrust.jsonl"
@@ -269,25 +269,10 @@ def _record(check: _Checker, record: Mapping[str, Any], directory: Path) -> Spat
 def validate_spatialtrust(directory: Path) -> tuple[list[SpatialItem], list[Problem]]:
     """Every valid image record and every problem found, in one pass."""
     display = str(directory / DATASET_FILE)
-    try:
-        lines = (directory / DATASET_FILE).read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        return [], [Problem(display, None, "file not found")]
-    except UnicodeDecodeError as error:
-        return [], [Problem(display, None, f"not UTF-8 text (byte {error.start})")]
+    records, problems = read_jsonl(directory / DATASET_FILE, display)
     items: list[SpatialItem] = []
-    problems: list[Problem] = []
     seen: set[str] = set()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            problems.append(
-                Problem(f"{display}:{number}:{error.colno}", None, f"invalid JSON: {error.msg}")
-            )
-            continue
+    for number, record in records:
         if not isinstance(record, dict):
             problems.append(Problem(f"{display}:{number}", None, "line must be a JSON object"))
             continue
@@ -303,17 +288,18 @@ def validate_spatialtrust(directory: Path) -> tuple[list[SpatialItem], list[Prob
         problems.extend(check.problems)
         if item is not None and not check.problems:
             items.append(item)
-    if not lines and not problems:
+    if not records and not problems:
         problems.append(Problem(display, None, "no images"))
-    return items, problems
+    return items, sorted(problems, key=_line_number)
+
+
+def _line_number(problem: Problem) -> int:
+    """The line a problem is on (``file:LINE[:COL]``), for reporting in file order."""
+    parts = problem.file.rsplit(":", 2)
+    numbers = [p for p in parts[1:] if p.isdigit()]
+    return int(numbers[0]) if numbers else 0
 
 
 def load_spatialtrust(directory: str | Path) -> list[SpatialItem]:
     """Load a valid SpatialTrust directory; raise :class:`DatasetError` listing its problems."""
-    path = Path(directory)
-    if not path.is_dir():
-        raise UsageError(f"{path}: not a directory")
-    items, problems = validate_spatialtrust(path)
-    if problems:
-        raise DatasetError(problems)
-    return items
+    return load_valid(directory, validate_spatialtrust)

@@ -6,36 +6,19 @@ are one error listing them; a line that is not JSON is reported with its number.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from privbench.errors import DatasetError, Problem, missing_ids_error
+from privbench.json_files import read_jsonl
 
 
 def load_spatial_predictions(path: Path, item_ids: list[str]) -> dict[str, dict[str, Any]]:
     """``{id: record}`` for every id of the dataset; raises naming the line or the ids."""
     display = str(path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise DatasetError([Problem(display, None, "file not found")]) from None
-    except UnicodeDecodeError as error:
-        raise DatasetError(
-            [Problem(display, None, f"not UTF-8 text (byte {error.start})")]
-        ) from None
+    lines, problems = read_jsonl(path, display)
     records: dict[str, dict[str, Any]] = {}
-    problems: list[Problem] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            problems.append(
-                Problem(f"{display}:{number}:{error.colno}", None, f"invalid JSON: {error.msg}")
-            )
-            continue
+    for number, record in lines:
         item_id = record.get("id") if isinstance(record, dict) else None
         if not isinstance(item_id, str):
             problems.append(

@@ -1,0 +1,82 @@
+"""Reading JSON and JSONL input files into values plus problems, never raising on bad input.
+
+Why: every input file privbench reads (datasets, predictions, grade files) must report
+all of its problems with file, line and column in one pass, so the reading is shared.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from privbench.errors import DatasetError, Problem, UsageError
+
+T = TypeVar("T")
+
+
+class JsonObject(dict[str, Any]):
+    """A JSON object that remembers which keys appeared more than once."""
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__(pairs)
+        counts = Counter(key for key, _ in pairs)
+        self.duplicates = [key for key, n in counts.items() if n > 1]
+
+
+def read_json_object(path: Path, display: str) -> tuple[JsonObject | None, list[Problem]]:
+    """Parse a JSON file whose top level must be an object; problems instead of raising."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, [Problem(display, None, "file not found")]
+    except UnicodeDecodeError as error:
+        return None, [Problem(display, None, f"not UTF-8 text (byte {error.start})")]
+    except OSError as error:
+        return None, [Problem(display, None, f"unreadable ({error.strerror})")]
+    try:
+        data = json.loads(text, object_pairs_hook=JsonObject)
+    except json.JSONDecodeError as error:
+        where = f"{display}:{error.lineno}:{error.colno}"
+        return None, [Problem(where, None, f"invalid JSON: {error.msg}")]
+    if not isinstance(data, JsonObject):
+        return None, [Problem(display, None, "top level must be a JSON object of items")]
+    return data, []
+
+
+def read_jsonl(path: Path, display: str) -> tuple[list[tuple[int, Any]], list[Problem]]:
+    """``(line number, value)`` for every non-empty line, and a problem per unreadable line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return [], [Problem(display, None, "file not found")]
+    except UnicodeDecodeError as error:
+        return [], [Problem(display, None, f"not UTF-8 text (byte {error.start})")]
+    except OSError as error:
+        return [], [Problem(display, None, f"unreadable ({error.strerror})")]
+    values: list[tuple[int, Any]] = []
+    problems: list[Problem] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            values.append((number, json.loads(line)))
+        except json.JSONDecodeError as error:
+            where = f"{display}:{number}:{error.colno}"
+            problems.append(Problem(where, None, f"invalid JSON: {error.msg}"))
+    return values, problems
+
+
+def load_valid(
+    directory: str | Path, validate: Callable[[Path], tuple[list[T], list[Problem]]]
+) -> list[T]:
+    """Items of a benchmark directory; :class:`DatasetError` listing its problems if any."""
+    path = Path(directory)
+    if not path.is_dir():
+        raise UsageError(f"{path}: not a directory")
+    items, problems = validate(path)
+    if problems:
+        raise DatasetError(problems)
+    return items
