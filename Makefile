@@ -32,6 +32,7 @@ test: lint typecheck pytest
 
 bench: install
 	$(BIN)/python bench/judge_throughput.py
+	$(BIN)/python bench/spatial_scoring.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
