@@ -169,14 +169,40 @@ def record(index: int, scene: dict[str, Box]) -> dict[str, object]:
     }  # fmt: skip
 
 
+def prediction(entry: dict[str, object], index: int) -> dict[str, object]:
+    """A plausible model answer: right on the first capture, then typical mistakes."""
+    questions = {str(q["qid"]): q for q in entry["questions"]}  # type: ignore[attr-defined]
+    answer: dict[str, object] = {"id": entry["id"], "q1": questions["q1"]["answer"][0]}
+    for qid in ("q2", "q3"):
+        q = questions[qid]
+        boxes = {k: v for k, v in q.get("evidence", {}).items()}
+        answer[qid] = {"choices": list(q["answer"]), "boxes": boxes}
+    for qid in ("q4", "q5"):
+        q = questions[qid]
+        answer[qid] = {"text": q["answer"], "factors": list(q["factors"])}
+    if index == 1:  # claims a coat is a camera
+        answer["q1"] = "A"
+        answer["q2"] = {"choices": ["A"], "boxes": {"A": [[1150, 200, 1290, 560]]}}
+    if index == 2:  # right factor, box far off
+        q2 = answer["q2"]
+        assert isinstance(q2, dict)
+        q2["boxes"] = {k: [[100, 600, 260, 700]] for k in q2["boxes"]}
+    if index == 3:  # misses the second screen
+        answer["q3"] = {"choices": ["E"], "boxes": {}}
+        answer["q5"] = {"text": "No indirect sensitive factor is visible.", "factors": []}
+    return answer
+
+
 def main() -> None:
     (OUT / "images").mkdir(parents=True, exist_ok=True)
-    lines = []
+    lines, predictions = [], []
     for index, scene in enumerate(SCENES):
         entry = record(index, scene)
         render(scene).save(OUT / str(entry["image"]), optimize=True)
         lines.append(json.dumps(entry, ensure_ascii=False))
+        predictions.append(json.dumps(prediction(entry, index), ensure_ascii=False))
     (OUT / "spatialtrust.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (OUT / "sample-predictions.jsonl").write_text("\n".join(predictions) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -134,7 +134,7 @@ def test_unknown_protocol_is_a_usage_error(
 def test_demo_without_judge_explains_how_to_configure_one(tmp_path: Path) -> None:
     result = privbench("demo", "--out", tmp_path / "demo")
     assert result.returncode == 0, result.stderr
-    assert "8 items" in result.stdout
+    assert "8 items" in result.stdout and "4 images" in result.stdout
     assert "No judge configured" in result.stdout and "--judge openai/gpt-4o" in result.stdout
 
 
@@ -147,6 +147,8 @@ def test_demo_grades_the_shipped_sample_with_a_judge(
     assert "8 items × 1 run(s)" in result.stdout
     assert "no answer: 1" in result.stdout  # the sample leaves one item unanswered
     assert list((tmp_path / "demo").glob("sample-predictions_*-grade-1runs.json"))
+    assert "SpatialTrust scores (4 images)" in result.stdout
+    assert "unscored q4/q5: 8" in result.stdout  # "0.5" is no q4/q5 verdict: unscored, not 0
 
 
 def _vlm_or_judge(body: dict[str, Any]) -> str:

@@ -312,20 +312,22 @@ def demo(
     ] = None,
     out: Annotated[Path, typer.Option("--out", help="Where results go.")] = Path("privbench-demo"),
 ) -> None:
-    """Validate the shipped Priv-IQ sample and, if a judge is configured, grade its answers."""
+    """Validate the shipped samples and, if a judge is configured, grade their answers."""
     from privbench.priviq.api import grade_priviq
-    from privbench.priviq.task import default_data_dir
+    from privbench.priviq.task import default_data_dir as priviq_dir
     from privbench.running import RunOptions
+    from privbench.spatialtrust.api import grade_spatialtrust
+    from privbench.spatialtrust.task import default_data_dir as spatial_dir
     from privbench.validation import validate_directory
 
     def action() -> None:
-        data = default_data_dir()
-        report = validate_directory(data)
-        for problem in report.problems:
-            typer.echo(str(problem))
-        if report.problems:
-            raise PrivbenchError(f"the shipped sample {data} is invalid")
-        typer.echo(f"validate: {report.summary}")
+        for data in (priviq_dir(), spatial_dir()):
+            report = validate_directory(data)
+            for problem in report.problems:
+                typer.echo(str(problem))
+            if report.problems:
+                raise PrivbenchError(f"the shipped sample {data} is invalid")
+            typer.echo(f"validate: {report.summary}")
         if judge is None:
             typer.echo(
                 "No judge configured, so the sample answers were not graded. Grade them with "
@@ -337,6 +339,7 @@ def demo(
             )
             return
         options = RunOptions(judge=judge, log_dir=str(out / "logs"))
+        data = priviq_dir()
         run = grade_priviq(
             data,
             data / "sample-predictions.json",
@@ -345,6 +348,14 @@ def demo(
             options=options,
         )
         _show_priviq(run, as_json=False)
+        data = spatial_dir()
+        spatial = grade_spatialtrust(
+            data,
+            data / "sample-predictions.jsonl",
+            model_name="sample-predictions",
+            options=options,
+        )
+        _show_spatial(spatial, as_json=False)
 
     run_command(action)
 
