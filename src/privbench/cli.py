@@ -31,11 +31,15 @@ app = typer.Typer(
     add_completion=False,
 )
 grade_app = typer.Typer(help="Grade answers a model produced elsewhere.", no_args_is_help=True)
+survey_app = typer.Typer(
+    help="Rating sheets for judge–human agreement studies.", no_args_is_help=True
+)
 eval_app = typer.Typer(
     help="Run a model on a benchmark and grade its answers.", no_args_is_help=True
 )
 app.add_typer(grade_app, name="grade")
 app.add_typer(eval_app, name="eval")
+app.add_typer(survey_app, name="survey")
 
 stdout = Console()
 
@@ -296,6 +300,158 @@ def grade_spatialtrust_command(
         options = _run_options(judge, 1, "paper", judge_connections, log_dir, as_json)
         run = grade_spatialtrust(data, predictions, model_name=model_name, options=options)
         _show_spatial(run, as_json)
+
+    run_command(action)
+
+
+@app.command()
+def report(
+    logs: Annotated[list[Path], typer.Argument(help="inspect logs, or directories of logs.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="The HTML file to write.")] = Path(
+        "report.html"
+    ),
+    label: Annotated[
+        list[str] | None,
+        typer.Option("--label", help="Run labels, one per log in order (default: model names)."),
+    ] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Seed of the bootstrap and permutations.")
+    ] = 0,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", min=100, help="Bootstrap resamples.")
+    ] = 1000,
+    browse: Annotated[
+        int, typer.Option("--browse", min=0, help="Items / images shown in the sample browser.")
+    ] = 200,
+    ratings: Annotated[
+        Path | None,
+        typer.Option("--ratings", help="Filled rating sheet: adds judge–human agreement."),
+    ] = None,
+    scale: Annotated[
+        float, typer.Option("--scale", help="Score range of --ratings (1 or 10).")
+    ] = 1.0,
+) -> None:
+    """One self-contained HTML report: tables, intervals, comparisons, figures, samples."""
+    from privbench.report.html import ReportSettings, build_report
+
+    def action() -> None:
+        settings = ReportSettings(
+            labels=label or (),
+            seed=seed,
+            n_boot=bootstrap,
+            browse=browse,
+            ratings=ratings,
+            scale=scale,
+        )
+        path = build_report(logs, output, settings)
+        typer.echo(f"report: {path}")
+        typer.echo(f"figures: {path.with_name(path.stem + '_figures')}")
+
+    run_command(action)
+
+
+@app.command()
+def agreement(
+    ratings: Annotated[Path, typer.Option("--ratings", help="CSV: item_id,rater,score[,survey].")],
+    scale: Annotated[
+        float, typer.Option("--scale", help="Top of the score range (1 or 10).")
+    ] = 1.0,
+    tolerance: Annotated[
+        float | None,
+        typer.Option("--tolerance", help="Agreement if |human − judge| ≤ this (default scale/10)."),
+    ] = None,
+    judge_rater: Annotated[
+        str, typer.Option("--judge-rater", help="The rater that is the judge.")
+    ] = "judge",
+    plots: Annotated[
+        Path | None,
+        typer.Option("--plots", help="Directory for the Bland–Altman and violin plots."),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Judge–human agreement (ICC2, Spearman, MAE, agreement rate, Bland–Altman; Table 6)."""
+    from privbench.analysis.agreement import agreement_table, as_records, read_ratings
+
+    def action() -> None:
+        if scale not in (1.0, 10.0):
+            raise UsageError(f"--scale: 1 or 10, not {scale:g}")
+        ratings_data = read_ratings(ratings, judge_rater, scale)
+        columns = agreement_table(ratings_data, tolerance if tolerance is not None else scale / 10)
+        saved = _agreement_plots(ratings_data, plots or ratings.with_name(ratings.stem + "_plots"))
+        if as_json:
+            print_json(
+                {
+                    "agreement": as_records(columns),
+                    "blank_ratings_skipped": ratings_data.blank,
+                    "human_raters": ratings_data.raters,
+                    "plots": [str(p) for p in saved],
+                }
+            )
+            return
+        stdout.print(_agreement_table(columns))
+        typer.echo(
+            f"{ratings_data.raters} human rater(s); {ratings_data.blank} blank rating(s) skipped; "
+            f"plots: {', '.join(str(p) for p in saved)}"
+        )
+
+    run_command(action)
+
+
+def _agreement_plots(ratings: Any, directory: Path) -> list[Path]:
+    from privbench.report import figures
+
+    surveys = list(dict.fromkeys(ratings.pairs["survey"]))
+    saved = [
+        figures.save(figures.bland_altman(ratings, s), directory, f"bland-altman-{i}", s)
+        for i, s in enumerate(surveys)
+    ]
+    saved.append(figures.save(figures.violins(ratings), directory, "violins", "Human vs judge"))
+    return [f.png for f in saved]
+
+
+def _agreement_table(columns: Any) -> Any:
+    from rich.table import Table
+
+    table = Table(title="Judge–human agreement (Table 6 layout)", title_justify="left")
+    table.add_column("Metric")
+    for name, stats in columns.items():
+        table.add_column(f"{name}\n(n = {stats.n})", justify="right")
+    metrics = [
+        ("Intraclass correlation (ICC2)", "icc", "{:.3f}"),
+        ("Spearman ρ", "spearman_rho", "{:.3f}"),
+        ("Spearman p", "spearman_p", "{:.3g}"),
+        ("Mean absolute error", "mae", "{:.3f}"),
+        ("Agreement rate", "agreement_rate", "{:.1%}"),
+        ("Bland–Altman bias (human − judge)", "bias", "{:+.3f}"),
+        ("Limits of agreement, low", "loa_low", "{:+.3f}"),
+        ("Limits of agreement, high", "loa_high", "{:+.3f}"),
+    ]
+    for title, key, pattern in metrics:
+        cells = []
+        for stats in columns.values():
+            value = getattr(stats, key)
+            cells.append("n/a" if value != value else pattern.format(value))
+        table.add_row(title, *cells)
+    return table
+
+
+@survey_app.command("export")
+def survey_export(
+    log: Annotated[list[Path], typer.Option("--log", help="Graded Priv-IQ log(s) or directories.")],
+    n: Annotated[int, typer.Option("--n", min=1, help="Samples to rate.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the random draw.")] = 0,
+    raters: Annotated[int, typer.Option("--raters", min=1, help="Blank rows per sample.")] = 3,
+    survey: Annotated[str, typer.Option("--survey", help="Survey name.")] = "Survey 1",
+    out: Annotated[
+        Path, typer.Option("--out", help="Directory for survey.csv and survey.html.")
+    ] = Path("survey"),
+) -> None:
+    """Write a rating sheet (CSV + printable HTML) of randomly drawn graded samples."""
+    from privbench.analysis.survey import export_survey
+
+    def action() -> None:
+        csv_path, html_path = export_survey(log, out, n=n, seed=seed, raters=raters, survey=survey)
+        typer.echo(f"rating sheet: {csv_path}\nprintable form: {html_path}")
 
     run_command(action)
 

@@ -92,6 +92,28 @@ class SpatialItem:
         return {"q4": self.q4, "q5": self.q5}[qid]
 
 
+def ground_truth_record(item: SpatialItem) -> dict[str, Any]:
+    """The questions' ground truth in the SPEC §3.1 shape (kept in each sample's metadata,
+    so a log alone is enough to show and re-check an answer)."""
+    record: dict[str, Any] = {}
+    for question in (item.q1, item.q2, item.q3):
+        record[question.qid] = {
+            "text": question.text,
+            "options": question.options,
+            "answer": list(question.answer),
+            "evidence": {k: [list(b) for b in v] for k, v in question.evidence.items()},
+        }
+    for explanation in (item.q4, item.q5):
+        record[explanation.qid] = {
+            "text": explanation.text,
+            "answer": explanation.answer,
+            "factors": [
+                {"name": f.name, "why": f.why, "box": list(f.box)} for f in explanation.factors
+            ],
+        }
+    return record
+
+
 class _Checker:
     """Collects problems for one line of the JSONL file."""
 

@@ -29,7 +29,7 @@ from privbench.spatialtrust.dataset import (
     load_spatialtrust,
 )
 from privbench.spatialtrust.guard import ANSWER_KEY, STATS_KEY
-from privbench.spatialtrust.parsing import SpatialAnswer, parse_answer, parse_record
+from privbench.spatialtrust.parsing import SpatialAnswer, answer_record, parse_answer, parse_record
 from privbench.spatialtrust.scoring import score_choice, score_explanation, score_single
 
 TASKS: tuple[tuple[str, str], ...] = (
@@ -148,6 +148,7 @@ def spatialtrust_scorer(
                 unscored.append(qid)
             details[qid] = detail
         metadata = {
+            "prediction": answer_record(answer),
             "parse_failures": answer.failures,
             "invalid_boxes": answer.invalid_boxes,
             "unscored": unscored,

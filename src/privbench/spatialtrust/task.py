@@ -18,7 +18,7 @@ from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from privbench.spatialtrust.boxes import get_convention
-from privbench.spatialtrust.dataset import SpatialItem, load_spatialtrust
+from privbench.spatialtrust.dataset import SpatialItem, ground_truth_record, load_spatialtrust
 from privbench.spatialtrust.guard import (
     STRATEGIES,
     StrategyStats,
@@ -40,6 +40,9 @@ def default_data_dir() -> Path:
 def _sample(item: SpatialItem) -> Sample:
     metadata: dict[str, Any] = {
         "image": str(item.image),
+        "width": item.width,
+        "height": item.height,
+        "ground_truth": ground_truth_record(item),
         "direct_factors": len(item.q4.factors),
         "indirect_factors": len(item.q5.factors),
     }

@@ -1,0 +1,166 @@
+"""The papers' tables from :class:`~privbench.analysis.runs.Results`, with intervals.
+
+* Priv-IQ Table 3 (runs × eight competencies + total) and Table 5 (runs × combinations):
+  each cell is the mean over runs (epochs) of eq. 1/eq. 2, the std over runs, the number
+  of items, and a 95 % bootstrap interval over items (item scores = mean over epochs).
+* SpatialTrust Table 2 (runs × five task scores + overall), intervals from resampling
+  images as clusters of their five questions.
+* Pairwise comparisons of runs on the items both answered: mean paired difference with
+  its bootstrap interval, sign-flip permutation p-value, Holm-adjusted across pairs.
+
+Every frame is long (one row per run × column) so the report and the tests read the same
+numbers; :func:`wide` pivots one for display.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from privbench.analysis.uncertainty import (
+    N_BOOTSTRAP,
+    bootstrap_clusters,
+    bootstrap_mean,
+    column_means_and_overall,
+    holm,
+    paired_difference,
+    permutation_p_value,
+)
+from privbench.priviq.competencies import COMPETENCIES, combination_label
+from privbench.priviq.scores import ItemGrades, priviq_scores, score_cell
+from privbench.spatialtrust.scorer import TASKS
+
+TOTAL = "Total"
+OVERALL = "overall"
+AVERAGE = "Average"
+
+
+def _grades(frame: pd.DataFrame) -> list[ItemGrades]:
+    grades = []
+    for item, rows in frame.groupby("item", sort=False):
+        rows = rows.sort_values("epoch")
+        runs = tuple(None if np.isnan(s) else float(s) for s in rows["score"])
+        grades.append(ItemGrades(str(item), tuple(rows["competencies"].iloc[0]), runs))
+    return grades
+
+
+def _cell_row(
+    run: str,
+    column: str,
+    grades: list[ItemGrades],
+    n_runs: int,
+    rng: np.random.Generator,
+    n_boot: int,
+) -> dict[str, Any]:
+    cell = score_cell(grades, n_runs)
+    means = [g.mean for g in grades]
+    interval = bootstrap_mean([np.nan if m is None else m for m in means], rng, n_boot)
+    return {
+        "run": run,
+        "column": column,
+        "score": cell.score,
+        "std": cell.std,
+        "n": cell.n,
+        "low": 100 * interval.low,
+        "high": 100 * interval.high,
+    }
+
+
+def priviq_tables(
+    priviq: pd.DataFrame, rng: np.random.Generator, n_boot: int = N_BOOTSTRAP
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(Table 3, Table 5) as long frames: run, column, score, std, n, low, high."""
+    competency_rows: list[dict[str, Any]] = []
+    combination_rows: list[dict[str, Any]] = []
+    for run, frame in priviq.groupby("run", sort=False):
+        grades = _grades(frame)
+        scores = priviq_scores(grades)
+        n_runs = scores.n_runs
+        for code in COMPETENCIES:
+            subset = [g for g in grades if code in g.competencies]
+            if subset:
+                competency_rows.append(_cell_row(str(run), code, subset, n_runs, rng, n_boot))
+        total = _cell_row(str(run), TOTAL, grades, n_runs, rng, n_boot)
+        competency_rows.append(total)
+        for combination in scores.combinations:
+            subset = [g for g in grades if g.competencies == combination]
+            label = combination_label(combination)
+            combination_rows.append(_cell_row(str(run), label, subset, n_runs, rng, n_boot))
+        combination_rows.append(dict(total))
+    return pd.DataFrame(competency_rows), pd.DataFrame(combination_rows)
+
+
+def spatial_table(
+    spatial: pd.DataFrame, rng: np.random.Generator, n_boot: int = N_BOOTSTRAP
+) -> pd.DataFrame:
+    """Table 2 as a long frame: run, column (task name or overall), score, n, low, high."""
+    rows: list[dict[str, Any]] = []
+    qids = [qid for qid, _ in TASKS]
+    for run, frame in spatial.groupby("run", sort=False):
+        matrix = frame.pivot(index="image_id", columns="qid", values="score")[qids].to_numpy(float)
+        intervals = bootstrap_clusters(matrix, column_means_and_overall, rng, n_boot)
+        names = [name for _, name in TASKS] + [OVERALL]
+        counts = [int((~np.isnan(matrix[:, k])).sum()) for k in range(len(qids))]
+        for index, (name, interval) in enumerate(zip(names, intervals, strict=True)):
+            rows.append(
+                {
+                    "run": str(run),
+                    "column": name,
+                    "score": 100 * interval.estimate,
+                    "std": None,
+                    "n": counts[index] if index < len(qids) else matrix.shape[0],
+                    "low": 100 * interval.low,
+                    "high": 100 * interval.high,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def item_scores(results_frame: pd.DataFrame, benchmark: str) -> pd.DataFrame:
+    """One score per (run, item) in 0–1: Priv-IQ mean over epochs; SpatialTrust the
+    mean of an image's five question scores."""
+    key = "item" if benchmark == "priviq" else "image_id"
+    table = results_frame.groupby(["run", key], sort=False)["score"].mean().unstack(0)
+    return table
+
+
+def comparisons(
+    scores: pd.DataFrame,
+    rng: np.random.Generator,
+    order: Iterable[str] | None = None,
+    n_boot: int = N_BOOTSTRAP,
+) -> pd.DataFrame:
+    """Every pair of runs on their common items: difference (points), interval, p, Holm p."""
+    runs = list(order) if order is not None else list(scores.columns)
+    rows: list[dict[str, Any]] = []
+    for a, b in itertools.combinations(runs, 2):
+        pair = scores[[a, b]].dropna()
+        diff = paired_difference(pair[a].to_numpy(), pair[b].to_numpy(), rng, n_boot)
+        p = permutation_p_value(pair[a].to_numpy(), pair[b].to_numpy(), rng)
+        rows.append(
+            {
+                "a": a,
+                "b": b,
+                "n": len(pair),
+                "difference": 100 * diff.estimate,
+                "low": 100 * diff.low,
+                "high": 100 * diff.high,
+                "p": p,
+            }
+        )
+    frame = pd.DataFrame(rows, columns=["a", "b", "n", "difference", "low", "high", "p"])
+    frame["p_holm"] = holm(list(frame["p"])) if len(frame) else []
+    return frame
+
+
+def wide(long: pd.DataFrame, value: str = "score") -> pd.DataFrame:
+    """Runs × columns (column order as first seen) with an Average row (mean over runs)."""
+    columns = list(dict.fromkeys(long["column"]))
+    table = long.pivot(index="run", columns="column", values=value)
+    table = table.reindex(index=list(dict.fromkeys(long["run"])), columns=columns)
+    table.loc[AVERAGE] = table.mean(axis=0, numeric_only=True)
+    return table

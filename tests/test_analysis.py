@@ -1,0 +1,201 @@
+"""Tables, comparisons, survey export and agreement from real logs with known numbers."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import FOUR_ITEMS, run_options, write_json, write_priviq
+from loopback_server import LoopbackServer
+from scipy import stats
+
+from privbench.analysis.agreement import agreement_table, read_ratings
+from privbench.analysis.runs import load_results
+from privbench.analysis.survey import export_survey
+from privbench.analysis.tables import AVERAGE, TOTAL, comparisons, item_scores, priviq_tables, wide
+from privbench.errors import DatasetError
+from privbench.priviq.api import grade_priviq
+
+SCORES = {
+    "model-a": {"a": "1.0", "b": "0.4", "c": "0.7", "d": "0.0"},
+    "model-b": {"a": "0.5", "b": "0.5", "c": "0.5", "d": "1.0"},
+}
+
+
+@pytest.fixture
+def two_model_logs(server: LoopbackServer, tmp_path: Path) -> Path:
+    """Two graded Priv-IQ runs whose every judge score is scripted."""
+    data = write_priviq(tmp_path / "data", FOUR_ITEMS)
+    for model, scores in SCORES.items():
+        for item, score in scores.items():
+            server.script(f"{model}-says-{item} ", score)
+        answers = {item: f"{model}-says-{item} " for item in FOUR_ITEMS}
+        answers_path = write_json(tmp_path / f"{model}.json", answers)
+        grade_priviq(data, answers_path, options=run_options(tmp_path))
+    return tmp_path / "logs"
+
+
+def test_table_3_and_5_from_logs(two_model_logs: Path) -> None:
+    results = load_results([two_model_logs])
+    assert sorted(results.labels("priviq")) == ["model-a", "model-b"]
+    table3, table5 = priviq_tables(results.priviq, np.random.default_rng(0), n_boot=200)
+    scores = wide(table3)
+    # d requires PrivRisk, Know and CntxPriv; a requires VizPriv and CntxPriv: both count twice
+    assert scores.loc["model-a", "CntxPriv"] == pytest.approx(50.0)  # (1.0 + 0.0) / 2
+    assert scores.loc["model-b", "CntxPriv"] == pytest.approx(75.0)  # (0.5 + 1.0) / 2
+    assert scores.loc["model-a", "Know"] == pytest.approx(0.0)
+    assert scores.loc["model-a", TOTAL] == pytest.approx(52.5)
+    assert scores.loc["model-b", TOTAL] == pytest.approx(62.5)
+    assert scores.loc[AVERAGE, TOTAL] == pytest.approx(57.5)
+    assert scores.loc[AVERAGE, "CntxPriv"] == pytest.approx(62.5)
+    counts = wide(table3, "n")
+    assert counts.loc["model-a", "CntxPriv"] == 2 and counts.loc["model-a", TOTAL] == 4
+    combos = wide(table5)
+    assert combos.loc["model-a", "VizPriv + CntxPriv"] == pytest.approx(100.0)
+    assert combos.loc["model-b", "PrivRisk + Know + CntxPriv"] == pytest.approx(100.0)
+    row = table3[(table3["run"] == "model-a") & (table3["column"] == TOTAL)].iloc[0]
+    assert row["low"] <= 52.5 <= row["high"]
+
+
+def test_pairwise_comparison(two_model_logs: Path) -> None:
+    results = load_results([two_model_logs])
+    per_item = item_scores(results.priviq, "priviq")
+    pairs = comparisons(per_item, np.random.default_rng(0), ["model-a", "model-b"], n_boot=200)
+    (pair,) = pairs.to_dict("records")
+    # differences a − b per item: 0.5, −0.1, 0.2, −1.0 → mean −0.1
+    assert pair["difference"] == pytest.approx(-10.0)
+    assert pair["n"] == 4
+    # exact sign-flip test over 16 patterns: |mean| ≥ 0.1 in all but the two patterns
+    # that put the −1.0 with the same sign as 0.5 + 0.2 − 0.1 ... counted independently:
+    d = np.array([0.5, -0.1, 0.2, -1.0])
+    patterns = np.array(np.meshgrid(*[[1, -1]] * 4)).T.reshape(-1, 4)
+    expected = float((np.abs(patterns @ d / 4) >= 0.1 - 1e-12).mean())
+    assert pair["p"] == pytest.approx(expected)
+    assert pair["p_holm"] == pytest.approx(expected)  # one pair: Holm changes nothing
+
+
+def test_survey_export_represents_every_model_and_round_trips(
+    two_model_logs: Path, tmp_path: Path
+) -> None:
+    csv_path, html_path = export_survey(
+        [two_model_logs], tmp_path / "survey", n=4, seed=3, raters=2
+    )
+    sheet = pd.read_csv(csv_path)
+    judged = sheet[sheet["rater"] == "judge"]
+    assert len(judged) == 4 and set(judged["model"]) == {"model-a", "model-b"}
+    assert sheet[sheet["rater"] != "judge"]["score"].isna().all()
+    assert len(sheet) == 4 * 3
+    html = html_path.read_text()
+    assert "Rating sheet" in html and "<script" not in html
+    # raters fill it in; the judge agrees exactly with rater1 and rater2 is 0.1 higher
+    sheet.loc[sheet["rater"] == "rater1", "score"] = list(judged["score"])
+    sheet.loc[sheet["rater"] == "rater2", "score"] = [min(1.0, s + 0.1) for s in judged["score"]]
+    sheet.to_csv(tmp_path / "filled.csv", index=False)
+    ratings = read_ratings(tmp_path / "filled.csv")
+    assert ratings.raters == 2 and ratings.blank == 0
+    overall = agreement_table(ratings, 0.1)["Overall"]
+    assert overall.n == 4 and overall.agreement_rate == 1.0
+
+
+def _icc_a1(x: np.ndarray) -> float:
+    """ICC(2,1) (Shrout & Fleiss; McGraw & Wong's A,1) from the two-way ANOVA by hand."""
+    n, k = x.shape
+    grand = x.mean()
+    ss_rows = k * ((x.mean(axis=1) - grand) ** 2).sum()
+    ss_cols = n * ((x.mean(axis=0) - grand) ** 2).sum()
+    ss_error = ((x - grand) ** 2).sum() - ss_rows - ss_cols
+    ms_rows, ms_cols = ss_rows / (n - 1), ss_cols / (k - 1)
+    ms_error = ss_error / ((n - 1) * (k - 1))
+    return float(
+        (ms_rows - ms_error) / (ms_rows + (k - 1) * ms_error + k * (ms_cols - ms_error) / n)
+    )
+
+
+RATINGS = """item_id,rater,score,survey
+i1,judge,0.9,S1
+i1,h1,0.8,S1
+i1,h2,1.0,S1
+i2,judge,0.2,S1
+i2,h1,0.3,S1
+i2,h2,0.3,S1
+i3,judge,0.5,S1
+i3,h1,0.7,S1
+i3,h2,0.5,S1
+i4,judge,0.0,S1
+i4,h1,0.1,S1
+i4,h2,0.0,S1
+j1,judge,1.0,S2
+j1,h1,0.9,S2
+j2,judge,0.4,S2
+j2,h1,0.7,S2
+j3,judge,0.6,S2
+j3,h1,0.6,S2
+j4,judge,0.3,S2
+j4,h1,,S2
+j5,judge,0.8,S2
+j5,h1,0.6,S2
+"""
+
+
+def test_agreement_matches_independent_computation(tmp_path: Path) -> None:
+    path = tmp_path / "ratings.csv"
+    path.write_text(RATINGS)
+    ratings = read_ratings(path)
+    assert ratings.blank == 1  # j4's human score is empty: skipped, counted
+    table = agreement_table(ratings, tolerance=0.1)
+    assert list(table) == ["S1", "S2", "Average", "Overall"]
+    human = np.array([0.9, 0.3, 0.6, 0.05])
+    judge = np.array([0.9, 0.2, 0.5, 0.0])
+    s1 = table["S1"]
+    assert s1.n == 4
+    assert s1.icc == pytest.approx(_icc_a1(np.column_stack([human, judge])))
+    rho, p = stats.spearmanr(human, judge)
+    assert (s1.spearman_rho, s1.spearman_p) == pytest.approx((rho, p))
+    assert s1.mae == pytest.approx(np.abs(human - judge).mean())
+    assert s1.agreement_rate == pytest.approx(1.0)  # every |difference| ≤ 0.1
+    diff = human - judge
+    assert s1.bias == pytest.approx(diff.mean())
+    assert (s1.loa_low, s1.loa_high) == pytest.approx(
+        (diff.mean() - 1.96 * diff.std(ddof=1), diff.mean() + 1.96 * diff.std(ddof=1))
+    )
+    s2 = table["S2"]
+    assert s2.n == 4 and s2.agreement_rate == pytest.approx(0.5)  # j2 and j5 differ by > 0.1
+    average = table["Average"]
+    assert average.icc == pytest.approx((s1.icc + s2.icc) / 2)
+    assert math.isnan(average.bias)
+    assert table["Overall"].n == 8
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("item_id,score\ni1,0.5\n", "missing column(s): rater"),
+        ("item_id,rater,score\ni1,h1,0.5\n", "no ratings by the judge rater 'judge'"),
+        ("item_id,rater,score\ni1,judge,0.5\ni1,h1,high\n", "score 'high' is not a number in 0–1"),
+        ("item_id,rater,score\ni1,judge,0.5\ni1,h1,7\n", "score '7' is not a number in 0–1"),
+    ],
+)
+def test_bad_ratings_are_named(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "ratings.csv"
+    path.write_text(text)
+    with pytest.raises(DatasetError, match=re.escape(message)):
+        read_ratings(path)
+
+
+def test_agreement_cli_json(tmp_path: Path) -> None:
+    from test_cli import privbench
+
+    path = tmp_path / "ratings.csv"
+    path.write_text(RATINGS)
+    result = privbench("agreement", "--ratings", path, "--json", "--plots", tmp_path / "plots")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["agreement"]["Average"]["bias"] is None
+    assert document["blank_ratings_skipped"] == 1
+    assert all(Path(p).exists() for p in document["plots"])
+    assert (tmp_path / "plots" / "violins.svg").exists()
