@@ -105,7 +105,7 @@ def test_eval_on_the_shipped_sample_through_inspect_registry(
     document = json.loads(result.stdout)
     assert set(document["items"]) == {"st-0001", "st-0002"}
     assert document["strategy"] == "guard"
-    assert default_data_dir().name == "spatialtrust-sample"
+    assert default_data_dir().name == "spatialtrust-suite"
 
 
 def test_bad_strategy_and_box_format_are_usage_errors(tmp_path: Path) -> None:

@@ -37,9 +37,13 @@ survey_app = typer.Typer(
 eval_app = typer.Typer(
     help="Run a model on a benchmark and grade its answers.", no_args_is_help=True
 )
+generate_app = typer.Typer(
+    help="Generate benchmark suites in the two formats.", no_args_is_help=True
+)
 app.add_typer(grade_app, name="grade")
 app.add_typer(eval_app, name="eval")
 app.add_typer(survey_app, name="survey")
+app.add_typer(generate_app, name="generate")
 
 stdout = Console()
 
@@ -304,6 +308,42 @@ def grade_spatialtrust_command(
     run_command(action)
 
 
+SizeOption = Annotated[int, typer.Option("--n", min=1, help="Number of items / images.")]
+SeedOption = Annotated[int, typer.Option("--seed", help="Random seed; same arguments, same bytes.")]
+OutOption = Annotated[Path, typer.Option("--out", help="Directory to write the suite into.")]
+ForceOption = Annotated[bool, typer.Option("--force", help="Replace a suite already in --out.")]
+
+
+@generate_app.command("priviq")
+def generate_priviq_command(
+    out: OutOption, n: SizeOption = 146, seed: SeedOption = 0, force: ForceOption = False
+) -> None:
+    """A Priv-IQ-format suite (Table 1's combination counts for --n 146)."""
+    from privbench.priviq.generate.suite import generate_priviq
+    from privbench.validation import validate_directory
+
+    def action() -> None:
+        generate_priviq(n, seed, out, force=force)
+        typer.echo(validate_directory(out).summary)
+
+    run_command(action)
+
+
+@generate_app.command("spatialtrust")
+def generate_spatialtrust_command(
+    out: OutOption, n: SizeOption = 100, seed: SeedOption = 0, force: ForceOption = False
+) -> None:
+    """A SpatialTrust-format suite of 1440×960 captures with the five questions."""
+    from privbench.spatialtrust.generate.suite import generate_spatialtrust
+    from privbench.validation import validate_directory
+
+    def action() -> None:
+        generate_spatialtrust(n, seed, out, force=force)
+        typer.echo(validate_directory(out).summary)
+
+    run_command(action)
+
+
 @app.command()
 def report(
     logs: Annotated[list[Path], typer.Argument(help="inspect logs, or directories of logs.")],
@@ -470,14 +510,18 @@ def demo(
 ) -> None:
     """Validate the shipped samples and, if a judge is configured, grade their answers."""
     from privbench.priviq.api import grade_priviq
-    from privbench.priviq.task import default_data_dir as priviq_dir
     from privbench.running import RunOptions
+    from privbench.shipped import (
+        PRIVIQ_SAMPLE,
+        PRIVIQ_SUITE,
+        SPATIALTRUST_SAMPLE,
+        SPATIALTRUST_SUITE,
+    )
     from privbench.spatialtrust.api import grade_spatialtrust
-    from privbench.spatialtrust.task import default_data_dir as spatial_dir
     from privbench.validation import validate_directory
 
     def action() -> None:
-        for data in (priviq_dir(), spatial_dir()):
+        for data in (PRIVIQ_SUITE, SPATIALTRUST_SUITE, PRIVIQ_SAMPLE, SPATIALTRUST_SAMPLE):
             report = validate_directory(data)
             for problem in report.problems:
                 typer.echo(str(problem))
@@ -495,7 +539,7 @@ def demo(
             )
             return
         options = RunOptions(judge=judge, log_dir=str(out / "logs"))
-        data = priviq_dir()
+        data = PRIVIQ_SAMPLE
         run = grade_priviq(
             data,
             data / "sample-predictions.json",
@@ -504,7 +548,7 @@ def demo(
             options=options,
         )
         _show_priviq(run, as_json=False)
-        data = spatial_dir()
+        data = SPATIALTRUST_SAMPLE
         spatial = grade_spatialtrust(
             data,
             data / "sample-predictions.jsonl",

@@ -24,11 +24,12 @@ from privbench.priviq.dataset import PrivIQItem, load_priviq
 from privbench.priviq.judge import MAX_TRIES, get_protocol
 from privbench.priviq.predictions import load_predictions
 from privbench.priviq.scorer import priviq_judge
+from privbench.shipped import PRIVIQ_SUITE
 
 
 def default_data_dir() -> Path:
-    """The Priv-IQ-format suite shipped inside the package."""
-    return Path(__file__).resolve().parent.parent / "data" / "priviq-sample"
+    """The Priv-IQ-format suite shipped inside the package (146 generated items)."""
+    return PRIVIQ_SUITE
 
 
 def _metadata(item: PrivIQItem) -> dict[str, Any]:

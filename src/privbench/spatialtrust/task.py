@@ -17,6 +17,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.dataset import SpatialItem, ground_truth_record, load_spatialtrust
 from privbench.spatialtrust.guard import (
@@ -33,8 +34,8 @@ from privbench.spatialtrust.scorer import spatialtrust_scorer
 
 
 def default_data_dir() -> Path:
-    """The SpatialTrust-format suite shipped inside the package."""
-    return Path(__file__).resolve().parent.parent / "data" / "spatialtrust-sample"
+    """The SpatialTrust-format suite shipped inside the package (100 generated captures)."""
+    return SPATIALTRUST_SUITE
 
 
 def _sample(item: SpatialItem) -> Sample:
