@@ -20,6 +20,14 @@ T = TypeVar("T")
 DEFAULT_JUDGE = "openai/gpt-4o"
 """The papers' judge; used when no ``grader`` role is given (never the model under test)."""
 
+OFFLINE_JUDGE = "offline"
+"""``--judge offline``: the rule-based judge of :mod:`privbench.judges.offline`, no model."""
+
+
+def is_offline(judge: str | None) -> bool:
+    return judge == OFFLINE_JUDGE
+
+
 TEMPERATURE_STEP = 0.5
 
 

@@ -19,7 +19,7 @@ from inspect_ai.log import EvalLog
 from privbench.errors import PrivbenchError
 from privbench.gc_tuning import fewer_gc_pauses
 from privbench.judge_check import check_judge, make_judge, make_model
-from privbench.judging import DEFAULT_JUDGE
+from privbench.judging import DEFAULT_JUDGE, is_offline
 
 DEFAULT_JUDGE_CONNECTIONS = 32
 
@@ -39,6 +39,12 @@ class RunOptions:
     max_samples: int | None = None
     eval_args: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def task_judge(self) -> str | None:
+        """What a task is told about its judge: ``offline``, or None when the judge is a
+        model given to inspect as the ``grader`` role by :func:`run_task`."""
+        return self.judge if is_offline(self.judge) else None
+
 
 def run_task(
     task: Task, model: str, options: RunOptions, needs_judge: bool, max_samples: int
@@ -48,11 +54,16 @@ def run_task(
     ``protocol`` only applies to Priv-IQ; ``max_samples`` is the default sample
     concurrency unless ``options.max_samples`` is set.
     """
-    judge = make_judge(
-        options.judge, connections=options.judge_connections, attempt_timeout=options.judge_timeout
-    )
-    if needs_judge:
-        asyncio.run(check_judge(judge))
+    roles: dict[str, Any] = {}
+    if not is_offline(options.judge):
+        judge = make_judge(
+            options.judge,
+            connections=options.judge_connections,
+            attempt_timeout=options.judge_timeout,
+        )
+        if needs_judge:
+            asyncio.run(check_judge(judge))
+        roles["grader"] = judge
     settings: dict[str, Any] = {
         "log_dir": options.log_dir,
         "display": options.display,
@@ -73,7 +84,7 @@ def run_task(
     subject = make_model(model)
     with fewer_gc_pauses():
         logs = inspect_eval(
-            task, model=subject, model_roles={"grader": judge}, epochs=options.epochs, **settings
+            task, model=subject, model_roles=roles, epochs=options.epochs, **settings
         )
     return logs[0]
 

@@ -83,6 +83,7 @@ def grade_priviq(
         predictions=str(predictions_path),
         data=str(data),
         grades=str(grades) if grades else None,
+        judge=options.task_judge,
         epochs=options.epochs,
         protocol=options.protocol,
     )
@@ -107,7 +108,10 @@ def eval_priviq(
     if data is not None:
         load_priviq(data)  # a clear error before the model is called
     task = priviq(
-        data=str(data) if data else None, epochs=options.epochs, protocol=options.protocol
+        data=str(data) if data else None,
+        judge=options.task_judge,
+        epochs=options.epochs,
+        protocol=options.protocol,
     )
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
     return _finish(model, log, Path(out_dir) if out_dir else None)

@@ -23,7 +23,8 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from privbench.judging import DEFAULT_JUDGE, ask_until_parsed
+from privbench.judges import offline as offline_judge
+from privbench.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
 from privbench.priviq.competencies import COMPETENCIES
 from privbench.priviq.judge import MAX_TRIES, get_protocol
 from privbench.priviq.predictions import load_grade_file
@@ -92,7 +93,10 @@ def unscored() -> Any:
 
 @scorer(metrics=[overall(), competency(), unscored()])
 def priviq_judge(
-    protocol: str = "paper", max_tries: int = MAX_TRIES, grades: str | None = None
+    protocol: str = "paper",
+    max_tries: int = MAX_TRIES,
+    grades: str | None = None,
+    judge: str | None = None,
 ) -> Any:
     """Grade the answer against the reference with the Priv-IQ judge (paper or hardened).
 
@@ -100,15 +104,18 @@ def priviq_judge(
         protocol: ``paper`` or ``hardened`` (see :mod:`privbench.priviq.judge`).
         max_tries: judge tries before the item is unscored.
         grades: an earlier grade file; a run it holds a score for is reused, not re-judged.
+        judge: ``offline`` grades with :mod:`privbench.judges.offline` instead of a model.
     """
     judge_protocol = get_protocol(protocol)
     prior = load_grade_file(Path(grades)) if grades else {}
-    prompt_hash = judge_protocol.template_hash
+    offline = is_offline(judge)
+    protocol_name = offline_judge.PROTOCOL if offline else judge_protocol.name
+    prompt_hash = offline_judge.rules_hash() if offline else judge_protocol.template_hash
 
     async def score(state: TaskState, target: Target) -> Score:
         prediction, no_answer = answer_text(state.output)
         metadata: dict[str, Any] = {
-            "protocol": judge_protocol.name,
+            "protocol": protocol_name,
             "prompt_hash": prompt_hash,
             "no_answer": no_answer,
         }
@@ -118,6 +125,12 @@ def priviq_judge(
             metadata.update(reused=True, replies=[reused.content], judge=reused.model)
             return Score(value=reused.score, answer=prediction, metadata=metadata)
 
+        if offline:
+            value = offline_judge.grade(target.text, prediction)
+            metadata.update(reused=False, replies=[f"{value:.1f}"], tries=1, judge=OFFLINE_JUDGE)
+            return Score(
+                value=value, answer=prediction, explanation=f"{value:.1f}", metadata=metadata
+            )
         judge = get_model(role="grader", default=DEFAULT_JUDGE)
         question, reference = state.input_text, target.text
         reply = await ask_until_parsed(

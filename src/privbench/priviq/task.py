@@ -19,6 +19,8 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
+from privbench.judges import offline as offline_judge
+from privbench.judging import is_offline
 from privbench.priviq.competencies import combination_label
 from privbench.priviq.dataset import PrivIQItem, load_priviq
 from privbench.priviq.judge import MAX_TRIES, get_protocol
@@ -67,16 +69,25 @@ def _judged_task(
         dataset=MemoryDataset(samples, name="priviq"),
         solver=solver,
         scorer=priviq_judge(
-            protocol=settings.protocol, max_tries=settings.max_tries, grades=settings.grades
+            protocol=settings.protocol,
+            max_tries=settings.max_tries,
+            grades=settings.grades,
+            judge=settings.judge,
         ),
         epochs=Epochs(settings.epochs, "mean"),
-        model_roles={"grader": settings.judge} if settings.judge else None,
+        model_roles={"grader": settings.judge}
+        if settings.judge and not is_offline(settings.judge)
+        else None,
         metadata={
             "benchmark": "priviq",
             "data": str(data),
             "judge": settings.judge,
-            "judge_protocol": settings.protocol,
-            "prompt_hash": get_protocol(settings.protocol).template_hash,
+            "judge_protocol": offline_judge.PROTOCOL
+            if is_offline(settings.judge)
+            else settings.protocol,
+            "prompt_hash": offline_judge.rules_hash()
+            if is_offline(settings.judge)
+            else get_protocol(settings.protocol).template_hash,
             **metadata,
         },
     )
@@ -94,7 +105,8 @@ def priviq(
 
     Args:
         data: Priv-IQ directory (``priv-IQ.json`` + ``images/``); the shipped suite if omitted.
-        judge: judge model (else ``--model-role grader=...``, else ``openai/gpt-4o``).
+        judge: judge model, or ``offline`` for the rule-based judge (else ``--model-role
+            grader=...``, else ``openai/gpt-4o``).
         epochs: judge runs per item (the paper's ``num_run``; it used 5).
         protocol: ``paper`` (SPEC §2.3) or ``hardened`` (prediction fenced, JSON verdict).
         max_tries: judge tries per item before it is counted as unscored.

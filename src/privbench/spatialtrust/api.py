@@ -63,7 +63,9 @@ def eval_spatialtrust(
     options = options or RunOptions()
     directory = Path(data) if data else default_data_dir()
     load_spatialtrust(directory)  # a clear error before the model is called
-    task = spatialtrust(data=str(directory), strategy=strategy, box_format=box_format)
+    task = spatialtrust(
+        data=str(directory), strategy=strategy, box_format=box_format, judge=options.task_judge
+    )
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
     return _finish(model, strategy, log)
 
@@ -80,7 +82,9 @@ def grade_spatialtrust(
     directory = Path(data) if data else default_data_dir()
     items = load_spatialtrust(directory)
     load_spatial_predictions(Path(predictions), [item.id for item in items])
-    task = spatialtrust_grade(predictions=str(predictions), data=str(directory))
+    task = spatialtrust_grade(
+        predictions=str(predictions), data=str(directory), judge=options.task_judge
+    )
     # two judge calls (q4, q5) per image: half as many samples as judge connections suffice,
     # twice that keeps a freed connection busy (see bench/judge_throughput.py)
     log = run_task(task, "none/none", options, True, options.judge_connections)

@@ -18,7 +18,7 @@ from inspect_ai.model import Model, get_model
 from inspect_ai.scorer import SampleScore, Score, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
-from privbench.judging import DEFAULT_JUDGE, ask_until_parsed
+from privbench.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
 from privbench.spatialtrust import judge as st_judge
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.dataset import (
@@ -74,12 +74,18 @@ def rule_scores(item: SpatialItem, answer: SpatialAnswer) -> dict[str, float]:
 
 
 async def judge_explanation(
-    judge: Model, item: SpatialItem, qid: str, answer: SpatialAnswer, max_tries: int
+    judge: Model | None, item: SpatialItem, qid: str, answer: SpatialAnswer, max_tries: int
 ) -> tuple[float | None, dict[str, Any]]:
-    """Score q4 or q5 (eqs. 5–6): the judge's verdict, IoU computed here."""
+    """Score q4 or q5 (eqs. 5–6): the judge's verdict (``None``: offline), IoU computed here."""
     given, question = answer.explanation(qid), item.explanation(qid)
     if given is None:
         return 0.0, {}
+    boxes = [factor.box for factor in given.factors]
+    truth = [f.box for f in question.factors]
+    if judge is None:
+        verdict = st_judge.offline_verdict(question, given)
+        offline_details: dict[str, Any] = {"verdict": st_judge.verdict_record(verdict)}
+        return score_explanation(verdict, truth, boxes), offline_details
     reply = await ask_until_parsed(
         judge,
         lambda attempt: st_judge.judge_prompt(question, given, retry=attempt > 0),
@@ -91,8 +97,7 @@ async def judge_explanation(
     if reply.verdict is None:
         return None, details
     details["verdict"] = st_judge.verdict_record(reply.verdict)
-    boxes = [factor.box for factor in given.factors]
-    return score_explanation(reply.verdict, [f.box for f in question.factors], boxes), details
+    return score_explanation(reply.verdict, truth, boxes), details
 
 
 @metric
@@ -118,7 +123,10 @@ def task_scores() -> Any:
 
 @scorer(metrics=[task_scores()])
 def spatialtrust_scorer(
-    data: str, box_format: str = "xyxy", max_tries: int = st_judge.MAX_TRIES
+    data: str,
+    box_format: str = "xyxy",
+    max_tries: int = st_judge.MAX_TRIES,
+    judge: str | None = None,
 ) -> Any:
     """Score all five SpatialTrust questions of a capture.
 
@@ -126,14 +134,16 @@ def spatialtrust_scorer(
         data: the SpatialTrust directory (ground truth).
         box_format: convention of boxes in a raw completion (stored answers are pixels).
         max_tries: judge tries for a q4/q5 verdict before the question is unscored.
+        judge: ``offline`` builds q4/q5 verdicts from text similarity instead of a model.
     """
     items = {item.id: item for item in load_spatialtrust(data)}
+    offline = is_offline(judge)
 
     async def score(state: TaskState, target: Target) -> Score:
         item = items[str(state.sample_id)]
         answer = stored_answer(state, item, box_format)
         values: dict[str, float] = dict(rule_scores(item, answer))
-        judge = get_model(role="grader", default=DEFAULT_JUDGE)
+        judge = None if offline else get_model(role="grader", default=DEFAULT_JUDGE)
         judged = await asyncio.gather(
             *(
                 judge_explanation(judge, item, qid, answer, max_tries)
@@ -152,7 +162,7 @@ def spatialtrust_scorer(
             "parse_failures": answer.failures,
             "invalid_boxes": answer.invalid_boxes,
             "unscored": unscored,
-            "judge": str(judge),
+            "judge": OFFLINE_JUDGE if judge is None else str(judge),
             "judge_details": details,
             "strategy": state.store.get(STATS_KEY),
         }

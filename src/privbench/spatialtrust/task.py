@@ -17,6 +17,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from privbench.judging import is_offline
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.dataset import SpatialItem, ground_truth_record, load_spatialtrust
@@ -66,8 +67,8 @@ def _task(
     return Task(
         dataset=MemoryDataset([_sample(item) for item in items], name="spatialtrust"),
         solver=solver,
-        scorer=spatialtrust_scorer(data=str(directory), max_tries=max_tries),
-        model_roles={"grader": judge} if judge else None,
+        scorer=spatialtrust_scorer(data=str(directory), max_tries=max_tries, judge=judge),
+        model_roles={"grader": judge} if judge and not is_offline(judge) else None,
         metadata={"benchmark": "spatialtrust", "data": str(directory), "judge": judge, **metadata},
     )
 
