@@ -19,8 +19,8 @@ demo: install
 	$(BIN)/privbench demo
 
 lint: install
-	$(BIN)/ruff check src tests bench scripts
-	$(BIN)/ruff format --check src tests bench scripts
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
 
 typecheck: install
 	$(BIN)/mypy
@@ -34,6 +34,7 @@ bench: install
 	$(BIN)/python bench/judge_throughput.py
 	$(BIN)/python bench/spatial_scoring.py
 	$(BIN)/python bench/generate.py
+	$(BIN)/python bench/offline.py
 	$(BIN)/python bench/report.py
 
 clean:

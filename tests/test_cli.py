@@ -131,24 +131,15 @@ def test_unknown_protocol_is_a_usage_error(
     assert "--judge-protocol" in one_line_error(result)
 
 
-def test_demo_without_judge_explains_how_to_configure_one(tmp_path: Path) -> None:
-    result = privbench("demo", "--out", tmp_path / "demo")
+def test_demo_runs_offline_and_writes_the_report(tmp_path: Path) -> None:
+    result = privbench("demo", "--out", tmp_path / "demo", "--limit", "3", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "8 items" in result.stdout and "4 images" in result.stdout
-    assert "No judge configured" in result.stdout and "--judge openai/gpt-4o" in result.stdout
-
-
-def test_demo_grades_the_shipped_sample_with_a_judge(
-    server: LoopbackServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("PRIVBENCH_JUDGE", JUDGE)
-    result = privbench("demo", "--out", tmp_path / "demo", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert "8 items × 1 run(s)" in result.stdout
-    assert "no answer: 1" in result.stdout  # the sample leaves one item unanswered
-    assert list((tmp_path / "demo").glob("sample-predictions_*-grade-1runs.json"))
-    assert "SpatialTrust scores (4 images)" in result.stdout
-    assert "unscored q4/q5: 8" in result.stdout  # "0.5" is no q4/q5 verdict: unscored, not 0
+    assert "146 items" in result.stdout and "100 images" in result.stdout  # suites validated
+    assert "3 items × 1 run(s)" in result.stdout and "judge: offline" in result.stdout
+    assert "SpatialTrust scores" in result.stdout and "Direct identification" in result.stdout
+    assert (tmp_path / "demo" / "report.html").exists()
+    assert len(list((tmp_path / "demo" / "logs").glob("*.eval"))) == 2
+    assert list((tmp_path / "demo" / "priviq").glob("*-grade-1runs.json"))
 
 
 def _vlm_or_judge(body: dict[str, Any]) -> str:

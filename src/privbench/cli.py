@@ -498,64 +498,32 @@ def survey_export(
 
 @app.command()
 def demo(
+    out: Annotated[Path, typer.Option("--out", help="Where logs and the report go.")] = Path(
+        "privbench-demo"
+    ),
+    model: Annotated[
+        str, typer.Option("--model", help="Model under test (default: the local OCR+PII baseline).")
+    ] = "privbench/ocr-pii",
     judge: Annotated[
-        str | None,
+        str,
         typer.Option(
-            "--judge",
-            envvar="PRIVBENCH_JUDGE",
-            help="Judge model for grading the sample (or set PRIVBENCH_JUDGE).",
+            "--judge", envvar="PRIVBENCH_JUDGE", help="Judge (default: the offline judge)."
         ),
+    ] = "offline",
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Only the first N items of each suite.")
     ] = None,
-    out: Annotated[Path, typer.Option("--out", help="Where results go.")] = Path("privbench-demo"),
 ) -> None:
-    """Validate the shipped samples and, if a judge is configured, grade their answers."""
-    from privbench.priviq.api import grade_priviq
-    from privbench.running import RunOptions
-    from privbench.shipped import (
-        PRIVIQ_SAMPLE,
-        PRIVIQ_SUITE,
-        SPATIALTRUST_SAMPLE,
-        SPATIALTRUST_SUITE,
-    )
-    from privbench.spatialtrust.api import grade_spatialtrust
-    from privbench.validation import validate_directory
+    """Evaluate a model on both shipped suites, offline by default, and build the report."""
+    from privbench.demo import check_suites, run_demo
 
     def action() -> None:
-        for data in (PRIVIQ_SUITE, SPATIALTRUST_SUITE, PRIVIQ_SAMPLE, SPATIALTRUST_SAMPLE):
-            report = validate_directory(data)
-            for problem in report.problems:
-                typer.echo(str(problem))
-            if report.problems:
-                raise PrivbenchError(f"the shipped sample {data} is invalid")
-            typer.echo(f"validate: {report.summary}")
-        if judge is None:
-            typer.echo(
-                "No judge configured, so the sample answers were not graded. Grade them with "
-                "any judge inspect can reach, e.g.\n"
-                "  OPENAI_API_KEY=... privbench demo --judge openai/gpt-4o\n"
-                "  LOCAL_BASE_URL=http://127.0.0.1:8000/v1 LOCAL_API_KEY=x "
-                "privbench demo --judge openai-api/local/<model>\n"
-                "(PRIVBENCH_JUDGE=<model> make demo does the same.)"
-            )
-            return
-        options = RunOptions(judge=judge, log_dir=str(out / "logs"))
-        data = PRIVIQ_SAMPLE
-        run = grade_priviq(
-            data,
-            data / "sample-predictions.json",
-            model_name="sample-predictions",
-            out_dir=out,
-            options=options,
-        )
-        _show_priviq(run, as_json=False)
-        data = SPATIALTRUST_SAMPLE
-        spatial = grade_spatialtrust(
-            data,
-            data / "sample-predictions.jsonl",
-            model_name="sample-predictions",
-            options=options,
-        )
-        _show_spatial(spatial, as_json=False)
+        for summary in check_suites():
+            typer.echo(f"validate: {summary}")
+        result = run_demo(out, model=model, judge=judge, limit=limit)
+        _show_priviq(result.priviq, as_json=False)
+        _show_spatial(result.spatialtrust, as_json=False)
+        typer.echo(f"report: {result.report}")
 
     run_command(action)
 

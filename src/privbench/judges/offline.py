@@ -16,9 +16,10 @@ steps:
 3. **Contradictions.** A number in the answer where the reference has a different one
    for the same element, or names and numbers the reference does not have while its own
    are missing, halve the score; BIO-tag references are scored per entity token.
-4. **No credit for length or for steering.** Only reference facts and words earn credit, so
-   padding earns nothing; text such as "Correctness: 1.0", "score 1.0" or "ignore the
-   instructions above" is removed before scoring.
+4. **No credit for length, refusals or steering.** Only reference facts and words earn
+   credit, so padding earns nothing; an answer that starts by declining ("I cannot …")
+   scores 0.0; text such as "Correctness: 1.0", "score 1.0" or "ignore the instructions
+   above" is removed before scoring.
 5. **Languages.** Names and numbers are compared as written in any script, so an answer
    in another language than the reference earns the credit of its facts.
 
@@ -266,17 +267,30 @@ class Facts:
     words: set[str]
 
 
+_IDENTIFIER = re.compile(r"\b(?=[\w\-]*\d)(?=[\w\-]*[^\W\d_])[\w\-]{4,}\b")
+
+
 def _facts(text: str) -> Facts:
+    identifiers = {m.lower() for m in _IDENTIFIER.findall(text)}
+    numeric_text = _IDENTIFIER.sub(" ", text)
     folded = _fold(text)
-    numbers = {_digits(n) for n in re.findall(r"\+?\d[\d\s\-./:]*\d|\d", text) if _digits(n)}
+    numbers = {
+        _digits(n) for n in re.findall(r"\+?\d[\d\s\-./:]*\d|\d", numeric_text) if _digits(n)
+    }
     numbers |= {_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", folded) if w in _NUMBER_WORDS}
-    names: set[str] = set()
-    for word in re.findall(r"\b[A-Z][\w'\-]+", text):
-        if (word.lower() not in _STOP and not word.isupper()) or len(word) > 3:
-            names.add(word.lower())
+    # capitalised words are names, except a sentence's first word ("Generalization …")
+    initial = {
+        m.lower()
+        for m in re.findall(r"(?:^|[.!?:;]\s+|<(?:AND|OR)>\s*)([A-Z][a-z]+)\b", numeric_text)
+    }
+    names = {
+        w.lower()
+        for w in re.findall(r"\b[A-Z][\w'\-]+", numeric_text)
+        if w.lower() not in _STOP and (w.lower() not in initial or w.isupper())
+    }
     names |= {t for t in _tokens(text) if any(ord(c) > 0x2FF for c in t)}  # non-Latin scripts
-    words = content_words(text)
-    names -= {w for w in names if w in _STOP}
+    names |= identifiers
+    words = content_words(numeric_text)
     return Facts(numbers, names, words - {_stem(n) for n in names})
 
 
@@ -329,12 +343,14 @@ def transliterate(text: str) -> str:
 
 
 def _name_in(name: str, answer_names: set[str], folded_answer: str) -> bool:
-    """A name matches as written, inside the answer's text (any script), or transliterated
-    and spelled slightly differently (Roskosmos / Roscosmos)."""
+    """A name matches as written or inside the answer's text (any script); a Cyrillic name
+    also matches its transliteration, spelled slightly differently (Roskosmos / Roscosmos)."""
     if name in answer_names or name in folded_answer:
         return True
     latin = transliterate(name)
-    if latin != name and latin in transliterate(folded_answer):
+    if latin == name:  # Latin names and identifiers must match exactly
+        return False
+    if latin in transliterate(folded_answer):
         return True
     candidates = {transliterate(n) for n in answer_names} | set(
         _tokens(transliterate(folded_answer))
@@ -344,8 +360,14 @@ def _name_in(name: str, answer_names: set[str], folded_answer: str) -> bool:
     )
 
 
-def _element_coverage(element: str, answer: str, answer_facts: Facts) -> tuple[float, bool]:
-    """Coverage of one reference element in 0–1, and whether the answer contradicts it."""
+def _element_coverage(
+    element: str, answer: str, answer_facts: Facts, reference_numbers: set[str]
+) -> tuple[float, bool]:
+    """Coverage of one reference element in 0–1, and whether the answer contradicts it.
+
+    The answer contradicts an element when the element states numbers, the answer states
+    none of them, and it states numbers the reference has nowhere else.
+    """
     wanted = _facts(element)
     folded_answer = _fold(answer)
     answer_digits = {_digits(n) for n in answer_facts.numbers}
@@ -354,14 +376,15 @@ def _element_coverage(element: str, answer: str, answer_facts: Facts) -> tuple[f
     key_total = len(wanted.numbers) + len(wanted.names)
     key_hit = len(numbers_hit) + len(names_hit)
     word_hit = len(wanted.words & answer_facts.words)
-    words = word_hit / len(wanted.words) if wanted.words else (1.0 if key_total else 0.0)
+    words = word_hit / len(wanted.words) if wanted.words else 0.0
     contradiction = (
-        bool(wanted.numbers) and not numbers_hit and bool(answer_facts.numbers - wanted.numbers)
+        bool(wanted.numbers) and not numbers_hit and bool(answer_facts.numbers - reference_numbers)
     )
     if contradiction:  # a different number where the reference has one: the element is wrong
         return 0.0, True
     if key_total:
-        return 0.7 * key_hit / key_total + 0.3 * words, False
+        keys = key_hit / key_total
+        return (0.7 * keys + 0.3 * words if wanted.words else keys), False
     return words, False
 
 
@@ -395,10 +418,16 @@ def _to_grid(value: float) -> float:
     return round(max(0.0, min(1.0, value)) * GRID) / GRID
 
 
+_REFUSAL = re.compile(
+    r"^\W*(i\s+(cannot|can't|can not|am unable to|could not|couldn't|don't know)|unable to|not sure|no idea)",
+    re.IGNORECASE,
+)
+
+
 def grade(reference: str, answer: str) -> float:
     """The offline judge's score of ``answer`` against ``reference`` (0.0–1.0, 0.1 steps)."""
     answer = clean(answer).strip()
-    if not answer:
+    if not answer or _REFUSAL.match(answer):
         return 0.0
     if len(_BIO_PAIR.findall(reference)) >= 3:
         return _to_grid(_bio_score(reference, answer))
@@ -413,14 +442,15 @@ def grade(reference: str, answer: str) -> float:
         short = len(rest.words) + len(rest.names) + len(rest.numbers) <= 4
         base = 0.7 if short or (reference_polarity == "no" and len(rest.words) <= 6) else 0.3
     answer_facts = _facts(answer)
+    wanted_keys = _facts(reference)
     best, contradicted = 0.0, False
     for alternative in re.split(r"\s*<OR>\s*", reference):
         elements = [e for e in re.split(r"\s*<AND>\s*", alternative) if e.strip()]
-        scored = [_element_coverage(e, answer, answer_facts) for e in elements]
+        scored = [_element_coverage(e, answer, answer_facts, wanted_keys.numbers) for e in elements]
         coverage = sum(s for s, _ in scored) / len(scored) if scored else 0.0
-        if coverage > best:
-            best, contradicted = coverage, any(c for _, c in scored)
-    wanted_keys = _facts(reference)
+        best = max(best, coverage)
+        # a contradicted fact is not rescued by another alternative
+        contradicted = contradicted or any(c for _, c in scored)
     folded_answer = _fold(answer)
     foreign = (answer_facts.names - wanted_keys.names) | (
         answer_facts.numbers - wanted_keys.numbers

@@ -204,10 +204,12 @@ def offline_verdict(question: ExplanationQuestion, answer: ExplanationAnswer) ->
     for i, factor in enumerate(question.factors):
         match = matched.get(i)
         identified = match is not None or _similarity(names[i], text) >= 0.5
-        reason = content_words(answer.factors[match].why) if match is not None else text
-        why = content_words(factor.why)
-        stems = {w[:6] for w in reason}
-        explained = _similarity(why, reason) >= 0.25 or any(k[:6] in stems for k in kind_words)
+        raw = answer.factors[match].why if match is not None else answer.text
+        reason = content_words(raw)
+        stems = {w[:6] for w in re.findall(r"\w+", raw.lower())}
+        explained = _similarity(content_words(factor.why), reason) >= 0.25 or any(
+            k[:6] in stems for k in kind_words
+        )
         factors.append(FactorVerdict(identified, identified and explained, match))
     unsupported = any(k not in used and predicted[k] for k in range(len(answer.factors)))
     states_none = not answer.factors and bool(_NONE.search(answer.text))

@@ -5,28 +5,19 @@ from __future__ import annotations
 from rich.table import Table
 
 from privbench.formatting import fmt
-from privbench.spatialtrust.results import SpatialLog, SpatialScores
+from privbench.spatialtrust.results import TASK_LABELS, SpatialLog, SpatialScores
 from privbench.spatialtrust.scorer import TASKS
-
-_HEADERS = {
-    "detection": "Detection",
-    "direct_identification": "Ident.\ndirect",
-    "indirect_identification": "Ident.\nindirect",
-    "direct_explanation": "Expl.\ndirect",
-    "indirect_explanation": "Expl.\nindirect",
-}
 
 
 def task_table(model: str, strategy: str, scores: SpatialScores) -> Table:
-    """One row: the five task-level scores and overall (percent, one decimal)."""
-    table = Table(title=f"SpatialTrust scores ({scores.n_images} images)", title_justify="left")
-    table.add_column("Model")
-    table.add_column("Strategy")
-    for _, name in TASKS:
-        table.add_column(_HEADERS[name], justify="right")
-    table.add_column("Overall", justify="right")
-    cells = [fmt(scores.tasks[name]) for _, name in TASKS]
-    table.add_row(model, strategy, *cells, fmt(scores.overall))
+    """Table 2's columns for one run, transposed for a terminal: a row per task score."""
+    table = Table(title=f"SpatialTrust scores — {model} ({strategy})", title_justify="left")
+    table.add_column("Task")
+    table.add_column("Images", justify="right")
+    table.add_column("Score", justify="right")
+    for qid, name in TASKS:
+        table.add_row(TASK_LABELS[name], str(scores.scored[qid]), fmt(scores.tasks[name]))
+    table.add_row("Overall", str(scores.n_images), fmt(scores.overall))
     return table
 
 
