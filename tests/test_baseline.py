@@ -111,3 +111,26 @@ def test_provider_through_inspect_on_generated_items(tmp_path: Path) -> None:
         f"q{i}": 0 for i in range(1, 6)
     }
     assert spatial.scores.tasks["detection"] is not None
+
+
+def test_inspect_finds_the_provider_and_the_offline_judge(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    inspect = Path(sys.executable).parent / "inspect"
+    result = subprocess.run(
+        [
+            str(inspect), "eval", "privbench/priviq", "--model", "privbench/ocr-pii",
+            "-T", "judge=offline", "--limit", "1", "--log-dir", str(tmp_path), "--display", "none",
+        ],
+        capture_output=True, text=True, check=False, env=os.environ.copy(),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    (log,) = tmp_path.glob("*.eval")
+    from inspect_ai.log import read_eval_log
+
+    read = read_eval_log(str(log))
+    assert read.status == "success" and read.samples
+    assert read.samples[0].output.model == "ocr-pii"
+    assert read.samples[0].scores["priviq_judge"].metadata["judge"] == "offline"  # type: ignore[index]
