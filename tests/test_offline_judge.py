@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 
 from privbench.judges.offline import clean, grade, rules_hash
+from privbench.priviq.competencies import COMPETENCIES
 from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
 from privbench.spatialtrust.judge import offline_verdict
 from privbench.spatialtrust.parsing import ExplanationAnswer, PredictedFactor
@@ -131,16 +132,7 @@ def test_calibration_agreement_meets_the_targets() -> None:
     mae = np.abs(hand - judged).mean()
     within = (np.abs(hand - judged) <= 0.1 + 1e-9).mean()
     assert len(CALIBRATION) >= 100
-    assert {row["competency"] for row in CALIBRATION} == {
-        "VizPriv",
-        "NER",
-        "PrivRisk",
-        "PET",
-        "Law",
-        "Know",
-        "CntxPriv",
-        "MultLing",
-    }
+    assert {row["competency"] for row in CALIBRATION} == set(COMPETENCIES)
     assert rho >= 0.85 and mae <= 0.12 and within >= 0.75, (rho, mae, within)
 
 

@@ -314,19 +314,24 @@ OutOption = Annotated[Path, typer.Option("--out", help="Directory to write the s
 ForceOption = Annotated[bool, typer.Option("--force", help="Replace a suite already in --out.")]
 
 
+def _generate(generator: Callable[..., Path], n: int, seed: int, out: Path, force: bool) -> None:
+    from privbench.validation import validate_directory
+
+    def action() -> None:
+        generator(n, seed, out, force=force)
+        typer.echo(validate_directory(out).summary)
+
+    run_command(action)
+
+
 @generate_app.command("priviq")
 def generate_priviq_command(
     out: OutOption, n: SizeOption = 146, seed: SeedOption = 0, force: ForceOption = False
 ) -> None:
     """A Priv-IQ-format suite (Table 1's combination counts for --n 146)."""
     from privbench.priviq.generate.suite import generate_priviq
-    from privbench.validation import validate_directory
 
-    def action() -> None:
-        generate_priviq(n, seed, out, force=force)
-        typer.echo(validate_directory(out).summary)
-
-    run_command(action)
+    _generate(generate_priviq, n, seed, out, force)
 
 
 @generate_app.command("spatialtrust")
@@ -335,13 +340,8 @@ def generate_spatialtrust_command(
 ) -> None:
     """A SpatialTrust-format suite of 1440×960 captures with the five questions."""
     from privbench.spatialtrust.generate.suite import generate_spatialtrust
-    from privbench.validation import validate_directory
 
-    def action() -> None:
-        generate_spatialtrust(n, seed, out, force=force)
-        typer.echo(validate_directory(out).summary)
-
-    run_command(action)
+    _generate(generate_spatialtrust, n, seed, out, force)
 
 
 @app.command()
