@@ -56,7 +56,7 @@ JudgeOption = Annotated[
     str,
     typer.Option(
         "--judge",
-        help="Judge model, as inspect names models (e.g. openai/gpt-4o, openai-api/local/m).",
+        help="Judge: a model as inspect names it (openai/gpt-4o, openai-api/local/m) or offline.",
     ),
 ]
 EpochsOption = Annotated[
@@ -70,6 +70,9 @@ ConnectionsOption = Annotated[
     int, typer.Option("--judge-connections", min=1, help="Concurrent requests to the judge.")
 ]
 LogDirOption = Annotated[str, typer.Option("--log-dir", help="Where inspect writes its logs.")]
+MaxConnectionsOption = Annotated[
+    int | None, typer.Option("--max-connections", min=1, help="Concurrent requests to the model.")
+]
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON document and nothing else.")
 ]
@@ -189,10 +192,7 @@ def eval_priviq_command(
     ] = None,
     judge_protocol: ProtocolOption = "paper",
     judge_connections: ConnectionsOption = 32,
-    max_connections: Annotated[
-        int | None,
-        typer.Option("--max-connections", min=1, help="Concurrent requests to the model."),
-    ] = None,
+    max_connections: MaxConnectionsOption = None,
     log_dir: LogDirOption = "logs",
     as_json: JsonOption = False,
 ) -> None:
@@ -248,10 +248,7 @@ def eval_spatialtrust_command(
         int | None, typer.Option("--limit", min=1, help="Only the first N images.")
     ] = None,
     judge_connections: ConnectionsOption = 32,
-    max_connections: Annotated[
-        int | None,
-        typer.Option("--max-connections", min=1, help="Concurrent requests to the model."),
-    ] = None,
+    max_connections: MaxConnectionsOption = None,
     log_dir: LogDirOption = "logs",
     as_json: JsonOption = False,
 ) -> None:
