@@ -15,6 +15,7 @@ from conftest import FOUR_ITEMS, item, write_priviq
 from PIL import Image
 
 from privbench.errors import DatasetError
+from privbench.json_files import load_valid
 from privbench.priviq.dataset import load_priviq, validate_priviq
 
 
@@ -180,3 +181,20 @@ def test_not_a_benchmark_directory(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.strip().startswith("error: ")
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_valid_directory_is_validated_once_until_a_file_changes(tmp_path: Path) -> None:
+    directory = write_priviq(tmp_path / "data", FOUR_ITEMS)
+    calls: list[Path] = []
+
+    def counting(path: Path) -> Any:
+        calls.append(path)
+        return validate_priviq(path)
+
+    first = load_valid(directory, counting)
+    assert load_valid(directory, counting) == first
+    assert len(calls) == 1
+    (directory / "images" / "b.png").write_bytes(b"broken now")  # any edit invalidates
+    with pytest.raises(DatasetError, match="item b: corrupt image"):
+        load_valid(directory, counting)
+    assert len(calls) == 2

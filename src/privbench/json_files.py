@@ -69,14 +69,36 @@ def read_jsonl(path: Path, display: str) -> tuple[list[tuple[int, Any]], list[Pr
     return values, problems
 
 
+_LOADED: dict[tuple[Any, ...], list[Any]] = {}
+_LOADED_MAX = 8
+
+
+def _signature(path: Path) -> tuple[tuple[str, int, int], ...]:
+    """Name, size and modification time of every file under ``path``: any edit changes it."""
+    files = sorted(p for p in path.rglob("*") if p.is_file())
+    return tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files)
+
+
 def load_valid(
     directory: str | Path, validate: Callable[[Path], tuple[list[T], list[Problem]]]
 ) -> list[T]:
-    """Items of a benchmark directory; :class:`DatasetError` listing its problems if any."""
+    """Items of a benchmark directory; :class:`DatasetError` listing its problems if any.
+
+    A run loads its directory in several places (the API checks it before calling a model;
+    the task, its solver and its scorer each load it, since inspect can build them on their
+    own). Validation decodes every image, so a valid directory is validated once per
+    process and reused while no file under it changes (the items are immutable).
+    """
     path = Path(directory)
     if not path.is_dir():
         raise UsageError(f"{path}: not a directory")
+    key = (validate.__module__, validate.__qualname__, path.resolve(), _signature(path))
+    if key in _LOADED:
+        return list(_LOADED[key])
     items, problems = validate(path)
     if problems:
         raise DatasetError(problems)
+    if len(_LOADED) >= _LOADED_MAX:
+        _LOADED.pop(next(iter(_LOADED)))
+    _LOADED[key] = list(items)
     return items
