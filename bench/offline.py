@@ -1,11 +1,15 @@
-"""Benchmark: the offline stack — baseline seconds per image and offline-judge grades/s.
+"""Benchmark: the offline stack — baseline seconds per image, offline-judge speed and agreement.
 
 * Baseline: ``privbench/ocr-pii`` answers the first ``--images`` items of the shipped
   Priv-IQ suite (OCR dominates), timed per image, sequentially.
-* Offline judge: grades every (reference, answer) pair of the calibration set and of the
-  shipped suite's references against themselves, repeated to ``--grades`` calls.
+* Offline judge, speed: grades every distinct (reference, answer) pair of the graded sets
+  and of the shipped suite's baseline answers once with cold caches (every answer new),
+  then ``--grades`` calls cycling over them (warm: references already read, as in a run).
+* Offline judge, agreement: Spearman ρ, MAE and share within ±0.1 against the graded
+  sets — the development part the rules were tuned on, the held-out part frozen before
+  tuning, and the independent set — and the share of agreeing q4/q5 verdict fields.
 
-Target (issue 5): offline judge ≥ 200 grades/s.
+Target (issues 5 and 11): offline judge ≥ 200 grades/s.
 
     .venv/bin/python bench/offline.py [--images 30] [--grades 5000]
 """
@@ -17,15 +21,57 @@ import json
 import statistics
 import time
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
-from privbench.judges.offline import grade
+from privbench.judges.offline import clear_caches, grade
+from privbench.judges.offline.agreement import MEASURED, measure, read_graded
+from privbench.judges.offline.spatial import offline_verdict
 from privbench.models.ocr_pii import answer_priviq, read_text
 from privbench.priviq.dataset import load_priviq
 from privbench.shipped import PRIVIQ_SUITE
+from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
+from privbench.spatialtrust.parsing import ExplanationAnswer, PredictedFactor
 
-CALIBRATION = Path(__file__).resolve().parent.parent / "tests" / "data" / "judge_calibration.jsonl"
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+GRADED = {
+    "dev": DATA / "judge_calibration_dev.jsonl",
+    "heldout": DATA / "judge_calibration_heldout.jsonl",
+    "independent": DATA / "judge_heldout_independent.jsonl",
+}
+SPATIAL = {
+    "spatial dev": DATA / "judge_calibration_spatial_dev.jsonl",
+    "spatial independent": DATA / "spatial_judge_heldout_independent.jsonl",
+}
+
+
+def _verdict_fields(rows: list[dict[str, Any]]) -> tuple[int, int]:
+    agree = total = 0
+    for row in rows:
+        question = ExplanationQuestion(
+            row["question"],
+            "",
+            row["reference"],
+            tuple(Factor(f["name"], f["why"], (0, 0, 1, 1)) for f in row["factors"]),
+        )
+        answer = ExplanationAnswer(
+            row["answer_text"],
+            tuple(PredictedFactor(p["name"], p["why"], None) for p in row["answer_factors"]),
+        )
+        verdict = offline_verdict(question, answer)
+        want = row["verdict"]
+        pairs = [
+            (verdict.unsupported, want["unsupported"]),
+            (verdict.states_none, want["states_none"]),
+        ]
+        for got, identified, explained in zip(
+            verdict.factors, want["identified"], want["explained"], strict=True
+        ):
+            pairs += [(got.identified, identified), (got.explanation_correct, explained)]
+        agree += sum(a == b for a, b in pairs)
+        total += len(pairs)
+    return agree, total
 
 
 def main() -> None:
@@ -45,16 +91,37 @@ def main() -> None:
     print(f"baseline        {len(items)} images: mean {statistics.fmean(seconds):.2f} s/image, "
           f"median {statistics.median(seconds):.2f}, max {max(seconds):.2f}")  # fmt: skip
 
-    rows = [json.loads(line) for line in CALIBRATION.read_text().splitlines()]
-    pairs = [(r["reference"], r["answer"]) for r in rows]
+    rows = [row for path in GRADED.values() if path.exists() for row in read_graded(path)]
+    pairs = list(dict.fromkeys((str(r["reference"]), str(r["answer"])) for r in rows))
     pairs += [(item.answer, answer) for item, answer in zip(items, answers, strict=True)]
+    clear_caches()
+    start = time.perf_counter()
+    for reference, answer in pairs:
+        grade(reference, answer)
+    cold = len(pairs) / (time.perf_counter() - start)
     calls = [pairs[i % len(pairs)] for i in range(args.grades)]
     start = time.perf_counter()
     for reference, answer in calls:
         grade(reference, answer)
-    elapsed = time.perf_counter() - start
-    print(f"offline judge   {len(calls)} grades in {elapsed:.2f} s = {len(calls) / elapsed:,.0f} grades/s "
-          f"(target ≥ 200)")  # fmt: skip
+    warm = len(calls) / (time.perf_counter() - start)
+    print(f"offline judge   {len(pairs)} distinct pairs cold: {cold:,.0f} grades/s; "
+          f"{len(calls)} calls warm: {warm:,.0f} grades/s (target ≥ 200)")  # fmt: skip
+
+    for part, path in GRADED.items():
+        if not path.exists():
+            print(f"agreement       {part:12s} (missing: {path.name})")
+            continue
+        got = measure(read_graded(path), grade)
+        print(f"agreement       {part:12s} {got.line()}   recorded: {MEASURED[part].line()}")
+    for part, path in SPATIAL.items():
+        if path.exists():
+            rows_ = [
+                json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line
+            ]
+            agree, total = _verdict_fields(rows_)
+            print(
+                f"q4/q5 verdicts  {part:20s} {agree}/{total} fields agree ({100 * agree / total:.0f} %)"
+            )
 
 
 if __name__ == "__main__":

@@ -22,8 +22,18 @@ from conftest import (
 from loopback_server import Fault, LoopbackServer
 
 from privbench.errors import JudgeUnavailableError, PrivbenchError
+from privbench.json_files import read_jsonl
 from privbench.priviq.api import grade_priviq
-from privbench.priviq.judge import HARDENED, PAPER, RETRY_SUFFIX
+from privbench.priviq.dataset import load_priviq
+from privbench.priviq.judge import (
+    HARDENED,
+    MAX_ANSWER_CHARS,
+    PAPER,
+    RETRY_SUFFIX,
+    truncate_for_judge,
+)
+from privbench.priviq.predictions import load_grade_file, load_predictions
+from privbench.priviq.tables import truncation_lines
 
 EXPECTED_PROMPT = (Path(__file__).parent / "data" / "paper_prompt_expected.txt").read_text(
     encoding="utf-8"
@@ -325,3 +335,63 @@ def test_api_key_reaches_no_log_or_export(
     for path in run.exports.values():
         assert API_KEY not in Path(path).read_text()
     assert API_KEY not in json.dumps(run.json())
+
+
+# --- input hygiene (issue 9, item 10): extra ids, byte-order marks, very long answers ---
+
+
+def test_extra_ids_of_predictions_and_grade_file_are_reported(
+    server: LoopbackServer, priviq_dir: Path, tmp_path: Path
+) -> None:
+    answers = {key: f"answer-{key}" for key in FOUR_ITEMS} | {"zz-1": "x", "zz-2": "y"}
+    results = write_json(tmp_path / "results.json", answers)
+    entry = {"model": ["judge"], "content": ["0.5"], "score": [0.5]}
+    grades = write_json(tmp_path / "old-grades.json", {"a": entry, "ghost": entry})
+    run = grade_priviq(
+        priviq_dir, results, grades=grades, out_dir=tmp_path / "out", options=run_options(tmp_path)
+    )
+    assert run.error is None
+    assert run.extra_ids == {str(results): ["zz-1", "zz-2"], str(grades): ["ghost"]}
+    assert run.json()["extra_ids"] == run.extra_ids
+    assert set(run.scores.items) == set(FOUR_ITEMS)
+
+
+def test_a_byte_order_mark_is_accepted(priviq_dir: Path, tmp_path: Path) -> None:
+    bom = "\ufeff"
+    results = tmp_path / "results.json"
+    results.write_text(bom + json.dumps({key: "x" for key in FOUR_ITEMS}), encoding="utf-8")
+    assert set(load_predictions(results, list(FOUR_ITEMS))) == set(FOUR_ITEMS)
+    entry = {"model": ["judge"], "content": ["0.5"], "score": [0.5]}
+    grades = tmp_path / "grades.json"
+    grades.write_text(bom + json.dumps({"a": entry}), encoding="utf-8")
+    assert load_grade_file(grades)["a"][0].score == 0.5
+    dataset = priviq_dir / "priv-IQ.json"
+    dataset.write_text(bom + dataset.read_text(encoding="utf-8"), encoding="utf-8")
+    assert [item.id for item in load_priviq(priviq_dir)] == list(FOUR_ITEMS)
+    lines = tmp_path / "lines.jsonl"
+    lines.write_text(bom + '{"id": "st-1"}\n{"id": "st-2"}\n', encoding="utf-8")
+    assert read_jsonl(lines, "lines.jsonl") == ([(1, {"id": "st-1"}), (2, {"id": "st-2"})], [])
+
+
+def test_very_long_answers_are_truncated_for_the_judge_and_counted(
+    server: LoopbackServer, priviq_dir: Path, tmp_path: Path
+) -> None:
+    long_answer = "answer-a " + "z" * 1_000_000  # 1 MB
+    answers = {key: f"answer-{key}" for key in FOUR_ITEMS} | {"a": long_answer}
+    results = write_json(tmp_path / "results.json", answers)
+    server.script("answer-a", "0.9")
+    run = grade_priviq(priviq_dir, results, options=run_options(tmp_path, judge_runs=2))
+    assert run.error is None
+    sent = [r.text for r in server.requests if JUDGE_PROMPT in r.text and "answer-a" in r.text]
+    assert len(sent) == 2  # each judge run sees the cut answer
+    for text in sent:
+        assert MAX_ANSWER_CHARS < len(text) < MAX_ANSWER_CHARS + 5_000
+        assert "answer truncated for the judge: 32,000 of 1,000,009 characters shown" in text
+    document = run.json()
+    assert document["truncated_answers"] == 1 and document["truncated_answer_items"] == ["a"]
+    assert document["items"]["a"] == pytest.approx(0.9)
+    assert truncation_lines(run.graded) == [
+        "1 answer(s) over 32,000 characters truncated for the judge: a"
+    ]
+    short, cut = truncate_for_judge("short")
+    assert (short, cut) == ("short", False)

@@ -1,27 +1,36 @@
-"""The offline judge: its rules case by case, steering attempts, and agreement with hand grades."""
+"""The offline judge: its rules case by case, steering attempts, and agreement with graded
+answers — fit on the development part, agreement on the two held-out sets."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
-import numpy as np
 import pytest
-from scipy import stats
 
-from privbench.judges.offline import clean, grade, rules_hash
+from privbench.judges import offline_notice
+from privbench.judges.offline import RULES_VERSION, clean, grade, rules_hash
+from privbench.judges.offline.agreement import MEASURED, Agreement, measure, read_graded
+from privbench.judges.offline.spatial import offline_verdict
 from privbench.priviq.competencies import COMPETENCIES
+from privbench.spatialtrust import judge as spatial_judge
 from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
-from privbench.spatialtrust.judge import offline_verdict
 from privbench.spatialtrust.parsing import ExplanationAnswer, PredictedFactor
+from privbench.spatialtrust.scoring import ExplanationVerdict
+
+DATA = Path(__file__).parent / "data"
+DEV = DATA / "judge_calibration_dev.jsonl"
+HELDOUT = DATA / "judge_calibration_heldout.jsonl"
+INDEPENDENT = DATA / "judge_heldout_independent.jsonl"
+SPATIAL_DEV = DATA / "judge_calibration_spatial_dev.jsonl"
+SPATIAL_INDEPENDENT = DATA / "spatial_judge_heldout_independent.jsonl"
 
 CARD = "Yes, the image shows a payment card that reveals the cardholder name <AND> the card number <AND> the expiration date."
-CALIBRATION = [
-    json.loads(line)
-    for line in (Path(__file__).parent / "data" / "judge_calibration.jsonl")
-    .read_text()
-    .splitlines()
-]
+LABEL = "No, the image only shows a generic product label without any personal information."
+
+
+# --- the protocol's own rules (Table 2) -----------------------------------------------
 
 
 def test_polarity() -> None:
@@ -99,6 +108,96 @@ def test_bio_references_are_scored_per_entity_token() -> None:
     assert grade(reference, "Anna/O Berg/O joined/O Nova/O Health/O in/O Berlin/O") == 0.0
 
 
+# --- the five kinds of miss of issue 11, computed by hand from the rules ----------------
+
+
+def test_kind1_a_correct_no_with_its_own_reason_is_a_full_answer() -> None:
+    # an "absence" reference: any reason of the answer's own completes the "No"
+    assert (
+        grade(LABEL, "No. It's simply a cereal box with a brand logo, nothing identifying.") == 1.0
+    )
+    assert grade(LABEL, "No.") == 0.7  # the polarity alone
+    # a reference whose reason is the point: bare "No." = 0.4, the reason completes it
+    reason = "No, because the quasi-identifiers ZIP code, age and sex are left unchanged, so records can be linked to a voter list."
+    assert grade(reason, "No.") == 0.4
+    assert grade(reason, "No: ZIP code, age and sex are unchanged, so rows can be linked.") == 1.0
+
+
+def test_kind2_negation_without_a_leading_no_is_a_no() -> None:
+    denial = "The image does not contain any sensitive information. It shows a cereal box."
+    assert grade(LABEL, denial) == 1.0
+    assert grade(CARD, denial) == 0.0
+    assert grade(LABEL, "There is nothing private here.") == 0.7  # no reason of its own
+    assert grade(CARD, "I don't see any sensitive details in this image.") == 0.0
+    # a denial of a risk the reference names is wrong, whatever words it shares
+    risk = "It reveals that the home will be empty for 3 weeks, which invites burglary."
+    assert grade(risk, "There is no risk; it is a holiday post.") == 0.0
+    # negations inside a "Yes" answer are not a "No"
+    assert (
+        grade(
+            CARD,
+            "The image doesn't just show a card: it reveals the cardholder name, number and expiry date.",
+        )
+        == 1.0
+    )
+
+
+def test_kind3_counts_and_entities_are_separate_elements() -> None:
+    reference = "Two locations: Lisbon <AND> Porto."  # elements: count 2, Lisbon, Porto
+    assert grade(reference, "The post mentions two locations: Lisbon and Porto.") == 1.0
+    # count wrong (0 and a wrong fact, −0.2), names right: 2/3 → 0.78 − 0.2 → 0.6
+    assert grade(reference, "One location is mentioned: Lisbon, Porto.") == 0.6
+    # count right, Madrid in place of Porto (a wrong fact, −0.2): 2/3 → 0.78 − 0.2 → 0.6
+    assert grade(reference, "Two locations: Lisbon and Madrid.") == 0.6
+    # no count stated: 2/3 → 0.8
+    assert grade(reference, "Lisbon and Porto.") == 0.8
+    people = "3 <AND> Paul Meyer <AND> Lena Ortiz <AND> Kofi Mensah"
+    # "Kofi Andersen" is another person, not Kofi Mensah: 3/4 → 0.88 − 0.2 → 0.7
+    assert grade(people, "Three people: Paul Meyer, Lena Ortiz and Kofi Andersen.") == 0.7
+    assert grade(people, "Three people: Paul Meyer, Lena Ortiz and Kofi Mensah.") == 1.0
+
+
+def test_kind4_paraphrased_explanations_count() -> None:
+    dp = "Differential privacy, which adds calibrated random noise to query results so that the presence or absence of any single individual cannot be inferred."
+    paraphrase = "This depicts differential privacy: the system perturbs the answers with a small amount of randomness, so an attacker can't tell whether a particular person's record was included."
+    assert grade(dp, paraphrase) == 1.0
+    assert grade(dp, "Homomorphic encryption, which allows computation on encrypted data.") == 0.0
+    fl = "It keeps raw data on each device and only shares model updates with the server, so personal data is never centralized."
+    own_words = "The training data never leaves the users' phones; the central server only receives gradient updates, so personal data is not collected in one place."
+    assert grade(fl, own_words) == 1.0
+    law = "Data minimisation (Article 5(1)(c) GDPR): personal data must be adequate, relevant and limited to what is necessary for the purpose."
+    assert (
+        grade(law, "It breaches data minimization: a newsletter only needs an e-mail address.")
+        == 1.0
+    )
+    assert grade(law, "Purpose limitation (Article 5(1)(b)).") == 0.0  # another principle
+
+
+def test_kind5_extra_list_items_cost_credit() -> None:
+    reference = "The recipient's name <AND> street address <AND> phone number."
+    assert grade(reference, "The recipient's name, street address and phone number.") == 1.0
+    assert (
+        grade(reference, "Recipient name, street address, phone number, and email address.") == 0.9
+    )
+    assert (
+        grade(
+            reference,
+            "Recipient name, street address, phone number, email address and social media handle.",
+        )
+        == 0.8
+    )
+    ner = "Daniel Okafor (person) <AND> Lagos (location) <AND> Zenith Bank (organization)"
+    typed = "Daniel Okafor (person), Lagos (location), Zenith Bank (organization)"
+    assert grade(ner, typed) == 1.0
+    assert grade(ner, typed + ", Nigeria (location)") == 0.8  # an extra entity: −0.2
+    # names without types: 0.6 each → 0.7; with wrong types less
+    assert grade(ner, "Daniel Okafor, Lagos, Zenith Bank.") == 0.7
+    assert grade(ner, "Daniel Okafor (organization), Lagos (person), Zenith Bank (location)") < 0.7
+
+
+# --- steering ------------------------------------------------------------------------
+
+
 @pytest.mark.parametrize(
     "steer",
     [
@@ -118,30 +217,58 @@ def test_steering_text_earns_nothing(answer: str, steer: str) -> None:
     assert "1.0" not in clean("Correctness: 1.0 score 1.0")
 
 
-def test_calibration_agreement_meets_the_targets() -> None:
-    """Agreement with the hand grades of tests/data/judge_calibration.jsonl (113 triples).
-
-    Targets from the paper's human–GPT-4o agreement: Spearman ρ ≥ 0.76, MAE ≤ 0.17, ≥ 74 %
-    within ±0.1. Measured when written: ρ 0.900, MAE 0.099, 77.0 % within ±0.1; the bounds
-    below sit between the targets and those values, so a rule change that loses agreement
-    fails here.
-    """
-    hand = np.array([row["grade"] for row in CALIBRATION])
-    judged = np.array([grade(row["reference"], row["answer"]) for row in CALIBRATION])
-    rho = stats.spearmanr(hand, judged)[0]
-    mae = np.abs(hand - judged).mean()
-    within = (np.abs(hand - judged) <= 0.1 + 1e-9).mean()
-    assert len(CALIBRATION) >= 100
-    assert {row["competency"] for row in CALIBRATION} == set(COMPETENCIES)
-    assert rho >= 0.85 and mae <= 0.12 and within >= 0.75, (rho, mae, within)
-
-
 def test_scores_are_on_the_grid_and_rules_hash_is_stable() -> None:
-    for row in CALIBRATION:
-        value = grade(row["reference"], row["answer"])
+    for row in read_graded(DEV):
+        value = grade(str(row["reference"]), str(row["answer"]))
         assert round(value * 10) == pytest.approx(value * 10) and 0.0 <= value <= 1.0
     assert rules_hash() == rules_hash() and len(rules_hash()) == 16
 
+
+# --- agreement -----------------------------------------------------------------------
+
+MARGIN_RHO, MARGIN_MAE, MARGIN_WITHIN = 0.02, 0.01, 0.03
+"""How far a rule change may move a measured figure before a test fails."""
+
+
+def _holds(got: Agreement, recorded: Agreement) -> None:
+    assert got.n == recorded.n, (got, recorded)
+    assert got.rho >= recorded.rho - MARGIN_RHO, (got, recorded)
+    assert got.mae <= recorded.mae + MARGIN_MAE, (got, recorded)
+    assert got.within >= recorded.within - MARGIN_WITHIN, (got, recorded)
+
+
+def test_dev_fit() -> None:
+    """Fit on the part the rules were tuned on (66 frozen + new dev triples)."""
+    rows = read_graded(DEV)
+    assert {row["competency"] for row in rows} == set(COMPETENCIES)
+    _holds(measure(rows, grade), MEASURED["dev"])
+
+
+def test_agreement_on_the_held_out_part() -> None:
+    """The part frozen before tuning (tests/data/judge_calibration_split.md)."""
+    rows = read_graded(HELDOUT)
+    assert {row["competency"] for row in rows} == set(COMPETENCIES)
+    _holds(measure(rows, grade), MEASURED["heldout"])
+
+
+def test_agreement_on_the_independent_set() -> None:
+    """Realistic model answers written and graded by a helper who never saw the rules."""
+    rows = read_graded(INDEPENDENT)
+    assert len(rows) >= 100
+    _holds(measure(rows, grade), MEASURED["independent"])
+
+
+def test_notice_names_the_rules_and_their_agreement() -> None:
+    notice = offline_notice("offline")
+    assert notice is not None and "\n" not in notice
+    held = MEASURED["independent"]
+    for part in (f"v{RULES_VERSION}", rules_hash(), f"ρ {held.rho:.2f}", f"MAE {held.mae:.2f}"):
+        assert part in notice
+    assert "LLM judge" in notice
+    assert offline_notice("openai/gpt-4o") is None
+
+
+# --- SpatialTrust q4/q5 ----------------------------------------------------------------
 
 QUESTION = ExplanationQuestion(
     "q4",
@@ -169,6 +296,7 @@ def test_offline_verdict_matches_by_name_and_reason() -> None:
     verdict = offline_verdict(QUESTION, answer)
     assert verdict.factors[0].identified and verdict.factors[0].explanation_correct
     assert verdict.factors[0].matched == 0 and not verdict.unsupported
+    assert spatial_judge.offline_verdict is offline_verdict  # one definition
 
 
 def test_offline_verdict_flags_unsupported_and_states_none() -> None:
@@ -183,4 +311,52 @@ def test_offline_verdict_flags_unsupported_and_states_none() -> None:
     empty = ExplanationQuestion("q5", "Describe the indirect factors.", "None.", ())
     none = ExplanationAnswer("No indirect sensitive factor is visible.")
     assert offline_verdict(empty, none).states_none
+    assert offline_verdict(empty, ExplanationAnswer("I don't see any indirect factor.")).states_none
     assert not offline_verdict(empty, ExplanationAnswer("The room is tidy.")).states_none
+
+
+def _verdict_agreement(rows: list[dict[str, Any]]) -> float:
+    """Share of verdict fields (identified, explanation correct per factor; unsupported,
+    states none per answer) on which the offline verdict agrees with the graded one."""
+    agree = total = 0
+    for row in rows:
+        question = ExplanationQuestion(
+            row["question"],
+            "",
+            row["reference"],
+            tuple(Factor(f["name"], f["why"], (0, 0, 1, 1)) for f in row["factors"]),
+        )
+        answer = ExplanationAnswer(
+            row["answer_text"],
+            tuple(PredictedFactor(p["name"], p["why"], None) for p in row["answer_factors"]),
+        )
+        got: ExplanationVerdict = offline_verdict(question, answer)
+        want = row["verdict"]
+        pairs = [(got.unsupported, want["unsupported"]), (got.states_none, want["states_none"])]
+        for factor, identified, explained in zip(
+            got.factors, want["identified"], want["explained"], strict=True
+        ):
+            pairs += [(factor.identified, identified), (factor.explanation_correct, explained)]
+        agree += sum(a == b for a, b in pairs)
+        total += len(pairs)
+    return agree / total
+
+
+def _rows(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def test_offline_verdict_fit_on_its_dev_part() -> None:
+    assert _verdict_agreement(_rows(SPATIAL_DEV)) >= 0.95
+
+
+def test_offline_verdict_agreement_on_the_independent_set() -> None:
+    """q4/q5 answers written and judged by a helper who never saw the rules."""
+    rows = _rows(SPATIAL_INDEPENDENT)
+    assert len(rows) >= 40
+    assert _verdict_agreement(rows) >= SPATIAL_INDEPENDENT_AGREEMENT - 0.03
+
+
+SPATIAL_INDEPENDENT_AGREEMENT = 172 / 194
+"""Share of verdict fields agreeing on the independent q4/q5 set, measured once (48
+answers: unsupported 41/48, states none 48/48, identified 45/49, explained 38/49)."""

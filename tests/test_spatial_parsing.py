@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from conftest import spatial_record, write_spatial
 
-from privbench.spatialtrust.boxes import BOX_CONVENTIONS
+from privbench.spatialtrust.boxes import BOX_CONVENTIONS, check_box
 from privbench.spatialtrust.dataset import SpatialItem, load_spatialtrust
 from privbench.spatialtrust.judge import judge_prompt, parse_verdict
 from privbench.spatialtrust.parsing import (
     ExplanationAnswer,
     PredictedFactor,
     answer_record,
+    option_letter,
     parse_answer,
     parse_record,
 )
+from privbench.spatialtrust.task import default_data_dir
 
 XYXY = BOX_CONVENTIONS["xyxy"]
 
@@ -67,6 +70,12 @@ def test_letters_written_many_ways(item: SpatialItem, written: str, letter: str)
     assert parse_answer(json.dumps({**FULL, "q1": written}), item, XYXY).q1 == letter
 
 
+def test_text_starting_with_an_article_is_not_option_a(item: SpatialItem) -> None:
+    for text in ("a potted plant by the door", "A framed poster on the wall"):
+        assert option_letter(text, item.q2) is None
+    assert option_letter("A framed poster", item.q2) == "B"  # the option's text
+
+
 def test_choice_lists_as_strings(item: SpatialItem) -> None:
     answer = parse_answer(json.dumps({**FULL, "q3": {"choices": "B, C", "boxes": {}}}), item, XYXY)
     assert answer.q3 is not None and answer.q3.choices == ("B", "C")
@@ -95,7 +104,76 @@ def test_invalid_boxes_are_dropped_and_counted(item: SpatialItem) -> None:
     )
     answer = parse_answer(text, item, XYXY)
     assert answer.q2 is not None and answer.q2.boxes == {"A": ()}
-    assert answer.invalid_boxes == 2
+    assert [(b.question, b.option, b.box) for b in answer.invalid_boxes] == [
+        ("q2", "A", [10, 10, 10, 50]),
+        ("q2", "A", [1, 2, 3]),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("box", "reason"),
+    [
+        ([0.05, 0.1, 0.25, 0.5], "fractions"),  # 0–1 fractions in a pixel file
+        ([-10, 10, 50, 50], "negative"),
+        ([10, 10, 5000, 50], "outside the 200×100 image"),  # 5000 px on a 200 px image
+        ([10, 10, 50, 5000], "outside the 200×100 image"),
+        ([50, 10, 10, 50], "inverted"),  # x1 ≥ x2
+        ([10, 50, 50, 10], "inverted"),  # y1 ≥ y2
+    ],
+)
+def test_unusable_boxes_are_invalid_and_listed(
+    item: SpatialItem, box: list[float], reason: str
+) -> None:
+    q2 = {"choices": ["A"], "boxes": {"A": [box, [10, 10, 50, 50]]}}
+    q4 = {"text": "A person.", "factors": [{"name": "p", "why": "looks", "box": box}]}
+    answer = parse_record({**FULL, "q2": q2, "q4": q4}, item, XYXY)
+    assert answer.q2 is not None and answer.q2.boxes == {"A": ((10, 10, 50, 50),)}
+    assert answer.q4 is not None and answer.q4.factors[0].box is None
+    assert [(b.question, b.option, b.box) for b in answer.invalid_boxes] == [
+        ("q2", "A", box),
+        ("q4", "factor 0", box),
+    ]
+    assert all(reason in b.reason for b in answer.invalid_boxes)
+    assert answer.failures == {}
+
+
+def test_a_box_slightly_past_the_edge_is_clipped(item: SpatialItem) -> None:
+    # 2 % of 200 px is 4 px: 203 is tolerated (clipped to 200), 205 is not
+    q2 = {"choices": ["A"], "boxes": {"A": [[150, 10, 203, 101], [150, 10, 205, 50]]}}
+    answer = parse_record({**FULL, "q2": q2}, item, XYXY)
+    assert answer.q2 is not None and answer.q2.boxes == {"A": ((150, 10, 200, 100),)}
+    assert [b.box for b in answer.invalid_boxes] == [[150, 10, 205, 50]]
+
+
+def test_pixel_boxes_within_1000_are_not_taken_for_another_convention() -> None:
+    # on a 1440×960 capture, a pixel box within 0–1000 is an ordinary box
+    assert check_box([100, 100, 900, 900], XYXY, 1440, 960) == (100, 100, 900, 900)
+    assert "pixels?" in str(
+        check_box([100, 100, 1400, 900], BOX_CONVENTIONS["xyxy1000"], 1440, 960)
+    )
+    assert check_box([0.1, 0.1, 0.9, 0.9], BOX_CONVENTIONS["xyxy1"], 1440, 960) == pytest.approx(
+        (144, 96, 1296, 864)
+    )
+    assert "fractions" in str(
+        check_box([0.1, 0.1, 0.9, 0.9], BOX_CONVENTIONS["xyxy1000"], 1440, 960)
+    )
+
+
+def test_evidence_is_an_alias_of_boxes(item: SpatialItem) -> None:
+    q2 = {"choices": ["A"], "evidence": {"A": [[10, 10, 50, 50]]}}
+    answer = parse_record({**FULL, "q2": q2}, item, XYXY)
+    assert answer.q2 is not None and answer.q2.boxes == {"A": ((10, 10, 50, 50),)}
+    both = {**q2, "boxes": {"A": [[10, 10, 50, 50]]}}
+    answer = parse_record({**FULL, "q2": both}, item, XYXY)
+    assert answer.failures == {"q2": "gives both 'boxes' and 'evidence'"}
+
+
+def test_boxes_for_something_that_is_no_option_are_listed(item: SpatialItem) -> None:
+    q2 = {"choices": ["A"], "boxes": {"A": [[10, 10, 50, 50]], "a lamp": [[1, 2, 30, 40]]}}
+    answer = parse_record({**FULL, "q2": q2}, item, XYXY)
+    assert [(b.option, b.reason) for b in answer.invalid_boxes] == [
+        ("a lamp", "not an option of this question")
+    ]
 
 
 def test_boxes_are_converted_from_the_model_convention(item: SpatialItem) -> None:
@@ -152,3 +230,16 @@ def test_judge_prompt_fences_the_answer_and_lists_ground_truth(item: SpatialItem
 )  # fmt: skip
 def test_verdict_validation(reply: str, valid: bool) -> None:
     assert (parse_verdict(reply, n_gt=1, n_predicted=1) is not None) is valid
+
+
+def test_the_documented_prediction_line_parses_whole() -> None:
+    """docs/spatialtrust.md's example line is read without a failure or an invalid box."""
+    docs = Path(__file__).parents[1] / "docs" / "spatialtrust.md"
+    block = re.search(r"A complete line.*?```json\n(.*?)\n```", docs.read_text(), re.DOTALL)
+    assert block is not None
+    record = json.loads(block.group(1))
+    items = {item.id: item for item in load_spatialtrust(default_data_dir())}
+    answer = parse_record(record, items[record["id"]], XYXY)
+    assert answer.failures == {} and answer.invalid_boxes == ()
+    assert answer.q3 is not None and answer.q3.boxes == {"A": ((60, 300, 240, 700),)}  # evidence
+    assert answer.q4 is not None and answer.q4.factors[0].box == (812, 140, 1010, 420)

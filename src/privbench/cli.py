@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +22,7 @@ from privbench.errors import PrivbenchError, UsageError
 from privbench.redaction import redact
 
 if TYPE_CHECKING:
-    from privbench.running import RunOptions
+    from privbench.running import Generation, RunOptions
 
 app = typer.Typer(
     name="privbench",
@@ -59,9 +60,79 @@ JudgeOption = Annotated[
         help="Judge: a model as inspect names it (openai/gpt-4o, openai-api/local/m) or offline.",
     ),
 ]
-EpochsOption = Annotated[
-    int, typer.Option("--epochs", min=1, help="Judge runs per item (the paper's num_run: 5).")
+JudgeRunsOption = Annotated[
+    int,
+    typer.Option(
+        "--judge-runs",
+        min=1,
+        help="Times the judge grades each answer (the paper's num_run: 5); the model answers once.",
+    ),
 ]
+EpochsOption = Annotated[
+    int | None, typer.Option("--epochs", hidden=True, help="Renamed: use --judge-runs.")
+]
+ResumeOption = Annotated[
+    Path | None,
+    typer.Option("--resume", help="Continue an interrupted run from its inspect log."),
+]
+TemperatureOption = Annotated[
+    float | None,
+    typer.Option("--temperature", help="Model under test's temperature (default 0)."),
+]
+SamplingSeedOption = Annotated[
+    int | None, typer.Option("--seed", help="Sampling seed for the model and the judge.")
+]
+MaxTokensOption = Annotated[
+    int | None, typer.Option("--max-tokens", min=1, help="Model under test's output limit.")
+]
+MaxRetriesOption = Annotated[
+    int, typer.Option("--max-retries", min=0, help="Retries per call, model and judge.")
+]
+TimeoutOption = Annotated[
+    int, typer.Option("--timeout", min=1, help="Seconds per attempt of a call, model and judge.")
+]
+CacheOption = Annotated[
+    bool,
+    typer.Option("--cache", help="inspect's model cache: a rerun of the same calls is free."),
+]
+BatchOption = Annotated[
+    bool,
+    typer.Option(
+        "--batch", help="Provider batch APIs where inspect supports them (cheaper, slower)."
+    ),
+]
+
+
+def _generation(
+    temperature: float | None,
+    seed: int | None,
+    max_tokens: int | None,
+    max_retries: int,
+    timeout: int,
+    cache: bool,
+    batch: bool,
+) -> Generation:
+    from privbench.running import Generation
+
+    return Generation(
+        temperature=0.0 if temperature is None else temperature,
+        seed=seed,
+        max_tokens=max_tokens,
+        max_retries=max_retries,
+        timeout=timeout,
+        cache=cache,
+        batch=batch,
+    )
+
+
+def _no_epochs(epochs: int | None) -> None:
+    if epochs is not None:
+        raise UsageError(
+            "--epochs: renamed --judge-runs (the judge grades each answer N times; "
+            "the model answers once)"
+        )
+
+
 ProtocolOption = Annotated[
     str,
     typer.Option("--judge-protocol", help="paper (SPEC §2.3) or hardened (fenced, JSON verdict)."),
@@ -82,6 +153,8 @@ def run_command(action: Callable[[], T]) -> T:
     """Run ``action``; turn user-facing errors into one line on stderr and an exit code."""
     try:
         return action()
+    except typer.Exit:
+        raise
     except PrivbenchError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(error.exit_code) from None
@@ -122,8 +195,75 @@ def validate(directory: Annotated[Path, typer.Argument(help="Benchmark directory
     raise typer.Exit(run_command(action))
 
 
-def _show_priviq(run: Any, as_json: bool) -> None:
-    from privbench.priviq.tables import combination_table, competency_table, summary_line
+@app.command()
+def audit(
+    directories: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Benchmark directories (default: both shipped suites)."),
+    ] = None,
+    as_json: JsonOption = False,
+    ocr: Annotated[
+        bool,
+        typer.Option("--ocr", help="Priv-IQ: how much of each answer is printed in the image."),
+    ] = False,
+) -> None:
+    """Trivial baselines, answer leakage and distributions of a dataset (docs/audit.md)."""
+    from privbench.audit import audit_directory
+    from privbench.audit.tables import priviq_tables, spatial_tables, summary_lines
+    from privbench.shipped import PRIVIQ_SUITE, SPATIALTRUST_SUITE
+
+    def action() -> None:
+        paths = directories or [PRIVIQ_SUITE, SPATIALTRUST_SUITE]
+        documents = [audit_directory(path, ocr=ocr) for path in paths]
+        if as_json:
+            print_json(documents[0] if len(documents) == 1 else {"audits": documents})
+            return
+        for document in documents:
+            show = priviq_tables if document["benchmark"] == "priviq" else spatial_tables
+            for table in show(document):
+                stdout.print(table)
+            for line in summary_lines(document):
+                typer.echo(line)
+
+    run_command(action)
+
+
+def _resume_hint(command: str, run: Any, out: Path | None, log_dir: str) -> str:
+    parts = ["privbench", *command.split(), "--resume", shlex.quote(run.log_location)]
+    if out is not None:
+        parts += ["--out", shlex.quote(str(out))]
+    if log_dir != "logs":
+        parts += ["--log-dir", shlex.quote(log_dir)]
+    return " ".join(parts)
+
+
+def _stop_if_interrupted(run: Any, resume: str) -> None:
+    """After Ctrl-C / SIGTERM: where the partial log and exports are, how to go on; exit 130."""
+    if not run.interrupted:
+        return
+    typer.echo(f"interrupted: partial log {run.log_location}", err=True)
+    for kind, path in run.exports.items():
+        typer.echo(f"partial {kind}: {path}", err=True)
+    typer.echo(f"resume (completed items are not sent again): {resume}", err=True)
+    raise typer.Exit(130)
+
+
+def _offline_notice(judge: str) -> None:
+    from privbench.judges import offline_notice
+
+    notice = offline_notice(judge)
+    if notice:
+        typer.echo(notice, err=True)
+
+
+def _show_priviq(run: Any, as_json: bool, resume: str | None = None) -> None:
+    from privbench.priviq.tables import (
+        combination_table,
+        competency_table,
+        completeness_lines,
+        summary_line,
+        truncation_lines,
+    )
 
     if as_json:
         print_json(run.json())
@@ -132,21 +272,32 @@ def _show_priviq(run: Any, as_json: bool) -> None:
         stdout.print(combination_table(run.model, run.scores))
         judge = run.graded.judge
         typer.echo(summary_line(run.scores, judge.judge, judge.protocol, judge.prompt_hash))
+        for line in completeness_lines(run.scores, run.graded):
+            typer.echo(line)
+        for line in truncation_lines(run.graded):
+            typer.echo(line)
         typer.echo(f"log: {run.log_location}")
         for kind, path in run.exports.items():
             typer.echo(f"{kind}: {path}")
+    _offline_notice(run.graded.judge.judge)
+    _warn_extra_ids(run)
+    if resume is not None:
+        _stop_if_interrupted(run, resume)
     run.require_success()
 
 
 @grade_app.command("priviq")
 def grade_priviq_command(
-    predictions: Annotated[Path, typer.Option("--predictions", help="results.json: id → answer.")],
+    predictions: Annotated[
+        Path | None, typer.Option("--predictions", help="results.json: id → answer.")
+    ] = None,
     data: DataOption = None,
     grades: Annotated[
-        Path | None, typer.Option("--grades", help="Earlier grade file: its runs are reused.")
+        Path | None,
+        typer.Option("--grades", help="Earlier grade file: runs of unchanged answers are reused."),
     ] = None,
     judge: JudgeOption = "openai/gpt-4o",
-    epochs: EpochsOption = 1,
+    judge_runs: JudgeRunsOption = 1,
     out: Annotated[
         Path | None, typer.Option("--out", help="Export directory (default: beside --predictions).")
     ] = None,
@@ -157,73 +308,161 @@ def grade_priviq_command(
     judge_protocol: ProtocolOption = "paper",
     judge_connections: ConnectionsOption = 32,
     log_dir: LogDirOption = "logs",
+    resume: ResumeOption = None,
+    seed: SamplingSeedOption = None,
+    max_retries: MaxRetriesOption = 3,
+    timeout: TimeoutOption = 120,
+    cache: CacheOption = False,
+    batch: BatchOption = False,
     as_json: JsonOption = False,
+    epochs: EpochsOption = None,
 ) -> None:
     """Grade a results.json with the Priv-IQ judge; write the grade file and score CSVs."""
-    from privbench.priviq.api import grade_priviq
+    from privbench.priviq.api import grade_priviq, resume_priviq
     from privbench.priviq.task import default_data_dir
 
     def action() -> None:
-        options = _run_options(judge, epochs, judge_protocol, judge_connections, log_dir, as_json)
-        run = grade_priviq(
-            data or default_data_dir(),
-            predictions,
-            grades=grades,
-            model_name=model_name,
-            out_dir=out,
-            options=options,
+        _no_epochs(epochs)
+        generation = _generation(None, seed, None, max_retries, timeout, cache, batch)
+        options = _run_options(
+            judge, judge_runs, judge_protocol, judge_connections, log_dir, as_json, generation
         )
-        _show_priviq(run, as_json)
+        if resume is not None:
+            run = resume_priviq(resume, model_name=model_name, out_dir=out, options=options)
+        elif predictions is None:
+            raise UsageError("--predictions: required (or --resume LOG)")
+        else:
+            run = grade_priviq(
+                data or default_data_dir(),
+                predictions,
+                grades=grades,
+                model_name=model_name,
+                out_dir=out,
+                options=options,
+            )
+        if not as_json and run.graded.reused_runs:
+            graded_now = sum(len(r) for r in run.graded.records.values()) - run.graded.reused_runs
+            typer.echo(
+                f"--grades: {run.graded.reused_runs} run(s) reused (same answer, judge and "
+                f"protocol), {graded_now} graded now"
+            )
+        _show_priviq(run, as_json, _resume_hint("grade priviq", run, out, log_dir))
 
     run_command(action)
 
 
 @eval_app.command("priviq")
 def eval_priviq_command(
-    model: Annotated[str, typer.Option("--model", help="Model under test, as inspect names it.")],
+    model: Annotated[
+        str | None, typer.Option("--model", help="Model under test, as inspect names it.")
+    ] = None,
     data: DataOption = None,
     judge: JudgeOption = "openai/gpt-4o",
-    epochs: EpochsOption = 1,
+    judge_runs: JudgeRunsOption = 1,
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Only the first N items.")
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Also write the reference-format exports here.")
+        Path | None,
+        typer.Option("--out", help="Also write results.json and the reference exports here."),
     ] = None,
     judge_protocol: ProtocolOption = "paper",
     judge_connections: ConnectionsOption = 32,
     max_connections: MaxConnectionsOption = None,
     log_dir: LogDirOption = "logs",
+    resume: ResumeOption = None,
+    temperature: TemperatureOption = None,
+    seed: SamplingSeedOption = None,
+    max_tokens: MaxTokensOption = None,
+    max_retries: MaxRetriesOption = 3,
+    timeout: TimeoutOption = 120,
+    cache: CacheOption = False,
+    batch: BatchOption = False,
     as_json: JsonOption = False,
+    epochs: EpochsOption = None,
 ) -> None:
-    """Answer every Priv-IQ item with --model and grade the answers with the judge."""
-    from privbench.priviq.api import eval_priviq
+    """Answer every Priv-IQ item once with --model and grade the answers with the judge."""
+    from privbench.priviq.api import eval_priviq, resume_priviq
 
     def action() -> None:
-        options = _run_options(judge, epochs, judge_protocol, judge_connections, log_dir, as_json)
-        run = eval_priviq(
-            data,
-            model,
-            limit=limit,
-            out_dir=out,
-            model_connections=max_connections,
-            options=options,
+        _no_epochs(epochs)
+        generation = _generation(temperature, seed, max_tokens, max_retries, timeout, cache, batch)
+        options = _run_options(
+            judge, judge_runs, judge_protocol, judge_connections, log_dir, as_json, generation
         )
-        _show_priviq(run, as_json)
+        if resume is not None:
+            run = resume_priviq(resume, out_dir=out, options=options)
+        elif model is None:
+            raise UsageError("--model: required (or --resume LOG)")
+        else:
+            run = eval_priviq(
+                data,
+                model,
+                limit=limit,
+                out_dir=out,
+                model_connections=max_connections,
+                options=options,
+            )
+        _show_priviq(run, as_json, _resume_hint("eval priviq", run, out, log_dir))
 
     run_command(action)
 
 
-def _show_spatial(run: Any, as_json: bool) -> None:
-    from privbench.spatialtrust.tables import summary_line, task_table
+@app.command()
+def show(
+    log: Annotated[Path, typer.Argument(help="A privbench inspect log (.eval or .json).")],
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the exports of this log here.")
+    ] = None,
+    model_name: Annotated[
+        str | None, typer.Option("--model-name", help="Label of the model (default: the log's).")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Tables and exports of a finished privbench log (also one finished by inspect eval-retry)."""
+    from privbench.log_reading import benchmark_of
+    from privbench.priviq.api import read_priviq_log
+    from privbench.spatialtrust.api import read_spatial_log
+
+    def action() -> None:
+        benchmark = benchmark_of(log)
+        if benchmark == "priviq":
+            _show_priviq(read_priviq_log(log, model=model_name, out_dir=out), as_json)
+        else:
+            _show_spatial(read_spatial_log(log, model=model_name, out_dir=out), as_json)
+
+    run_command(action)
+
+
+def _show_spatial(run: Any, as_json: bool, resume: str | None = None) -> None:
+    from privbench.spatialtrust.tables import invalid_box_lines, summary_line, task_table
 
     if as_json:
         print_json(run.json())
     else:
-        stdout.print(task_table(run.model, run.strategy, run.scores))
+        from privbench.audit.spatialtrust import run_baseline
+
+        baseline = run_baseline(run.log, run.scores.items)
+        stdout.print(task_table(run.model, run.strategy, run.scores, baseline))
         typer.echo(summary_line(run.scores, run.logged))
+        for line in invalid_box_lines(run.logged):
+            typer.echo(line)
         typer.echo(f"log: {run.log_location}")
+        for kind, path in run.exports.items():
+            typer.echo(f"{kind}: {path}")
+    _offline_notice(run.logged.judge)
+    _warn_extra_ids(run)
+    if resume is not None:
+        _stop_if_interrupted(run, resume)
     run.require_success()
+
+
+def _warn_extra_ids(run: Any) -> None:
+    """One warning line on stderr per input file with ids that match no item."""
+    from privbench.errors import extra_ids_warning
+
+    for file, ids in getattr(run, "extra_ids", {}).items():
+        typer.echo(extra_ids_warning(file, ids), err=True)
 
 
 StrategyOption = Annotated[
@@ -237,9 +476,23 @@ BoxFormatOption = Annotated[
 ]
 
 
+def _check_spatial_options(strategy: str, box_format: str) -> None:
+    from privbench.spatialtrust.boxes import get_convention
+    from privbench.spatialtrust.guard import STRATEGIES
+
+    if strategy not in STRATEGIES:
+        raise UsageError(f"--strategy: choose from {', '.join(STRATEGIES)}, not '{strategy}'")
+    try:
+        get_convention(box_format)
+    except ValueError as error:
+        raise UsageError(f"--box-format: {error}") from None
+
+
 @eval_app.command("spatialtrust")
 def eval_spatialtrust_command(
-    model: Annotated[str, typer.Option("--model", help="Model under test, as inspect names it.")],
+    model: Annotated[
+        str | None, typer.Option("--model", help="Model under test, as inspect names it.")
+    ] = None,
     data: DataOption = None,
     judge: JudgeOption = "openai/gpt-4o",
     strategy: StrategyOption = "direct",
@@ -247,34 +500,46 @@ def eval_spatialtrust_command(
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Only the first N images.")
     ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write the per-image scores CSV and the JSON summary here."),
+    ] = None,
     judge_connections: ConnectionsOption = 32,
     max_connections: MaxConnectionsOption = None,
     log_dir: LogDirOption = "logs",
+    resume: ResumeOption = None,
+    temperature: TemperatureOption = None,
+    seed: SamplingSeedOption = None,
+    max_tokens: MaxTokensOption = None,
+    max_retries: MaxRetriesOption = 3,
+    timeout: TimeoutOption = 120,
+    cache: CacheOption = False,
+    batch: BatchOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Answer every SpatialTrust capture with --model and score the five questions."""
-    from privbench.spatialtrust.api import eval_spatialtrust
-    from privbench.spatialtrust.boxes import get_convention
-    from privbench.spatialtrust.guard import STRATEGIES
+    from privbench.spatialtrust.api import eval_spatialtrust, resume_spatialtrust
 
     def action() -> None:
-        if strategy not in STRATEGIES:
-            raise UsageError(f"--strategy: choose from {', '.join(STRATEGIES)}, not '{strategy}'")
-        try:
-            get_convention(box_format)
-        except ValueError as error:
-            raise UsageError(f"--box-format: {error}") from None
-        options = _run_options(judge, 1, "paper", judge_connections, log_dir, as_json)
-        run = eval_spatialtrust(
-            data,
-            model,
-            strategy=strategy,
-            box_format=box_format,
-            limit=limit,
-            model_connections=max_connections,
-            options=options,
-        )
-        _show_spatial(run, as_json)
+        _check_spatial_options(strategy, box_format)
+        generation = _generation(temperature, seed, max_tokens, max_retries, timeout, cache, batch)
+        options = _run_options(judge, 1, "paper", judge_connections, log_dir, as_json, generation)
+        if resume is not None:
+            run = resume_spatialtrust(resume, out_dir=out, options=options)
+        elif model is None:
+            raise UsageError("--model: required (or --resume LOG)")
+        else:
+            run = eval_spatialtrust(
+                data,
+                model,
+                strategy=strategy,
+                box_format=box_format,
+                limit=limit,
+                model_connections=max_connections,
+                out_dir=out,
+                options=options,
+            )
+        _show_spatial(run, as_json, _resume_hint("eval spatialtrust", run, out, log_dir))
 
     run_command(action)
 
@@ -282,25 +547,56 @@ def eval_spatialtrust_command(
 @grade_app.command("spatialtrust")
 def grade_spatialtrust_command(
     predictions: Annotated[
-        Path, typer.Option("--predictions", help="preds.jsonl: one prediction per image.")
-    ],
+        Path | None, typer.Option("--predictions", help="preds.jsonl: one prediction per image.")
+    ] = None,
     data: DataOption = None,
     judge: JudgeOption = "openai/gpt-4o",
     model_name: Annotated[
         str | None,
         typer.Option("--model-name", help="Label of the graded model (default: file stem)."),
     ] = None,
+    box_format: Annotated[
+        str,
+        typer.Option(
+            "--box-format",
+            help="Box convention of --predictions: xyxy (pixels), xyxy1000, yxyx1000, xyxy1.",
+        ),
+    ] = "xyxy",
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write the per-image scores CSV and the JSON summary here."),
+    ] = None,
     judge_connections: ConnectionsOption = 32,
     log_dir: LogDirOption = "logs",
+    resume: ResumeOption = None,
+    seed: SamplingSeedOption = None,
+    max_retries: MaxRetriesOption = 3,
+    timeout: TimeoutOption = 120,
+    cache: CacheOption = False,
+    batch: BatchOption = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Score SpatialTrust predictions made elsewhere (boxes in absolute pixels)."""
-    from privbench.spatialtrust.api import grade_spatialtrust
+    """Score SpatialTrust predictions made elsewhere (format: docs/spatialtrust.md)."""
+    from privbench.spatialtrust.api import grade_spatialtrust, resume_spatialtrust
 
     def action() -> None:
-        options = _run_options(judge, 1, "paper", judge_connections, log_dir, as_json)
-        run = grade_spatialtrust(data, predictions, model_name=model_name, options=options)
-        _show_spatial(run, as_json)
+        _check_spatial_options("direct", box_format)
+        generation = _generation(None, seed, None, max_retries, timeout, cache, batch)
+        options = _run_options(judge, 1, "paper", judge_connections, log_dir, as_json, generation)
+        if resume is not None:
+            run = resume_spatialtrust(resume, model_name=model_name, out_dir=out, options=options)
+        elif predictions is None:
+            raise UsageError("--predictions: required (or --resume LOG)")
+        else:
+            run = grade_spatialtrust(
+                data,
+                predictions,
+                model_name=model_name,
+                box_format=box_format,
+                out_dir=out,
+                options=options,
+            )
+        _show_spatial(run, as_json, _resume_hint("grade spatialtrust", run, out, log_dir))
 
     run_command(action)
 
@@ -365,11 +661,12 @@ def report(
         typer.Option("--ratings", help="Filled rating sheet: adds judge–human agreement."),
     ] = None,
     scale: Annotated[
-        float, typer.Option("--scale", help="Score range of --ratings (1 or 10).")
+        float,
+        typer.Option("--scale", help="Human rating range of --ratings: 1 or 10 (judge: 0–1)."),
     ] = 1.0,
 ) -> None:
     """One self-contained HTML report: tables, intervals, comparisons, figures, samples."""
-    from privbench.report.html import ReportSettings, build_report
+    from privbench.report.html import ReportSettings, write_report
 
     def action() -> None:
         settings = ReportSettings(
@@ -380,7 +677,9 @@ def report(
             ratings=ratings,
             scale=scale,
         )
-        path = build_report(logs, output, settings)
+        path, notes = write_report(logs, output, settings)
+        for note in notes:
+            typer.echo(f"note: {note}", err=True)
         typer.echo(f"report: {path}")
         typer.echo(f"figures: {path.with_name(path.stem + '_figures')}")
 
@@ -391,7 +690,8 @@ def report(
 def agreement(
     ratings: Annotated[Path, typer.Option("--ratings", help="CSV: item_id,rater,score[,survey].")],
     scale: Annotated[
-        float, typer.Option("--scale", help="Top of the score range (1 or 10).")
+        float,
+        typer.Option("--scale", help="Human rating range: 1 or 10 (judge scores are 0–1)."),
     ] = 1.0,
     tolerance: Annotated[
         float | None,
@@ -407,14 +707,22 @@ def agreement(
     as_json: JsonOption = False,
 ) -> None:
     """Judge–human agreement (ICC2, Spearman, MAE, agreement rate, Bland–Altman; Table 6)."""
-    from privbench.analysis.agreement import agreement_table, as_records, read_ratings
+    from privbench.analysis.agreement import (
+        agreement_notes,
+        agreement_table,
+        as_records,
+        check_scale,
+        read_ratings,
+    )
 
     def action() -> None:
-        if scale not in (1.0, 10.0):
-            raise UsageError(f"--scale: 1 or 10, not {scale:g}")
+        check_scale(scale)
         ratings_data = read_ratings(ratings, judge_rater, scale)
         columns = agreement_table(ratings_data, tolerance if tolerance is not None else scale / 10)
-        saved = _agreement_plots(ratings_data, plots or ratings.with_name(ratings.stem + "_plots"))
+        directory = plots or ratings.with_name(ratings.stem + "_plots")
+        saved = _agreement_plots(ratings_data, directory, scale)
+        for note in agreement_notes(columns):
+            typer.echo(f"note: {note}", err=True)
         if as_json:
             print_json(
                 {
@@ -434,41 +742,40 @@ def agreement(
     run_command(action)
 
 
-def _agreement_plots(ratings: Any, directory: Path) -> list[Path]:
+def _agreement_plots(ratings: Any, directory: Path, scale: float) -> list[Path]:
     from privbench.report import figures
 
     surveys = list(dict.fromkeys(ratings.pairs["survey"]))
     saved = [
-        figures.save(figures.bland_altman(ratings, s), directory, f"bland-altman-{i}", s)
+        figures.save(figures.bland_altman(ratings, s, scale), directory, f"bland-altman-{i}", s)
         for i, s in enumerate(surveys)
     ]
-    saved.append(figures.save(figures.violins(ratings), directory, "violins", "Human vs judge"))
+    violins = figures.violins(ratings, scale)
+    saved.append(figures.save(violins, directory, "violins", "Human vs judge"))
     return [f.png for f in saved]
 
 
 def _agreement_table(columns: Any) -> Any:
     from rich.table import Table
 
+    from privbench.analysis.agreement import format_stat
+
     table = Table(title="Judge–human agreement (Table 6 layout)", title_justify="left")
     table.add_column("Metric")
     for name, stats in columns.items():
         table.add_column(f"{name}\n(n = {stats.n})", justify="right")
     metrics = [
-        ("Intraclass correlation (ICC2)", "icc", "{:.3f}"),
-        ("Spearman ρ", "spearman_rho", "{:.3f}"),
-        ("Spearman p", "spearman_p", "{:.3g}"),
-        ("Mean absolute error", "mae", "{:.3f}"),
-        ("Agreement rate", "agreement_rate", "{:.1%}"),
-        ("Bland–Altman bias (human − judge)", "bias", "{:+.3f}"),
-        ("Limits of agreement, low", "loa_low", "{:+.3f}"),
-        ("Limits of agreement, high", "loa_high", "{:+.3f}"),
+        ("Intraclass correlation (ICC2)", "icc"),
+        ("Spearman ρ", "spearman_rho"),
+        ("Spearman p", "spearman_p"),
+        ("Mean absolute error", "mae"),
+        ("Agreement rate", "agreement_rate"),
+        ("Bland–Altman bias (human − judge)", "bias"),
+        ("Limits of agreement, low", "loa_low"),
+        ("Limits of agreement, high", "loa_high"),
     ]
-    for title, key, pattern in metrics:
-        cells = []
-        for stats in columns.values():
-            value = getattr(stats, key)
-            cells.append("n/a" if value != value else pattern.format(value))
-        table.add_row(title, *cells)
+    for title, key in metrics:
+        table.add_row(title, *(format_stat(key, getattr(s, key)) for s in columns.values()))
     return table
 
 
@@ -526,11 +833,17 @@ def demo(
 
 
 def _run_options(
-    judge: str, epochs: int, protocol: str, judge_connections: int, log_dir: str, as_json: bool
+    judge: str,
+    judge_runs: int,
+    protocol: str,
+    judge_connections: int,
+    log_dir: str,
+    as_json: bool,
+    generation: Generation | None = None,
 ) -> RunOptions:
-    """Run settings from the shared options; a JSON run shows no progress display."""
+    """Run settings from the shared options."""
     from privbench.priviq.judge import get_protocol
-    from privbench.running import RunOptions
+    from privbench.running import Generation, RunOptions
 
     try:
         get_protocol(protocol)
@@ -538,11 +851,12 @@ def _run_options(
         raise UsageError(f"--judge-protocol: {error}") from None
     return RunOptions(
         judge=judge,
-        epochs=epochs,
+        judge_runs=judge_runs,
         protocol=protocol,
         judge_connections=judge_connections,
         log_dir=log_dir,
-        display="none" if as_json else None,
+        display="none",
+        generation=generation or Generation(),
     )
 
 

@@ -64,3 +64,14 @@ def missing_ids_error(file: str, missing: list[str], what: str, limit: int = 20)
     listed = ", ".join(missing[:limit])
     more = f" and {len(missing) - limit} more" if len(missing) > limit else ""
     return PrivbenchError(f"{file}: no {what} for {len(missing)} item(s): {listed}{more}")
+
+
+def extra_ids_warning(file: str, extra: list[str], limit: int = 5) -> str:
+    """One warning line: ids of ``file`` that match no item (count and the first few).
+
+    Why a warning and not an error: a predictions file made for a larger version of a
+    dataset is legitimate, but a typo'd id would otherwise vanish unseen.
+    """
+    listed = ", ".join(extra[:limit])
+    more = f" and {len(extra) - limit} more" if len(extra) > limit else ""
+    return f"warning: {file}: {len(extra)} id(s) match no item and were ignored: {listed}{more}"

@@ -16,6 +16,10 @@ from privbench.errors import DatasetError, Problem, UsageError
 
 T = TypeVar("T")
 
+ENCODING = "utf-8-sig"
+"""UTF-8, with or without a leading byte-order mark: Windows tools (Notepad, PowerShell's
+``Out-File``, Python's ``utf-8-sig``) write one, and it is no reason to reject a file."""
+
 
 class JsonObject(dict[str, Any]):
     """A JSON object that remembers which keys appeared more than once."""
@@ -29,7 +33,7 @@ class JsonObject(dict[str, Any]):
 def read_json_object(path: Path, display: str) -> tuple[JsonObject | None, list[Problem]]:
     """Parse a JSON file whose top level must be an object; problems instead of raising."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding=ENCODING)
     except FileNotFoundError:
         return None, [Problem(display, None, "file not found")]
     except UnicodeDecodeError as error:
@@ -49,7 +53,7 @@ def read_json_object(path: Path, display: str) -> tuple[JsonObject | None, list[
 def read_jsonl(path: Path, display: str) -> tuple[list[tuple[int, Any]], list[Problem]]:
     """``(line number, value)`` for every non-empty line, and a problem per unreadable line."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding=ENCODING).splitlines()
     except FileNotFoundError:
         return [], [Problem(display, None, "file not found")]
     except UnicodeDecodeError as error:

@@ -1,9 +1,9 @@
-"""Check, before grading starts, that the configured judge answers.
+"""Check, before a run starts, that the model under test and the judge answer.
 
-Why: a judge that cannot be reached or authenticated must stop the run with a clear
-error before any item is graded — never a fall back to another grader, and never a log
-full of failed samples. One tiny request is sent with retries off; a rate-limit or
-server error still proves the endpoint and the key work, so it passes.
+Why: an endpoint that cannot be reached or authenticated must stop the run with a clear
+error before anything is paid for — never a fall back to another grader, never a log
+full of failed samples, never minutes of silence. One tiny request is sent to each, with
+the run's retries, bounded to a minute.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from inspect_ai.model import GenerateConfig, Model, get_model
 
 from privbench.errors import JudgeUnavailableError, PrivbenchError
 
-_REACHABLE_STATUS = {408, 409, 429, 500, 502, 503, 504, 529}
 _MARKUP = re.compile(r"\[/?[a-z ]+\]")
 
 
@@ -70,20 +69,61 @@ def make_model(
         raise error_type(f"{role} {name}: {error}") from None
 
 
-def make_judge(name: str, *, connections: int, attempt_timeout: int) -> Model:
-    """The judge with its own connection limit and per-request timeout."""
-    config = GenerateConfig(max_connections=connections, attempt_timeout=attempt_timeout)
-    return make_model(name, role="judge", config=config)
+def make_judge(name: str, *, config: GenerateConfig, **model_args: Any) -> Model:
+    """The judge with its own connection limit, retries and per-attempt timeout."""
+    return make_model(name, role="judge", config=config, **model_args)
 
 
-async def check_judge(judge: Model, timeout_s: int = 60) -> None:
-    """Raise :class:`JudgeUnavailableError` unless ``judge`` answers one request."""
-    config = GenerateConfig(max_retries=0, timeout=timeout_s, max_tokens=2, temperature=0.0)
+CHECK_TIMEOUT_S = 60
+
+
+def _base_url(endpoint: Model) -> str:
+    url = getattr(endpoint.api, "base_url", None)
+    return f" at {url}" if url else ""
+
+
+async def check_endpoint(
+    endpoint: Model, *, role: str, max_retries: int, timeout_s: int = CHECK_TIMEOUT_S
+) -> None:
+    """Raise unless ``endpoint`` answers one tiny request within ``timeout_s``.
+
+    The request gets the run's retries (a rate limit or a server error that clears on a
+    retry passes), all within ``timeout_s``, so an unreachable endpoint is one line within
+    a minute: the role, the model, its base URL and the cause.
+    """
+    config = GenerateConfig(
+        max_retries=max_retries,
+        timeout=timeout_s,
+        attempt_timeout=min(timeout_s, 30),
+        max_tokens=2,
+        temperature=0.0,
+    )
     try:
-        await judge.generate("Reply with the digit 1.", config=config)
+        await endpoint.generate("Reply with the digit 1.", config=config)
     except Exception as error:  # provider SDKs raise many types; classify the cause
-        cause = _root_cause(error)
-        status = _status(cause)
-        if status in _REACHABLE_STATUS or (status is not None and status >= 500):
-            return
-        raise JudgeUnavailableError(f"judge {judge}: {_describe(cause)}") from None
+        error_type = JudgeUnavailableError if role == "judge" else PrivbenchError
+        cause = _describe(_root_cause(error))
+        raise error_type(
+            f"{role} {endpoint}{_base_url(endpoint)} does not answer: {cause} "
+            f"(one request, {max_retries} retries, {timeout_s} s); nothing was sent for grading"
+        ) from None
+
+
+_PROVIDER_ERRORS = {
+    "InternalServerError": "the endpoint answers with a server error (HTTP 5xx)",
+    "APIConnectionError": "cannot connect to the endpoint",
+    "APITimeoutError": "the endpoint did not answer in time",
+    "RateLimitError": "rate limited (HTTP 429)",
+    "AuthenticationError": "authentication failed (HTTP 401)",
+    "PermissionDeniedError": "permission denied (HTTP 403)",
+    "NotFoundError": "model or endpoint not found (HTTP 404)",
+}
+_RAISED = re.compile(r"raised (\w+)")
+
+
+def describe_failure(message: str) -> str:
+    """A sample's logged error in words: ``RetryError(<Future ... raised X>)`` → what X means."""
+    raised = _RAISED.search(message)
+    kind = raised.group(1) if raised else message.split("(", 1)[0].split(":", 1)[0].strip()
+    meaning = _PROVIDER_ERRORS.get(kind)
+    return f"{meaning} ({kind})" if meaning else message

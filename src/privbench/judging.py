@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from inspect_ai.model import GenerateConfig, Model
+from inspect_ai.model import CachePolicy, GenerateConfig, Model
 
 T = TypeVar("T")
 
@@ -52,14 +52,19 @@ async def ask_until_parsed(
     *,
     max_tries: int,
     max_tokens: int,
+    cache: bool | CachePolicy = False,
 ) -> JudgeReply[T]:
-    """Send ``prompt(attempt)`` until ``parse`` accepts a reply (at most ``max_tries``)."""
+    """Send ``prompt(attempt)`` until ``parse`` accepts a reply (at most ``max_tries``).
+
+    ``cache`` is inspect's model cache: a rerun of the same grading sends nothing.
+    """
     replies: list[str] = []
     reported_model = judge.name
     for attempt in range(max_tries):
         output = await judge.generate(
             prompt(attempt),
             config=GenerateConfig(temperature=attempt_temperature(attempt), max_tokens=max_tokens),
+            cache=cache,
         )
         reply = output.completion
         replies.append(reply)

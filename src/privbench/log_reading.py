@@ -9,11 +9,13 @@ complete enough and only the others are read in full.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from inspect_ai.log import (
     EvalLog,
     EvalSample,
     EvalSampleSummary,
+    read_eval_log,
     read_eval_log_sample,
     read_eval_log_sample_summaries,
 )
@@ -42,3 +44,46 @@ def sample_error(sample: LoggedSample) -> str | None:
         return None
     message = sample.error if isinstance(sample.error, str) else sample.error.message
     return redact(" ".join(message.split()))[:300]
+
+
+def token_totals(log: EvalLog) -> dict[str, dict[str, int]]:
+    """Tokens per role from inspect's usage records: ``model`` (under test) and ``judge``.
+
+    inspect keeps usage per model name and per role; the judge is the ``grader`` role,
+    everything else is the model under test (a grade run has none).
+    """
+    stats = log.stats
+    judge_usage = stats.role_usage.get("grader")
+    totals: dict[str, dict[str, int]] = {}
+    model_names = [name for name in stats.model_usage if name != "none/none"]
+    grader = log.eval.model_roles.get("grader") if log.eval.model_roles else None
+    grader_name = getattr(grader, "model", None)
+    model_usage = [
+        usage
+        for name, usage in stats.model_usage.items()
+        if name in model_names and name != grader_name
+    ]
+    for role, usages in (("model", model_usage), ("judge", [judge_usage] if judge_usage else [])):
+        totals[role] = {
+            "input": sum(u.input_tokens for u in usages),
+            "output": sum(u.output_tokens for u in usages),
+            "total": sum(u.total_tokens for u in usages),
+        }
+    return totals
+
+
+def benchmark_of(location: str | Path) -> str:
+    """``priviq`` or ``spatialtrust``: which privbench benchmark wrote the log."""
+    from privbench.errors import UsageError
+
+    path = Path(location)
+    if not path.is_file():
+        raise UsageError(f"{path}: no such log file")
+    try:
+        header = read_eval_log(str(path), header_only=True)
+    except Exception:
+        raise UsageError(f"{path}: not a readable inspect log") from None
+    benchmark = (header.eval.metadata or {}).get("benchmark")
+    if benchmark not in ("priviq", "spatialtrust"):
+        raise UsageError(f"{path}: a log of {header.eval.task}, not of a privbench benchmark")
+    return str(benchmark)

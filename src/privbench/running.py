@@ -1,27 +1,88 @@
-"""Running an inspect task with a judge: the settings and the one call both benchmarks use.
+"""Running an inspect task with a judge: the settings, the checks and the run lifecycle.
 
-Why here: Priv-IQ and SpatialTrust runs share everything about *how* they run — the judge
-and its own connection limit and timeout, the check that it answers before anything is
-graded, sample retries, logging settings measured by ``bench/judge_throughput.py`` and
-fewer GC pauses — and differ only in the task.
+Why here: Priv-IQ and SpatialTrust runs share everything about *how* they run — the
+model's and the judge's generation settings, the reachability checks before anything is
+paid for, the judge's own connection limit, sample retries, a run that stops once items
+keep failing, Ctrl-C / SIGTERM that leave a resumable log, ``--resume`` through inspect's
+``eval_retry`` (completed samples are never sent again), logging settings measured by
+``bench/judge_throughput.py`` and fewer GC pauses — and differ only in the task.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import FrameType
 from typing import Any
 
-from inspect_ai import Task
+from inspect_ai import Task, eval_retry
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.model import GenerateConfig, Model
 
-from privbench.errors import PrivbenchError
+from privbench.errors import PrivbenchError, UsageError
 from privbench.gc_tuning import fewer_gc_pauses
-from privbench.judge_check import check_judge, make_judge, make_model
+from privbench.judge_check import check_endpoint, describe_failure, make_judge, make_model
 from privbench.judging import DEFAULT_JUDGE, is_offline
+from privbench.output_dirs import ensure_writable_dir
 
 DEFAULT_JUDGE_CONNECTIONS = 32
+NO_MODEL = "none/none"
+"""The model of a grade run: answers come from a file, nothing is generated."""
+
+FAILED_SHARE_TO_STOP = 0.1
+MIN_FAILED_TO_STOP = 5
+
+
+@dataclass(frozen=True)
+class Generation:
+    """Generation settings a user passes to every command that calls a model.
+
+    Defaults and why: the model under test answers at temperature 0 (the answer is graded
+    once, so a reproducible answer is worth more than a sampled one; pass
+    ``--temperature`` to sample); the judge's temperature and output length are fixed by
+    its protocol (0, then +0.5 per re-ask; SPEC §2.3) and not set here. Three retries with
+    a 120 s per-attempt timeout bound a failing endpoint to minutes, not hours. ``cache``
+    is inspect's model cache (a rerun of the same command with the same inputs is free);
+    ``batch`` asks providers with batch APIs (OpenAI, Anthropic, Google) for half-price
+    processing at the cost of latency.
+    """
+
+    temperature: float | None = 0.0
+    seed: int | None = None
+    max_tokens: int | None = None
+    max_retries: int = 3
+    timeout: int = 120
+    cache: bool = False
+    batch: bool = False
+
+    def model_config(self, connections: int | None = None) -> GenerateConfig:
+        """The model under test's settings."""
+        return GenerateConfig(
+            temperature=self.temperature,
+            seed=self.seed,
+            max_tokens=self.max_tokens,
+            max_retries=self.max_retries,
+            attempt_timeout=self.timeout,
+            max_connections=connections,
+            batch=self.batch or None,
+        )
+
+    def judge_config(self, connections: int) -> GenerateConfig:
+        """The judge's settings (its temperature and output length come from the protocol)."""
+        return GenerateConfig(
+            seed=self.seed,
+            max_retries=self.max_retries,
+            attempt_timeout=self.timeout,
+            max_connections=connections,
+            batch=self.batch or None,
+        )
 
 
 @dataclass(frozen=True)
@@ -29,48 +90,85 @@ class RunOptions:
     """Settings shared by eval and grade runs."""
 
     judge: str = DEFAULT_JUDGE
-    epochs: int = 1
+    judge_runs: int = 1
     protocol: str = "paper"
     judge_connections: int = DEFAULT_JUDGE_CONNECTIONS
-    judge_timeout: int = 120
-    retry_on_error: int = 3
     log_dir: str = "logs"
     display: str | None = None
     max_samples: int | None = None
+    retry_on_error: int = 1
+    generation: Generation = field(default_factory=Generation)
     eval_args: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def task_judge(self) -> str | None:
-        """What a task is told about its judge: ``offline``, or None when the judge is a
-        model given to inspect as the ``grader`` role by :func:`run_task`."""
-        return self.judge if is_offline(self.judge) else None
+    def task_judge(self) -> str:
+        """What a task is told about its judge: the judge's name, or ``offline``."""
+        return self.judge
 
 
-def run_task(
-    task: Task, model: str, options: RunOptions, needs_judge: bool, max_samples: int
-) -> EvalLog:
-    """Check the judge (if anything needs judging), run ``task``, return the log header.
+class _Interrupted:
+    """Whether SIGINT / SIGTERM arrived during the run."""
 
-    ``protocol`` only applies to Priv-IQ; ``max_samples`` is the default sample
-    concurrency unless ``options.max_samples`` is set.
-    """
-    roles: dict[str, Any] = {}
-    if not is_offline(options.judge):
-        judge = make_judge(
-            options.judge,
-            connections=options.judge_connections,
-            attempt_timeout=options.judge_timeout,
-        )
-        if needs_judge:
-            asyncio.run(check_judge(judge))
-        roles["grader"] = judge
-    settings: dict[str, Any] = {
+    seen = False
+
+
+@contextmanager
+def _interruptible() -> Iterator[type[_Interrupted]]:
+    """SIGTERM behaves like Ctrl-C: inspect cancels the run and finishes its log."""
+    _Interrupted.seen = False
+    previous_term = signal.getsignal(signal.SIGTERM)
+    previous_int = signal.getsignal(signal.SIGINT)
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        _Interrupted.seen = True
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, interrupt)
+        signal.signal(signal.SIGINT, interrupt)
+    except ValueError:  # not the main thread (e.g. a notebook worker): signals stay as they are
+        pass
+    try:
+        yield _Interrupted
+    finally:
+        try:
+            signal.signal(signal.SIGTERM, previous_term)
+            signal.signal(signal.SIGINT, previous_int)
+        except ValueError:
+            pass
+
+
+def _log_files(log_dir: str) -> set[Path]:
+    directory = Path(log_dir)
+    return set(directory.glob("*.eval")) | set(directory.glob("*.json"))
+
+
+def _new_log(log_dir: str, before: set[Path]) -> EvalLog:
+    """The header of the log this run wrote (inspect returns none when it was cancelled)."""
+    created = sorted(_log_files(log_dir) - before, key=lambda p: p.stat().st_mtime)
+    for path in reversed(created):
+        try:
+            return read_eval_log(str(path), header_only=True)
+        except Exception:  # a log another process is still writing
+            continue
+    raise PrivbenchError(f"the run ended without writing a log in {log_dir}")
+
+
+def _stop_after(n_samples: int) -> float:
+    """inspect's ``fail_on_error`` as a count: stop once this many items have failed."""
+    return float(max(MIN_FAILED_TO_STOP, math.ceil(FAILED_SHARE_TO_STOP * n_samples)))
+
+
+def _inspect_settings(options: RunOptions, max_samples: int, n_samples: int) -> dict[str, Any]:
+    return {
         "log_dir": options.log_dir,
-        "display": options.display,
+        "display": options.display or "none",
         "max_samples": options.max_samples or max_samples,
-        "fail_on_error": False,
+        # an endpoint that fails every call ends the run instead of spinning through all
+        # items; what completed stays in the log and --resume continues it
+        "fail_on_error": _stop_after(n_samples),
         # a sample whose call failed in a way the provider does not retry (e.g. a
-        # malformed reply body) is run again; what still fails is reported per item
+        # malformed reply body) is run again once; what still fails is reported per item
         "retry_on_error": options.retry_on_error,
         "score_display": False,
         # per-sample overhead, measured by bench/judge_throughput.py: the raw HTTP
@@ -79,14 +177,75 @@ def run_task(
         "log_model_api": False,
         "log_realtime": False,
         "log_header_only": True,
-        **options.eval_args,
+        # flush finished samples to the log file often, so a killed run loses little
+        "log_buffer": 10,
     }
-    subject = make_model(model)
-    with fewer_gc_pauses():
-        logs = inspect_eval(
-            task, model=subject, model_roles=roles, epochs=options.epochs, **settings
+
+
+def _check_endpoints(model: Model | None, judge: Model | None, options: RunOptions) -> None:
+    """One tiny request to each endpoint that will be paid, before anything else."""
+    retries = options.generation.max_retries
+    for role, endpoint in (("model", model), ("judge", judge)):
+        if endpoint is not None:
+            asyncio.run(check_endpoint(endpoint, role=role, max_retries=retries))
+
+
+def _run(call: Callable[[], list[EvalLog]], log_dir: str, already_done: int = 0) -> EvalLog:
+    """Run inspect; after Ctrl-C / SIGTERM return the cancelled log it wrote.
+
+    The progress hook is registered here, not at import, so ``inspect eval privbench/...``
+    runs carry no privbench hook; what inspect prints on stdout (its hook banner) goes to
+    stderr, so a ``--json`` document stays alone on stdout.
+    """
+    from privbench import progress
+
+    before = _log_files(log_dir)
+    progress.start(already_done)
+    try:
+        with fewer_gc_pauses(), _interruptible() as interrupted, redirect_stdout(sys.stderr):
+            try:
+                logs = call()
+            except KeyboardInterrupt:
+                logs = []
+                interrupted.seen = True
+    finally:
+        progress.stop()
+    if logs:
+        return logs[0]
+    return _new_log(log_dir, before)
+
+
+def run_task(
+    task: Task,
+    model: str,
+    options: RunOptions,
+    needs_judge: bool,
+    max_samples: int,
+    *,
+    model_connections: int | None = None,
+) -> EvalLog:
+    """Check the endpoints, run ``task``, return the log header (cancelled if interrupted).
+
+    ``max_samples`` is the default sample concurrency unless ``options.max_samples`` is set.
+    """
+    ensure_writable_dir(options.log_dir, "--log-dir")
+    roles: dict[str, Any] = {}
+    judge: Model | None = None
+    if not is_offline(options.judge):
+        judge = make_judge(
+            options.judge, config=options.generation.judge_config(options.judge_connections)
         )
-    return logs[0]
+        roles["grader"] = judge
+    subject: Model | None = None
+    if model != NO_MODEL:
+        subject = make_model(model, config=options.generation.model_config(model_connections))
+    _check_endpoints(subject, judge if needs_judge else None, options)
+    n_samples = len(task.dataset) * options.judge_runs
+    settings = {**_inspect_settings(options, max_samples, n_samples), **options.eval_args}
+    return _run(
+        lambda: inspect_eval(task, model=subject or model, model_roles=roles, **settings),
+        options.log_dir,
+    )
 
 
 def run_model_task(
@@ -101,10 +260,79 @@ def run_model_task(
     eval_args = dict(options.eval_args)
     if limit is not None:
         eval_args["limit"] = limit
-    if model_connections is not None:
-        eval_args["max_connections"] = model_connections
     max_samples = max(options.judge_connections, model_connections or 0)
-    return run_task(task, model, replace(options, eval_args=eval_args), True, max_samples)
+    return run_task(
+        task,
+        model,
+        replace(options, eval_args=eval_args),
+        True,
+        max_samples,
+        model_connections=model_connections,
+    )
+
+
+def read_log_header(location: str | Path) -> tuple[EvalLog, int]:
+    """A log's header and its completed samples; a log cut short by ``kill -9`` is read
+    from what it flushed."""
+    path = str(location)
+    if not Path(path).exists():
+        raise UsageError(f"--resume {path}: no such log file")
+    try:
+        header = read_eval_log(path, header_only=True)
+        return header, header.results.completed_samples if header.results else 0
+    except Exception:
+        from inspect_ai.log._recover import read_crashed_eval_log
+
+        try:
+            crashed = asyncio.run(read_crashed_eval_log(path))
+        except Exception:
+            raise UsageError(f"{path}: not an inspect log, or one too damaged to read") from None
+        log = EvalLog(eval=crashed.eval, plan=crashed.plan, status="started", location=path)
+        return log, len(crashed.summaries)
+
+
+def resume_task(
+    location: str | Path, task_names: tuple[str, ...], options: RunOptions, max_samples: int
+) -> EvalLog:
+    """Continue the run of log ``location`` with inspect's ``eval_retry``.
+
+    Completed samples are taken from the log, never sent again; the model, the judge, the
+    task options and the generation settings are the log's. Both endpoints are checked
+    first, and the new log is one complete run.
+    """
+    ensure_writable_dir(options.log_dir, "--log-dir")
+    header, done = read_log_header(location)
+    spec = header.eval
+    task_name = spec.task.split("/")[-1]
+    if task_name not in task_names:
+        raise UsageError(
+            f"--resume {location}: a log of {spec.task}, not of {' or '.join(task_names)}"
+        )
+    if header.status == "success":
+        raise UsageError(
+            f"--resume {location}: that run is complete; `privbench show` prints its tables"
+        )
+    judge_role = spec.model_roles.get("grader") if spec.model_roles else None
+    if isinstance(judge_role, list):
+        judge_role = judge_role[0] if judge_role else None
+    judge = None
+    if judge_role is not None:
+        judge = make_judge(judge_role.model, config=judge_role.config, base_url=judge_role.base_url)
+    subject = None
+    if spec.model != NO_MODEL:
+        subject = make_model(
+            spec.model, config=spec.model_generate_config, base_url=spec.model_base_url
+        )
+    _check_endpoints(subject, judge, options)
+    samples = spec.dataset.samples or 0
+    settings = _inspect_settings(options, max_samples, samples)
+    settings.pop("log_realtime")
+    settings.pop("log_header_only")
+    return _run(
+        lambda: eval_retry(str(location), **settings),
+        options.log_dir,
+        already_done=done,
+    )
 
 
 @dataclass
@@ -119,6 +347,11 @@ class RunOutcome:
         return str(self.log.location)
 
     @property
+    def interrupted(self) -> bool:
+        """Stopped by Ctrl-C / SIGTERM: the log holds what completed; ``--resume`` goes on."""
+        return self.log.status == "cancelled"
+
+    @property
     def item_errors(self) -> dict[str, str]:
         """Items whose run failed after inspect's retries: id → error message."""
         return {}
@@ -126,15 +359,25 @@ class RunOutcome:
     @property
     def error(self) -> str | None:
         """Why the run is incomplete (stopped early, or items failed), or None."""
-        if self.log.status != "success":
-            message = self.log.error.message if self.log.error else self.log.status
-            return f"run {self.log.status}: {message}"
+        failed = ""
         if self.item_errors:
             item, message = next(iter(self.item_errors.items()))
-            return f"{len(self.item_errors)} item(s) failed; first, {item}: {message}"
-        return None
+            failed = (
+                f"{len(self.item_errors)} item(s) failed after retries; first, {item}: "
+                f"{describe_failure(message)}"
+            )
+        if self.log.status == "success":
+            return failed or None
+        if failed:
+            return f"run stopped: {failed}"
+        message = self.log.error.message if self.log.error else self.log.status
+        last_line = " ".join(message.strip().splitlines()[-1:]) if message else ""
+        return f"run {self.log.status}: {describe_failure(last_line)[:300]}"
 
     def require_success(self) -> None:
         """Raise if the run is incomplete (what completed is already in the log and exports)."""
         if self.error is not None:
-            raise PrivbenchError(f"{self.error} (partial results in {self.log_location})")
+            raise PrivbenchError(
+                f"{self.error}; what completed is in {self.log_location} "
+                "(--resume it once the endpoint answers)"
+            )

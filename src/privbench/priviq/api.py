@@ -1,26 +1,41 @@
-"""Python API for Priv-IQ runs: what ``privbench eval/grade priviq`` call.
+"""Python API for Priv-IQ runs: what ``privbench eval/grade/show priviq`` call.
 
-Each function validates its inputs, checks the judge answers, runs the inspect task,
-then derives scores and the reference-format exports from the log. Exports are written
-for whatever completed even when the run ends in an error, so nothing computed is lost;
-the grade file can then be passed back with ``grades=`` to resume.
+Each function validates its inputs and output directories, checks that the endpoints it
+will pay for answer, runs the inspect task, then derives scores and the reference-format
+exports from the log. Exports are written for whatever completed even when the run ends
+in an error or is interrupted (marked partial), so nothing computed is lost; ``--resume``
+continues such a run from its log, and a grade file can be passed back with
+``grades=`` to reuse its runs for unchanged answers.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample
 
+from privbench.errors import UsageError
+from privbench.exports import file_part, write_export
+from privbench.output_dirs import ensure_writable_dir
 from privbench.priviq.dataset import load_priviq
 from privbench.priviq.exports import write_exports
 from privbench.priviq.predictions import load_grade_file, load_predictions
-from privbench.priviq.results import GradedLog, graded_log, json_document
+from privbench.priviq.results import GradedLog, expected_ids, graded_log, json_document
 from privbench.priviq.scores import PrivIQScores, priviq_scores
 from privbench.priviq.task import priviq, priviq_grade
-from privbench.running import RunOptions, RunOutcome, run_model_task, run_task
+from privbench.running import (
+    NO_MODEL,
+    RunOptions,
+    RunOutcome,
+    resume_task,
+    run_model_task,
+    run_task,
+)
+
+TASKS = ("priviq", "priviq_grade")
 
 
 @dataclass
@@ -30,6 +45,8 @@ class PrivIQRun(RunOutcome):
     graded: GradedLog
     scores: PrivIQScores
     exports: dict[str, str] = field(default_factory=dict)
+    extra_ids: dict[str, list[str]] = field(default_factory=dict)
+    """Per input file (predictions, grade file), ids that match no item: reported, unused."""
 
     @property
     def item_errors(self) -> dict[str, str]:
@@ -41,18 +58,55 @@ class PrivIQRun(RunOutcome):
             self.scores,
             self.graded,
             model=self.model,
-            log_location=self.log_location,
+            log=self.log,
             exports=self.exports,
+            extra_ids=self.extra_ids,
         )
 
 
-def _finish(model: str, log: EvalLog, out_dir: Path | None) -> PrivIQRun:
+def _expected_combinations(log: EvalLog) -> list[tuple[str, ...]]:
+    data = log.eval.metadata.get("data") if log.eval.metadata else None
+    if not data or not Path(str(data)).is_dir():
+        return []
+    wanted = set(expected_ids(log))
+    return [item.combination for item in load_priviq(str(data)) if item.id in wanted]
+
+
+def write_answers(log: EvalLog, graded: GradedLog, out_dir: Path, model: str) -> Path:
+    """The model's answers as ``results.json`` (the reference inference scripts' format).
+
+    Read from the full samples: inspect's sample summaries shorten long text. Another
+    judge can then grade them with ``privbench grade priviq`` without running the model.
+    """
+    location = str(log.location)
+    answers: dict[str, str] = {}
+    for item_id in graded.records:
+        sample = read_eval_log_sample(location, item_id, 1)
+        output = sample.output
+        answers[item_id] = output.completion if output and output.choices else ""
+    path = out_dir / f"{file_part(model)}-results.json"
+    return write_export(path, json.dumps(answers, indent=2, ensure_ascii=False))
+
+
+def finish_priviq(
+    model: str, log: EvalLog, out_dir: Path | None, *, with_answers: bool = False
+) -> PrivIQRun:
+    """Scores and exports of a Priv-IQ log, complete, partial or interrupted."""
     graded = graded_log(log)
-    scores = priviq_scores(graded.grades)
+    scores = priviq_scores(graded.grades, _expected_combinations(log))
     run = PrivIQRun(model, log, graded, scores)
     if out_dir is not None and graded.grades:
         run.exports = write_exports(scores, graded, model=model, out_dir=out_dir)
+        if with_answers:
+            run.exports["answers"] = str(write_answers(log, graded, out_dir, model))
     return run
+
+
+def _label(log: EvalLog, model_name: str | None = None) -> str:
+    predictions = log.eval.task_args.get("predictions")
+    if model_name:
+        return model_name
+    return Path(str(predictions)).stem if predictions else log.eval.model
 
 
 def grade_priviq(
@@ -66,32 +120,40 @@ def grade_priviq(
 ) -> PrivIQRun:
     """Grade a ``results.json`` against a Priv-IQ directory (the reference evaluator's job).
 
-    Runs already in ``grades`` (a grade file) are reused, not sent to the judge again.
-    Exports go to ``out_dir`` (default: beside the predictions, as the reference does).
+    Runs of ``grades`` (a grade file) are reused where the answer, the judge and the
+    protocol are unchanged; the rest is graded. Exports go to ``out_dir`` (default: beside
+    the predictions, as the reference does).
     """
     options = options or RunOptions()
     predictions_path = Path(predictions)
     items = load_priviq(data)
-    load_predictions(predictions_path, [item.id for item in items])  # fail before any call
-    prior = load_grade_file(Path(grades)) if grades else {}
-    needs_judge = any(
-        sum(1 for r in prior.get(item.id, [])[: options.epochs] if r.score is not None)
-        < options.epochs
-        for item in items
+    ids = [item.id for item in items]
+    answers = load_predictions(predictions_path, ids)  # fail before any call
+    extra_ids = {str(predictions_path): answers.extra_ids} if answers.extra_ids else {}
+    if grades:
+        prior = load_grade_file(Path(grades))
+        if not set(prior) & set(ids):
+            raise UsageError(f"--grades {grades}: no entry matches an item of {data}")
+        if unmatched := [key for key in prior if key not in answers]:
+            extra_ids[str(grades)] = unmatched
+    exports_dir = ensure_writable_dir(
+        Path(out_dir) if out_dir else predictions_path.parent, "--out"
     )
     task = priviq_grade(
         predictions=str(predictions_path),
         data=str(data),
         grades=str(grades) if grades else None,
         judge=options.task_judge,
-        epochs=options.epochs,
+        judge_runs=options.judge_runs,
         protocol=options.protocol,
+        cache=options.generation.cache,
     )
     # samples beyond the judge's connections wait at its connection limit, so a freed
     # connection is reused at once instead of after the next sample's setup
-    log = run_task(task, "none/none", options, needs_judge, 2 * options.judge_connections)
-    label = model_name or predictions_path.stem
-    return _finish(label, log, Path(out_dir) if out_dir else predictions_path.parent)
+    log = run_task(task, NO_MODEL, options, True, 2 * options.judge_connections)
+    run = finish_priviq(_label(log, model_name), log, exports_dir)
+    run.extra_ids = extra_ids
+    return run
 
 
 def eval_priviq(
@@ -103,18 +165,37 @@ def eval_priviq(
     model_connections: int | None = None,
     options: RunOptions | None = None,
 ) -> PrivIQRun:
-    """Generate answers with ``model`` and grade them, in one inspect run."""
+    """Answer each item once with ``model`` and grade the answer ``judge_runs`` times."""
     options = options or RunOptions()
     if data is not None:
         load_priviq(data)  # a clear error before the model is called
+    exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
     task = priviq(
         data=str(data) if data else None,
         judge=options.task_judge,
-        epochs=options.epochs,
+        judge_runs=options.judge_runs,
         protocol=options.protocol,
+        cache=options.generation.cache,
     )
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
-    return _finish(model, log, Path(out_dir) if out_dir else None)
+    return finish_priviq(model, log, exports_dir, with_answers=True)
+
+
+def resume_priviq(
+    log: str | Path,
+    *,
+    model_name: str | None = None,
+    out_dir: str | Path | None = None,
+    options: RunOptions | None = None,
+) -> PrivIQRun:
+    """Continue an interrupted or failed Priv-IQ eval or grade run from its log."""
+    options = options or RunOptions()
+    exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
+    final = resume_task(log, TASKS, options, 2 * options.judge_connections)
+    is_eval = final.eval.task.split("/")[-1] == "priviq"
+    if exports_dir is None and not is_eval:
+        exports_dir = Path(str(final.eval.task_args.get("predictions", "."))).parent
+    return finish_priviq(_label(final, model_name), final, exports_dir, with_answers=is_eval)
 
 
 def read_priviq_log(
@@ -122,9 +203,10 @@ def read_priviq_log(
 ) -> PrivIQRun:
     """Scores (and, with ``out_dir``, exports) of an existing Priv-IQ inspect log.
 
-    For logs written by ``inspect eval privbench/priviq`` or ``eval_set``.
+    For logs written by privbench, ``inspect eval privbench/priviq``, ``eval_set`` or
+    ``inspect eval-retry``.
     """
+    exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
     header = read_eval_log(str(log), header_only=True)
-    predictions = header.eval.task_args.get("predictions")
-    label = model or (Path(predictions).stem if predictions else header.eval.model)
-    return _finish(label, header, Path(out_dir) if out_dir else None)
+    is_eval = header.eval.task.split("/")[-1] == "priviq"
+    return finish_priviq(_label(header, model), header, exports_dir, with_answers=is_eval)

@@ -10,10 +10,13 @@ The public Priv-IQ evaluator (MM-Vet's grader) writes, next to a model's results
   ``runs`` (the per-run totals), one decimal;
 * ``{model}_{judge}-cap-int-score-{N}runs.csv``: the same with combination columns.
 
-privbench writes the same files with three additions a reader of the reference format
-ignores: an unscored run's score is ``null`` (never a silent 0.0); each grade entry
-carries ``judge``, ``protocol`` and ``prompt_hash``; each CSV ends with ``judge``,
-``protocol`` and ``prompt_hash`` columns.
+privbench writes the same files with additions a reader of the reference format ignores:
+an unscored run's score is ``null`` (never a silent 0.0); each grade entry carries
+``judge``, ``protocol``, ``prompt_hash`` and ``answer_hash`` (what a later ``--grades``
+checks before reusing a run); each CSV has every competency (or combination) column even
+where no item was graded, ``n_<column>`` item counts, the judge's identity, and
+``status`` (``complete`` / ``partial``) with the missing, failed and unscored counts and
+ids, so an incomplete run can never pass for a complete one.
 """
 
 from __future__ import annotations
@@ -23,20 +26,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from privbench.exports import file_stem, write_export
 from privbench.priviq.competencies import combination_file_label
 from privbench.priviq.results import GradedLog
 from privbench.priviq.scores import PrivIQScores, ScoreCell
-from privbench.redaction import redact
 
 DECIMALS = 1
-
-
-def _file_part(text: str) -> str:
-    return text.replace("/", "_").replace(" ", "_")
-
-
-def _file_stem(model: str, judge: str) -> str:
-    return f"{_file_part(model)}_{_file_part(judge)}"
 
 
 def _rounded(value: float | None) -> float | None:
@@ -54,8 +49,22 @@ def grade_file_data(graded: GradedLog) -> dict[str, dict[str, object]]:
             "judge": identity.judge,
             "protocol": identity.protocol,
             "prompt_hash": identity.prompt_hash,
+            "answer_hash": graded.answer_hashes.get(item_id, ""),
         }
         for item_id, records in graded.records.items()
+    }
+
+
+def completeness(scores: PrivIQScores, graded: GradedLog) -> dict[str, object]:
+    """Whether the run is complete and, if not, what is missing, failed or unscored."""
+    return {
+        "status": "complete" if graded.complete else "partial",
+        "missing": len(graded.missing),
+        "failed": len(graded.errors),
+        "unscored": scores.unscored_runs,
+        "missing_ids": ";".join(graded.missing),
+        "failed_ids": ";".join(graded.errors),
+        "unscored_ids": ";".join(scores.unscored_items),
     }
 
 
@@ -68,6 +77,8 @@ def _row(cells: dict[str, ScoreCell], scores: PrivIQScores, graded: GradedLog) -
     row["judge"] = graded.judge.judge
     row["protocol"] = graded.judge.protocol
     row["prompt_hash"] = graded.judge.prompt_hash
+    row.update({f"n_{name}": cells[name].n for name in ordered})
+    row.update(completeness(scores, graded))
     return row
 
 
@@ -76,7 +87,7 @@ def write_exports(
 ) -> dict[str, str]:
     """Write the grade file and both CSVs; return their paths by kind."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    stem = _file_stem(model, graded.judge.judge or "judge")
+    stem = file_stem(model, graded.judge.judge or "judge")
     n_runs = scores.n_runs
     paths = {
         "grades": out_dir / f"{stem}-grade-{n_runs}runs.json",
@@ -84,10 +95,10 @@ def write_exports(
         "cap_int_score": out_dir / f"{stem}-cap-int-score-{n_runs}runs.csv",
     }
     text = json.dumps(grade_file_data(graded), indent=4, ensure_ascii=False)
-    paths["grades"].write_text(redact(text), encoding="utf-8")
-    competencies = {code: cell for code, cell in scores.competencies.items() if cell.n}
+    write_export(paths["grades"], text)
+    competencies = dict(scores.competencies)  # every column, n = 0 included: partial is visible
     combinations = {combination_file_label(c): cell for c, cell in scores.combinations.items()}
     for kind, cells in (("cap_score", competencies), ("cap_int_score", combinations)):
         frame = pd.DataFrame([_row(cells, scores, graded)], index=[model])
-        paths[kind].write_text(redact(frame.to_csv()), encoding="utf-8")
+        write_export(paths[kind], frame.to_csv())
     return {kind: str(path) for kind, path in paths.items()}

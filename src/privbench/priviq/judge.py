@@ -229,3 +229,18 @@ def get_protocol(name: str) -> JudgeProtocol:
         if protocol.name == name:
             return protocol
     raise ValueError(f"unknown judge protocol '{name}' (choose from {', '.join(PROTOCOLS)})")
+
+
+MAX_ANSWER_CHARS = 32_000
+"""The longest answer the judge is shown (characters). Priv-IQ reference answers are a
+few sentences; a model that emits megabytes (a loop, a dump) would otherwise be sent
+whole, once per try and per judge run, and fill the judge's context. 32,000 characters
+(~8k tokens) keeps any plausible answer whole."""
+TRUNCATION_MARK = " [… answer truncated for the judge: {shown:,} of {total:,} characters shown]"
+
+
+def truncate_for_judge(answer: str, limit: int = MAX_ANSWER_CHARS) -> tuple[str, bool]:
+    """``answer`` cut to ``limit`` characters with a visible mark, and whether it was cut."""
+    if len(answer) <= limit:
+        return answer, False
+    return answer[:limit] + TRUNCATION_MARK.format(shown=limit, total=len(answer)), True

@@ -7,16 +7,34 @@ empty is kept as an empty answer and counted as *no answer* — never the string
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from privbench.errors import DatasetError, Problem, missing_ids_error
 from privbench.json_files import read_json_object
 
 
-def load_predictions(path: Path, item_ids: list[str] | None) -> dict[str, str | None]:
-    """``{id: answer or None}``; raises listing what is wrong, e.g. ids of ``item_ids`` missing."""
+class Answers(dict[str, str | None]):
+    """``{id: answer or None}`` of a ``results.json``, and the ids that match no item.
+
+    ``extra_ids`` (file order) are not graded; the run reports them so that a typo'd or
+    misplaced id does not vanish unseen.
+    """
+
+    def __init__(self, answers: dict[str, str | None], extra_ids: list[str]) -> None:
+        super().__init__(answers)
+        self.extra_ids = extra_ids
+
+
+def load_predictions(path: Path, item_ids: list[str] | None) -> Answers:
+    """``{id: answer or None}``; raises listing what is wrong, e.g. ids of ``item_ids`` missing.
+
+    With ``item_ids`` the answers are those items' (in their order), the rest is
+    ``extra_ids``; without, every answer of the file.
+    """
     display = str(path)
     data, problems = read_json_object(path, display)
     if data is None:
@@ -28,20 +46,39 @@ def load_predictions(path: Path, item_ids: list[str] | None) -> dict[str, str | 
     if problems:
         raise DatasetError(problems)
     if item_ids is None:
-        return dict(data)
+        return Answers(dict(data), [])
     missing = [item_id for item_id in item_ids if item_id not in data]
     if missing:
         raise missing_ids_error(display, missing, "answer")
-    return {item_id: data[item_id] for item_id in item_ids}
+    known = set(item_ids)
+    extra = [key for key in data if key not in known]
+    return Answers({item_id: data[item_id] for item_id in item_ids}, extra)
+
+
+def answer_hash(answer: str) -> str:
+    """The identity of a graded answer, stored beside its grades (SHA-256, 16 hex digits).
+
+    A grade is only ever reused for the very answer it graded.
+    """
+    return hashlib.sha256(answer.encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
 class GradeRecord:
-    """One judge run of one item in a reference-format grade file."""
+    """One judge run of one item in a reference-format grade file, with its identity.
+
+    ``answer_hash``, ``judge``, ``protocol`` and ``prompt_hash`` are privbench's additions
+    (the reference ignores extra keys); a file without them never matches, so its runs
+    are graded again rather than trusted.
+    """
 
     score: float | None
     content: str
     model: str
+    answer_hash: str = ""
+    judge: str = ""
+    protocol: str = ""
+    prompt_hash: str = ""
 
 
 def _runs_problem(entry: object) -> str | None:
@@ -76,10 +113,15 @@ def load_grade_file(path: Path) -> dict[str, list[GradeRecord]]:
             problems.append(Problem(display, key, problem))
     if problems:
         raise DatasetError(problems)
-    return {
-        key: [
-            GradeRecord(None if s is None else float(s), str(c), str(m))
-            for m, c, s in zip(entry["model"], entry["content"], entry["score"], strict=True)
-        ]
-        for key, entry in data.items()
+    return {key: _records(entry) for key, entry in data.items()}
+
+
+def _records(entry: dict[str, Any]) -> list[GradeRecord]:
+    identity = {
+        name: str(entry.get(name) or "")
+        for name in ("answer_hash", "judge", "protocol", "prompt_hash")
     }
+    return [
+        GradeRecord(None if s is None else float(s), str(c), str(m), **identity)
+        for m, c, s in zip(entry["model"], entry["content"], entry["score"], strict=True)
+    ]

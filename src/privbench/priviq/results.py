@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from inspect_ai.log import EvalLog, EvalSampleSummary
+from inspect_ai.scorer import Value
 
-from privbench.log_reading import LoggedSample, log_samples, sample_error
+from privbench.dataset_identity import DATASET_HASH_KEY
+from privbench.log_reading import LoggedSample, log_samples, sample_error, token_totals
 from privbench.priviq.competencies import combination_label
+from privbench.priviq.scorer import value_score
 from privbench.priviq.scores import ItemGrades, PrivIQScores, ScoreCell
 
 SCORER_NAME = "priviq_judge"
@@ -48,25 +51,73 @@ class GradedLog:
     judge_parse_failures: int
     errors: dict[str, str]
     """Items whose run failed (after inspect's retries): id → error message."""
+    missing: list[str] = field(default_factory=list)
+    """Items the run was asked to grade but that have no sample in the log (cancelled)."""
+    answer_hashes: dict[str, str] = field(default_factory=dict)
+    """Item id → hash of the answer that was graded (the grade file stores it)."""
+    reused_runs: int = 0
+    truncated: list[str] = field(default_factory=list)
+    """Items whose answer was longer than the judge is shown (cut; see ``truncate_for_judge``)."""
+    """Judge runs taken from an earlier grade file instead of sent to the judge."""
+
+    @property
+    def complete(self) -> bool:
+        """Every item was graded: none failed and none is missing."""
+        return not self.errors and not self.missing
 
 
-def _score_value(sample: LoggedSample) -> tuple[float | None, dict[str, Any]]:
+def _score(sample: LoggedSample) -> tuple[Value | None, dict[str, Any]]:
     score = (sample.scores or {}).get(SCORER_NAME)
     if score is None:
         return None, {}
-    value = score.value
-    number = float(value) if isinstance(value, int | float) else math.nan
-    return (None if math.isnan(number) else number), dict(score.metadata or {})
+    return score.value, dict(score.metadata or {})
+
+
+def _optional(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def logged_runs(value: Value | None, metadata: dict[str, Any]) -> list[float | None]:
+    """The judge runs of one logged sample: ``metadata["runs"]`` (privbench ≥ 0.2), or
+    the one value of a log written before judge runs existed."""
+    runs = metadata.get("runs")
+    if isinstance(runs, list):
+        return [None if r is None else _optional(float(r)) for r in runs]
+    return [] if value is None else [_optional(value_score(value))]
+
+
+def _run_replies(metadata: dict[str, Any], n_runs: int) -> list[list[str]]:
+    replies = metadata.get("replies", [])
+    if replies and all(isinstance(r, list) for r in replies):
+        return [[str(x) for x in r] for r in replies]
+    return [[str(x) for x in replies]] * min(n_runs, 1)
 
 
 def _has_replies(summary: EvalSampleSummary) -> bool:
     """Whether the summary holds the judge's replies whole (long ones are thinned out)."""
-    _, metadata = _score_value(summary)
+    _, metadata = _score(summary)
     return isinstance(metadata.get("replies", []), list) and "competencies" in summary.metadata
 
 
+def dataset_order(log: EvalLog, ids: list[str]) -> list[str]:
+    """``ids`` in the dataset's order (the log lists samples in completion order)."""
+    order = {str(i): n for n, i in enumerate(log.eval.dataset.sample_ids or [])}
+    return sorted(ids, key=lambda i: (order.get(i, len(order)), i))
+
+
+def expected_ids(log: EvalLog) -> list[str]:
+    """The items the run was asked to do: the dataset's ids, cut to ``--limit``."""
+    ids = [str(i) for i in (log.eval.dataset.sample_ids or [])]
+    limit = log.eval.config.limit
+    if isinstance(limit, int):
+        return ids[:limit]
+    if isinstance(limit, tuple):
+        return ids[limit[0] : limit[1]]
+    return ids
+
+
 def graded_log(log: EvalLog) -> GradedLog:
-    """Collect every sample's runs (epochs) from a Priv-IQ log, in dataset order."""
+    """Collect every sample's judge runs from a Priv-IQ log, in dataset order."""
     by_item: dict[str, dict[int, LoggedSample]] = defaultdict(dict)
     errors: dict[str, str] = {}
     for sample in log_samples(log, _has_replies):
@@ -77,10 +128,13 @@ def graded_log(log: EvalLog) -> GradedLog:
         by_item[str(sample.id)][sample.epoch] = sample
     grades: list[ItemGrades] = []
     records: dict[str, list[RunRecord]] = {}
-    judges: set[str] = set()
+    answer_hashes: dict[str, str] = {}
+    judges: list[str] = []
     protocol, prompt_hash = "", ""
-    parse_failures = 0
-    for item_id, epochs in by_item.items():
+    parse_failures = reused = 0
+    truncated: list[str] = []
+    for item_id in dataset_order(log, list(by_item)):
+        epochs = by_item[item_id]
         runs: list[float | None] = []
         item_records: list[RunRecord] = []
         no_answer = False
@@ -88,23 +142,49 @@ def graded_log(log: EvalLog) -> GradedLog:
         for epoch in sorted(epochs):
             sample = epochs[epoch]
             competencies = tuple(sample.metadata.get("competencies", ()))
-            value, metadata = _score_value(sample)
-            replies = [str(r) for r in metadata.get("replies", [])]
-            if not metadata.get("reused"):
-                parse_failures += len(replies) - (0 if value is None else 1)
-            runs.append(value)
+            value, metadata = _score(sample)
+            sample_runs = logged_runs(value, metadata)
+            replies = _run_replies(metadata, len(sample_runs))
+            n_reused = int(metadata.get("reused_runs", 1 if metadata.get("reused") else 0))
+            reused += n_reused
+            reported = metadata.get("judge_reported_model")
+            for index, run in enumerate(sample_runs):
+                run_replies = replies[index] if index < len(replies) else []
+                if index >= n_reused:
+                    parse_failures += len(run_replies) - (0 if run is None else 1)
+                name = reported[index] if isinstance(reported, list) else reported
+                item_records.append(
+                    RunRecord(run, run_replies[-1] if run_replies else "", str(name or ""))
+                )
+            runs.extend(sample_runs)
             no_answer = no_answer or bool(metadata.get("no_answer"))
+            if metadata.get("truncated") and item_id not in truncated:
+                truncated.append(item_id)
             judge = str(metadata.get("judge", ""))
-            if judge:
-                judges.add(judge)
+            if judge and judge not in judges:
+                judges.append(judge)
             protocol = str(metadata.get("protocol", protocol))
             prompt_hash = str(metadata.get("prompt_hash", prompt_hash))
-            reported = str(metadata.get("judge_reported_model") or judge)
-            item_records.append(RunRecord(value, replies[-1] if replies else "", reported))
+            if metadata.get("answer_hash"):
+                answer_hashes[item_id] = str(metadata["answer_hash"])
         grades.append(ItemGrades(item_id, competencies, tuple(runs), no_answer))
         records[item_id] = item_records
-    identity = JudgeIdentity(", ".join(sorted(judges)), protocol, prompt_hash)
-    return GradedLog(grades, records, identity, parse_failures, errors)
+    done = set(by_item) | set(errors)
+    missing = [i for i in expected_ids(log) if i not in done]
+    identity = JudgeIdentity(
+        judges[0] if len(judges) == 1 else ", ".join(judges), protocol, prompt_hash
+    )
+    return GradedLog(
+        grades,
+        records,
+        identity,
+        parse_failures,
+        {i: errors[i] for i in dataset_order(log, list(errors))},
+        missing=missing,
+        answer_hashes=answer_hashes,
+        reused_runs=reused,
+        truncated=truncated,
+    )
 
 
 def _cells(cells: dict[str, ScoreCell]) -> dict[str, float | None]:
@@ -116,14 +196,21 @@ def json_document(
     graded: GradedLog,
     *,
     model: str,
-    log_location: str,
+    log: EvalLog,
     exports: dict[str, str] | None = None,
+    extra_ids: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
-    """The one JSON document of SPEC §5 for a Priv-IQ run (full precision)."""
+    """The one JSON document of SPEC §5 for a Priv-IQ run (full precision).
+
+    ``extra_ids``: per input file, ids that match no item (not graded).
+    """
     combinations = {combination_label(c): cell for c, cell in scores.combinations.items()}
     return {
         "benchmark": "priviq",
         "model": model,
+        "status": "complete" if graded.complete and log.status == "success" else "partial",
+        "log_status": log.status,
+        "dataset_hash": (log.eval.metadata or {}).get(DATASET_HASH_KEY),
         "judge": graded.judge.judge,
         "judge_protocol": graded.judge.protocol,
         "prompt_hash": graded.judge.prompt_hash,
@@ -149,7 +236,14 @@ def json_document(
         "no_answer_items": scores.no_answer,
         "errors": len(graded.errors),
         "error_items": graded.errors,
+        "missing": len(graded.missing),
+        "missing_items": graded.missing,
+        "reused_runs": graded.reused_runs,
+        "truncated_answers": len(graded.truncated),
+        "truncated_answer_items": graded.truncated,
+        "extra_ids": extra_ids or {},
+        "tokens": token_totals(log),
         "items": scores.items,
-        "log": log_location,
+        "log": str(log.location),
         "exports": exports or {},
     }

@@ -1,18 +1,26 @@
-"""inspect scorer for Priv-IQ: ask the ``grader`` model role per SPEC §2.3.
+"""inspect scorer for Priv-IQ: ask the ``grader`` model role per SPEC §2.3, N judge runs.
 
 Why a thin adapter: the prompt and the reply parsing live in :mod:`judge` (pure); this
 module only talks to inspect. It fetches the judge as the ``grader`` role (default the
-paper's ``openai/gpt-4o``; never the model under test grading itself), re-asks unparsable
-replies, keeps every raw reply, reuses runs already in a grade file (resume), and records
-an item whose replies never parse as *unscored* rather than 0.0."""
+paper's ``openai/gpt-4o``; never the model under test grading itself), grades the one
+answer of each item ``judge_runs`` times (the paper's ``num_run``), re-asks unparsable
+replies, keeps every raw reply, reuses runs of an earlier grade file only where the
+answer, the judge and the protocol are the same, and records a run whose replies never
+parse as *unscored* rather than 0.0.
+
+The score value is a dict, ``{"score": mean over scored runs, "unscored_runs": k}``, so
+that an item no run could score still reaches inspect's metrics (inspect leaves NaN-valued
+scores out of them) and the log's ``unscored`` metric is the real count.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import math
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.model import ModelOutput, get_model
+from inspect_ai.model import CachePolicy, Model, ModelOutput, get_model
 from inspect_ai.scorer import (
     SampleScore,
     Score,
@@ -26,8 +34,11 @@ from inspect_ai.solver import TaskState
 from privbench.judges import offline as offline_judge
 from privbench.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
 from privbench.priviq.competencies import COMPETENCIES
-from privbench.priviq.judge import MAX_TRIES, get_protocol
-from privbench.priviq.predictions import load_grade_file
+from privbench.priviq.judge import MAX_TRIES, JudgeProtocol, get_protocol, truncate_for_judge
+from privbench.priviq.predictions import GradeRecord, answer_hash, load_grade_file
+
+SCORE_KEY = "score"
+UNSCORED_KEY = "unscored_runs"
 
 
 def answer_text(output: ModelOutput | None) -> tuple[str, bool]:
@@ -40,13 +51,23 @@ def answer_text(output: ModelOutput | None) -> tuple[str, bool]:
     return (text, False) if text.strip() else ("", True)
 
 
-def _finite(values: list[float]) -> list[float]:
-    return [v for v in values if not math.isnan(v)]
+def item_value(runs: list[float | None]) -> dict[str, float]:
+    """The sample's score value: mean of the scored runs (NaN if none) and unscored runs."""
+    scored = [r for r in runs if r is not None]
+    mean = sum(scored) / len(scored) if scored else math.nan
+    return {SCORE_KEY: mean, UNSCORED_KEY: float(len(runs) - len(scored))}
 
 
-def _as_float(score: SampleScore) -> float:
-    value = score.score.value
+def value_score(value: Value) -> float:
+    """The 0–1 item score of a logged value (dict of this scorer, or a bare float of old logs)."""
+    if isinstance(value, dict):
+        value = value.get(SCORE_KEY, math.nan)
     return float(value) if isinstance(value, int | float) else math.nan
+
+
+def _scored(scores: list[SampleScore]) -> list[tuple[float, SampleScore]]:
+    pairs = [(value_score(s.score.value), s) for s in scores]
+    return [(v, s) for v, s in pairs if not math.isnan(v)]
 
 
 @metric
@@ -54,7 +75,7 @@ def overall() -> Any:
     """Eq. 1: 100 × mean item score over scored items."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        values = _finite([_as_float(s) for s in scores])
+        values = [v for v, _ in _scored(scores)]
         return 100 * sum(values) / len(values) if values else math.nan
 
     return compute
@@ -66,14 +87,11 @@ def competency() -> Any:
 
     def compute(scores: list[SampleScore]) -> Value:
         result: dict[str, float] = {}
+        scored = _scored(scores)
         for code in COMPETENCIES:
-            values = _finite(
-                [
-                    _as_float(s)
-                    for s in scores
-                    if code in (s.sample_metadata or {}).get("competencies", ())
-                ]
-            )
+            values = [
+                v for v, s in scored if code in (s.sample_metadata or {}).get("competencies", ())
+            ]
             if values:
                 result[code] = 100 * sum(values) / len(values)
         return result
@@ -83,12 +101,64 @@ def competency() -> Any:
 
 @metric
 def unscored() -> Any:
-    """Number of items the judge could not score in any run."""
+    """Judge runs that no reply could score, over all items (never a silent 0.0)."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        return sum(1 for s in scores if math.isnan(_as_float(s)))
+        total = 0.0
+        for s in scores:
+            value = s.score.value
+            if isinstance(value, dict):
+                total += float(value.get(UNSCORED_KEY, 0.0))
+            elif isinstance(value, float) and math.isnan(value):
+                total += 1
+        return total
 
     return compute
+
+
+def reusable_runs(
+    earlier: list[GradeRecord],
+    *,
+    answer: str,
+    judge: str,
+    protocol: str,
+    prompt_hash: str,
+) -> list[GradeRecord]:
+    """The scored runs of an earlier grade entry that grade *this* answer the same way.
+
+    A run is reused only if it graded the same answer (by hash) with the same judge,
+    protocol and prompt template; anything else is graded again.
+    """
+    digest = answer_hash(answer)
+    return [
+        r
+        for r in earlier
+        if r.score is not None
+        and r.answer_hash == digest
+        and r.judge == judge
+        and r.protocol == protocol
+        and r.prompt_hash == prompt_hash
+    ]
+
+
+async def _judge_once(
+    judge: Model,
+    protocol: JudgeProtocol,
+    question: str,
+    reference: str,
+    prediction: str,
+    max_tries: int,
+    cache: bool,
+) -> tuple[float | None, list[str], str]:
+    reply = await ask_until_parsed(
+        judge,
+        lambda attempt: protocol.prompt(question, reference, prediction, attempt=attempt),
+        protocol.parse_reply,
+        max_tries=max_tries,
+        max_tokens=protocol.max_tokens,
+        cache=CachePolicy(expiry=None) if cache else False,
+    )
+    return reply.verdict, reply.replies, reply.reported_model
 
 
 @scorer(metrics=[overall(), competency(), unscored()])
@@ -97,14 +167,19 @@ def priviq_judge(
     max_tries: int = MAX_TRIES,
     grades: str | None = None,
     judge: str | None = None,
+    judge_runs: int = 1,
+    cache: bool = False,
 ) -> Any:
-    """Grade the answer against the reference with the Priv-IQ judge (paper or hardened).
+    """Grade the answer against the reference with the Priv-IQ judge, ``judge_runs`` times.
 
     Args:
         protocol: ``paper`` or ``hardened`` (see :mod:`privbench.priviq.judge`).
-        max_tries: judge tries before the item is unscored.
-        grades: an earlier grade file; a run it holds a score for is reused, not re-judged.
+        max_tries: judge tries per run before that run is unscored.
+        grades: an earlier grade file; its runs are reused where answer, judge and
+            protocol match.
         judge: ``offline`` grades with :mod:`privbench.judges.offline` instead of a model.
+        judge_runs: times the judge grades each answer (the paper's ``num_run``: 5).
+        cache: use inspect's model cache for judge calls.
     """
     judge_protocol = get_protocol(protocol)
     prior = load_grade_file(Path(grades)) if grades else {}
@@ -114,48 +189,67 @@ def priviq_judge(
 
     async def score(state: TaskState, target: Target) -> Score:
         prediction, no_answer = answer_text(state.output)
+        answer_chars = len(prediction)
+        prediction, truncated = truncate_for_judge(prediction)  # what the judge sees, all runs
+        judge_model = None if offline else get_model(role="grader", default=DEFAULT_JUDGE)
+        judge_name = OFFLINE_JUDGE if judge_model is None else (judge or str(judge_model))
+        reused = reusable_runs(
+            prior.get(str(state.sample_id), []),
+            answer=prediction,
+            judge=judge_name,
+            protocol=protocol_name,
+            prompt_hash=prompt_hash,
+        )[:judge_runs]
+        runs: list[float | None] = [r.score for r in reused]
+        replies: list[list[str]] = [[r.content] for r in reused]
+        reported = [r.model for r in reused]
+        missing = judge_runs - len(reused)
+        fresh: list[tuple[float | None, list[str], str]]
+        if judge_model is None:
+            grade = offline_judge.grade(target.text, prediction)
+            fresh = [(grade, [f"{grade:.1f}"], OFFLINE_JUDGE)] * missing
+        else:
+            model = judge_model
+            fresh = list(
+                await asyncio.gather(
+                    *[
+                        _judge_once(
+                            model,
+                            judge_protocol,
+                            state.input_text,
+                            target.text,
+                            prediction,
+                            max_tries,
+                            cache,
+                        )
+                        for _ in range(missing)
+                    ]
+                )
+            )
+        for verdict, run_replies, model_name in fresh:
+            runs.append(verdict)
+            replies.append(run_replies)
+            reported.append(model_name)
         metadata: dict[str, Any] = {
             "protocol": protocol_name,
             "prompt_hash": prompt_hash,
+            "judge": judge_name,
+            "answer_hash": answer_hash(prediction),
             "no_answer": no_answer,
+            "truncated": truncated,
+            "answer_chars": answer_chars,
+            "runs": runs,
+            "replies": replies,
+            "judge_reported_model": reported,
+            "reused_runs": len(reused),
         }
-        earlier = prior.get(str(state.sample_id), [])
-        run = state.epoch - 1
-        if run < len(earlier) and (reused := earlier[run]).score is not None:
-            metadata.update(reused=True, replies=[reused.content], judge=reused.model)
-            return Score(value=reused.score, answer=prediction, metadata=metadata)
-
-        if offline:
-            value = offline_judge.grade(target.text, prediction)
-            metadata.update(reused=False, replies=[f"{value:.1f}"], tries=1, judge=OFFLINE_JUDGE)
-            return Score(
-                value=value, answer=prediction, explanation=f"{value:.1f}", metadata=metadata
-            )
-        judge = get_model(role="grader", default=DEFAULT_JUDGE)
-        question, reference = state.input_text, target.text
-        reply = await ask_until_parsed(
-            judge,
-            lambda attempt: judge_protocol.prompt(question, reference, prediction, attempt=attempt),
-            judge_protocol.parse_reply,
-            max_tries=max_tries,
-            max_tokens=judge_protocol.max_tokens,
-        )
-        metadata.update(
-            reused=False,
-            replies=reply.replies,
-            tries=len(reply.replies),
-            judge=str(judge),
-            judge_reported_model=reply.reported_model,
-        )
-        if reply.verdict is None:
-            return Score.unscored(
-                reason=f"judge reply did not parse after {len(reply.replies)} tries",
-                answer=prediction,
-                explanation=reply.replies[-1] if reply.replies else None,
-                metadata=metadata,
-            )
+        last = next((r[-1] for r in reversed(replies) if r), None)
+        explanation = " | ".join("unscored" if r is None else f"{r:.1f}" for r in runs)
         return Score(
-            value=reply.verdict, answer=prediction, explanation=reply.replies[-1], metadata=metadata
+            value=item_value(runs),
+            answer=prediction,
+            explanation=f"runs: {explanation}; last reply: {last}",
+            metadata=metadata,
         )
 
     return score

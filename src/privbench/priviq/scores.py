@@ -3,7 +3,7 @@
 * Overall ``S = 100 · Σ s_i / N`` (eq. 1) per run; per competency ``S_C`` over the items
   that require C (eq. 2) — an item counts toward every competency it requires; per
   combination over the items whose exact set it is (Table 5).
-* With several judge runs (inspect epochs, the paper's ``num_run``) each figure is
+* With several judge runs (the paper's ``num_run``) each figure is
   computed per run and the reported value is the mean over runs; ``std`` is the
   population standard deviation over runs, as the reference evaluator computes it.
 * An unscored judgment (judge reply never parsed) is left out of its run's mean and
@@ -90,8 +90,14 @@ def combinations_by_count(grades: Sequence[ItemGrades]) -> list[Combination]:
     return sorted(counts, key=lambda c: (-counts[c], len(c), [rank[code] for code in c]))
 
 
-def priviq_scores(grades: Sequence[ItemGrades]) -> PrivIQScores:
-    """Overall, per-competency and per-combination scores of a set of graded items."""
+def priviq_scores(
+    grades: Sequence[ItemGrades], expected: Sequence[Combination] = ()
+) -> PrivIQScores:
+    """Overall, per-competency and per-combination scores of a set of graded items.
+
+    ``expected``: the combinations of every item the run was asked to grade; one with no
+    graded item still gets its (empty, n = 0) cell, so a partial run shows the gap.
+    """
     n_runs = max((len(g.runs) for g in grades), default=0)
     competencies = {
         code: score_cell([g for g in grades if code in g.competencies], n_runs)
@@ -101,6 +107,8 @@ def priviq_scores(grades: Sequence[ItemGrades]) -> PrivIQScores:
         combination: score_cell([g for g in grades if g.competencies == combination], n_runs)
         for combination in combinations_by_count(grades)
     }
+    for combination in expected:
+        combinations.setdefault(combination, score_cell([], n_runs))
     return PrivIQScores(
         overall=score_cell(grades, n_runs),
         competencies=competencies,

@@ -10,6 +10,8 @@ from rich.table import Table
 
 from privbench.formatting import fmt
 from privbench.priviq.competencies import combination_label
+from privbench.priviq.judge import MAX_ANSWER_CHARS
+from privbench.priviq.results import GradedLog
 from privbench.priviq.scores import PrivIQScores, ScoreCell
 
 
@@ -25,8 +27,9 @@ def competency_table(model: str, scores: PrivIQScores) -> Table:
     table.add_column("Competency")
     table.add_column("Items", justify="right")
     table.add_column(model, justify="right")
+    expected = {code for combination in scores.combinations for code in combination}
     for code, cell in scores.competencies.items():
-        if cell.n:
+        if cell.n or code in expected:  # a competency with no graded item shows as n/a
             table.add_row(code, str(cell.n), _with_std(cell, scores.n_runs))
     table.add_row("Total", str(scores.overall.n), _with_std(scores.overall, scores.n_runs))
     return table
@@ -52,3 +55,32 @@ def summary_line(scores: PrivIQScores, judge: str, protocol: str, prompt_hash: s
         f"no answer: {len(scores.no_answer)}; judge: {judge} ({protocol} protocol, "
         f"prompt {prompt_hash})"
     )
+
+
+def _ids(ids: list[str], limit: int = 5) -> str:
+    more = f", … (+{len(ids) - limit})" if len(ids) > limit else ""
+    return ", ".join(ids[:limit]) + more
+
+
+def completeness_lines(scores: PrivIQScores, graded: GradedLog) -> list[str]:
+    """What an incomplete run lacks: missing, failed and unscored items with their ids."""
+    lines: list[str] = []
+    if graded.missing:
+        lines.append(f"PARTIAL: {len(graded.missing)} item(s) not graded: {_ids(graded.missing)}")
+    if graded.errors:
+        lines.append(f"PARTIAL: {len(graded.errors)} item(s) failed: {_ids(list(graded.errors))}")
+    if scores.unscored_items:
+        lines.append(
+            f"{len(scores.unscored_items)} item(s) without any score: {_ids(scores.unscored_items)}"
+        )
+    return lines
+
+
+def truncation_lines(graded: GradedLog) -> list[str]:
+    """Answers cut before the judge saw them (longer than ``MAX_ANSWER_CHARS``), with ids."""
+    if not graded.truncated:
+        return []
+    return [
+        f"{len(graded.truncated)} answer(s) over {MAX_ANSWER_CHARS:,} characters truncated "
+        f"for the judge: {_ids(graded.truncated)}"
+    ]

@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspect_ai import Epochs, Task, task
+from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessageUser, ContentImage, ContentText, ModelOutput
+from inspect_ai.model import CachePolicy, ChatMessageUser, ContentImage, ContentText, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
+from privbench.dataset_identity import DATASET_HASH_KEY, dataset_hash
 from privbench.judges import offline as offline_judge
 from privbench.judging import is_offline
 from privbench.priviq.competencies import combination_label
@@ -55,10 +56,11 @@ class JudgeSettings:
     """The task options that decide how answers are judged (shared by both tasks)."""
 
     judge: str | None
-    epochs: int
+    judge_runs: int
     protocol: str
     max_tries: int
     grades: str | None = None
+    cache: bool = False
 
 
 def _judged_task(
@@ -73,15 +75,18 @@ def _judged_task(
             max_tries=settings.max_tries,
             grades=settings.grades,
             judge=settings.judge,
+            judge_runs=settings.judge_runs,
+            cache=settings.cache,
         ),
-        epochs=Epochs(settings.epochs, "mean"),
         model_roles={"grader": settings.judge}
         if settings.judge and not is_offline(settings.judge)
         else None,
         metadata={
             "benchmark": "priviq",
             "data": str(data),
+            DATASET_HASH_KEY: dataset_hash(data),
             "judge": settings.judge,
+            "judge_runs": settings.judge_runs,
             "judge_protocol": offline_judge.PROTOCOL
             if is_offline(settings.judge)
             else settings.protocol,
@@ -97,24 +102,28 @@ def _judged_task(
 def priviq(
     data: str | None = None,
     judge: str | None = None,
-    epochs: int = 1,
+    judge_runs: int = 1,
     protocol: str = "paper",
     max_tries: int = MAX_TRIES,
+    cache: bool = False,
 ) -> Task:
-    """Priv-IQ: answer image + question, graded 0.0–1.0 by the few-shot judge.
+    """Priv-IQ: answer image + question once, graded 0.0–1.0 by the few-shot judge.
 
     Args:
         data: Priv-IQ directory (``priv-IQ.json`` + ``images/``); the shipped suite if omitted.
         judge: judge model, or ``offline`` for the rule-based judge (else ``--model-role
             grader=...``, else ``openai/gpt-4o``).
-        epochs: judge runs per item (the paper's ``num_run``; it used 5).
+        judge_runs: times the judge grades each answer (the paper's ``num_run``; it used
+            5). The model answers each item once; inspect's ``--epochs`` would re-ask it.
         protocol: ``paper`` (SPEC §2.3) or ``hardened`` (prediction fenced, JSON verdict).
-        max_tries: judge tries per item before it is counted as unscored.
+        max_tries: judge tries per run before that run is counted as unscored.
+        cache: use inspect's model cache for the model's and the judge's calls.
     """
     directory = Path(data) if data else default_data_dir()
     samples = [priviq_sample(item) for item in load_priviq(directory)]
-    settings = JudgeSettings(judge, epochs, protocol, max_tries)
-    return _judged_task(samples, generate(), settings, directory)
+    settings = JudgeSettings(judge, judge_runs, protocol, max_tries, cache=cache)
+    solver = generate(cache=CachePolicy(expiry=None) if cache else False)
+    return _judged_task(samples, solver, settings, directory)
 
 
 @solver
@@ -136,20 +145,23 @@ def priviq_grade(
     data: str | None = None,
     grades: str | None = None,
     judge: str | None = None,
-    epochs: int = 1,
+    judge_runs: int = 1,
     protocol: str = "paper",
     max_tries: int = MAX_TRIES,
+    cache: bool = False,
 ) -> Task:
     """Grade answers made elsewhere (``results.json``: id → answer) with the Priv-IQ judge.
 
     Args:
         predictions: ``results.json`` of the reference inference scripts.
         data: Priv-IQ directory; the shipped suite if omitted.
-        grades: an earlier grade file; runs it already holds are reused, not re-judged.
+        grades: an earlier grade file; its runs are reused where the answer, the judge and
+            the protocol are the same, and graded again otherwise.
         judge: judge model (else ``--model-role grader=...``, else ``openai/gpt-4o``).
-        epochs: judge runs per item (``num_run``).
+        judge_runs: times the judge grades each answer (``num_run``).
         protocol: ``paper`` or ``hardened``.
-        max_tries: judge tries per item before it is counted as unscored.
+        max_tries: judge tries per run before that run is counted as unscored.
+        cache: use inspect's model cache for the judge's calls.
     """
     directory = Path(data) if data else default_data_dir()
     items = load_priviq(directory)
@@ -158,7 +170,7 @@ def priviq_grade(
         Sample(id=item.id, input=item.question, target=item.answer, metadata=_metadata(item))
         for item in items
     ]
-    settings = JudgeSettings(judge, epochs, protocol, max_tries, grades)
+    settings = JudgeSettings(judge, judge_runs, protocol, max_tries, grades, cache)
     return _judged_task(
         samples, stored_answer(predictions), settings, directory, predictions=predictions
     )

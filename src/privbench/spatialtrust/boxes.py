@@ -2,7 +2,16 @@
 
 SpatialTrust scores boxes in absolute pixel ``xyxy`` of the original image (SPEC §3.2).
 Models emit boxes in their own conventions; ``box_format`` names the one a model uses, the
-prompt asks for it, and :func:`to_pixels` converts every predicted box before scoring.
+prompt asks for it, and :func:`check_box` converts every predicted box before scoring.
+
+Why a box can be *invalid* rather than merely wrong: a box that is negative, inverted,
+far outside the image or evidently written in another convention says nothing about the
+image; scoring it as IoU 0 would hide a pipeline bug (wrong ``--box-format``, swapped
+axes) behind a low score. :func:`check_box` names what is wrong so it can be counted and
+listed. The one convention that can be recognised from a single box is 0–1 fractions
+(all four numbers within 0–1 is a box of at most one pixel, or one thousandth of the
+image); a box within 0–1000 proves nothing, since on an image larger than 1000 pixels
+that is an ordinary pixel box.
 """
 
 from __future__ import annotations
@@ -96,13 +105,54 @@ def is_proper(box: Box) -> bool:
     return box[0] < box[2] and box[1] < box[3]
 
 
-def to_pixels(value: object, convention: BoxConvention, width: int, height: int) -> Box | None:
-    """A model's box as absolute pixels, or None if it is malformed or has no area."""
+EDGE_TOLERANCE = 0.02
+"""How far a predicted box may cross the image's right or bottom edge, as a share of the
+side (2 %: 29 px of a 1440 px width), before it is invalid. Rounding in a normalised
+convention and generous boxes around an object at the edge overshoot by a few pixels;
+such a box is clipped to the image. Negative coordinates get no tolerance: no convention
+produces them."""
+
+
+def _outside_hint(raw: Sequence[float], convention: BoxConvention, width: int, height: int) -> str:
+    """A guess at the convention a box that overshoots the image was written in."""
+    largest = max(raw)
+    if convention.name == "xyxy1":
+        return "; pixels or 0–1000 values? (--box-format xyxy or xyxy1000)"
+    if convention.name in ("xyxy1000", "yxyx1000") and largest > 1000:
+        return "; pixels? (--box-format xyxy)"
+    if convention.name == "xyxy" and largest <= 1000 and max(width, height) < 1000:
+        return "; 0–1000 normalised? (--box-format xyxy1000 or yxyx1000)"
+    return ""
+
+
+def check_box(value: object, convention: BoxConvention, width: int, height: int) -> Box | str:
+    """A model's box as absolute pixels (clipped to the image), or why it is invalid.
+
+    Invalid: not four finite numbers; any coordinate negative; all four within 0–1 when
+    the convention is not ``xyxy1`` (fractions); no area after conversion (``x1 ≥ x2`` or
+    ``y1 ≥ y2``, e.g. inverted); beyond the image by more than :data:`EDGE_TOLERANCE`.
+    """
     raw = read_box(value)
     if raw is None:
-        return None
+        return "not four numbers"
+    if min(raw) < 0:
+        return "negative coordinate"
+    if convention.name != "xyxy1" and max(raw) <= 1:
+        return f"all coordinates within 0–1: fractions (xyxy1), not {convention.name}"
     box = convention.convert(raw, width, height)
-    return box if is_proper(box) else None
+    if not is_proper(box):
+        return "inverted or empty (x1 ≥ x2 or y1 ≥ y2)"
+    if box[2] > width * (1 + EDGE_TOLERANCE) or box[3] > height * (1 + EDGE_TOLERANCE):
+        hint = _outside_hint(raw, convention, width, height)
+        return f"outside the {width}×{height} image (as {convention.name}){hint}"
+    clipped = (box[0], box[1], min(box[2], width), min(box[3], height))
+    return clipped if is_proper(clipped) else f"outside the {width}×{height} image"
+
+
+def to_pixels(value: object, convention: BoxConvention, width: int, height: int) -> Box | None:
+    """A model's box as absolute pixels, or None if :func:`check_box` finds it invalid."""
+    checked = check_box(value, convention, width, height)
+    return None if isinstance(checked, str) else checked
 
 
 def inside(box: Box, width: int, height: int) -> bool:

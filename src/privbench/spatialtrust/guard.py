@@ -21,10 +21,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from inspect_ai.model import (
+    CachePolicy,
+    ChatMessage,
     ChatMessageSystem,
     ChatMessageUser,
     ContentImage,
     ContentText,
+    ModelOutput,
     get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
@@ -176,15 +179,18 @@ def store_answer(state: TaskState, answer: SpatialAnswer, stats: StrategyStats) 
         {
             "record": answer_record(answer),
             "failures": answer.failures,
-            "invalid_boxes": answer.invalid_boxes,
+            "invalid_boxes": [box.record() for box in answer.invalid_boxes],
         },
     )
     state.store.set(STATS_KEY, stats.__dict__)
 
 
 @solver
-def spatialtrust_strategy(strategy: str, data: str, box_format: str) -> Solver:
-    """Answer each capture of ``data`` with the ``direct``, ``staged`` or ``guard`` strategy."""
+def spatialtrust_strategy(strategy: str, data: str, box_format: str, cache: bool = False) -> Solver:
+    """Answer each capture of ``data`` with the ``direct``, ``staged`` or ``guard`` strategy.
+
+    ``cache``: inspect's model cache for every call (a rerun of the same run is free).
+    """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
     convention = get_convention(box_format)
@@ -194,15 +200,20 @@ def spatialtrust_strategy(strategy: str, data: str, box_format: str) -> Solver:
         item = items[str(state.sample_id)]
         image = sample_image(state)
         model = get_model()
+        policy = CachePolicy(expiry=None) if cache else False
+
+        async def ask(messages: list[ChatMessage]) -> ModelOutput:
+            return await model.generate(messages, cache=policy)
+
         stats = StrategyStats(strategy)
         if strategy == "direct":
             messages = stage_messages(image, direct_prompt(item, convention))
-            state.output = await model.generate(messages)
+            state.output = await ask(messages)
             state.messages = [*messages, state.output.message]
             store_answer(state, parse_answer(state.output.completion, item, convention), stats)
             return state
 
-        selection = await model.generate(stage_messages(image, selection_prompt(item)))
+        selection = await ask(stage_messages(image, selection_prompt(item)))
         locked, stats.selection_failures = parse_selection(selection.completion, item)
         stats.selected = {qid: list(v) for qid, v in locked.items()}
         if strategy == "guard":
@@ -215,7 +226,7 @@ def spatialtrust_strategy(strategy: str, data: str, box_format: str) -> Solver:
                     if letter == none_option:
                         continue
                     prompt = verification_prompt(item, qid, letter)
-                    reply = await model.generate(stage_messages(image, prompt))
+                    reply = await ask(stage_messages(image, prompt))
                     decisions[letter] = parse_decision(reply.completion)
                     stats.verifier_unparsed += decisions[letter] is None
                 kept = audit(locked[qid], decisions, none_option)
@@ -224,7 +235,7 @@ def spatialtrust_strategy(strategy: str, data: str, box_format: str) -> Solver:
             stats.kept = {qid: list(v) for qid, v in locked.items()}
 
         messages = stage_messages(image, grounded_prompt(item, locked, convention))
-        state.output = await model.generate(messages)
+        state.output = await ask(messages)
         state.messages = [*messages, state.output.message]
         answer, stats.lock_mismatches = apply_locks(
             parse_answer(state.output.completion, item, convention), locked

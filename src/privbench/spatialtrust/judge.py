@@ -13,10 +13,9 @@ question is unscored.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
-from privbench.judges.offline import content_words
+from privbench.judges.offline.spatial import offline_verdict as offline_verdict
 from privbench.judging import fenced
 from privbench.spatialtrust.dataset import ExplanationQuestion
 from privbench.spatialtrust.parsing import ExplanationAnswer, extract_json_object
@@ -134,83 +133,3 @@ def verdict_record(verdict: ExplanationVerdict) -> dict[str, Any]:
         "unsupported": verdict.unsupported,
         "states_none": verdict.states_none,
     }
-
-
-OFFLINE_MATCH = 0.34
-"""Share of a ground-truth factor's name words a predicted factor must share to match."""
-_NONE = re.compile(
-    r"\b(no|none|nothing|not any|there are no|there is no)\b.{0,40}\b(factor|visible|present|risk)s?\b"
-    r"|^\s*(none|no)\b",
-    re.IGNORECASE,
-)
-_DIRECT_WHY = {
-    "see",
-    "read",
-    "record",
-    "recording",
-    "captur",
-    "look",
-    "looking",
-    "visible",
-    "film",
-    "watch",
-    "point",
-    "mirror",
-}
-_INDIRECT_WHY = {
-    "could",
-    "might",
-    "may",
-    "possib",
-    "risk",
-    "potential",
-    "would",
-    "pass",
-    "turn",
-    "expos",
-    "later",
-}
-
-
-def _similarity(a: set[str], b: set[str]) -> float:
-    return len(a & b) / len(a) if a else 0.0
-
-
-def offline_verdict(question: ExplanationQuestion, answer: ExplanationAnswer) -> ExplanationVerdict:
-    """The structured verdict from text similarity, without a model (``--judge offline``).
-
-    A predicted factor matches the ground-truth factor whose name words it shares most (at
-    least a third, one-to-one, best pairs first); a ground-truth factor is identified when
-    matched or named in the answer text; its explanation is correct when the matched
-    factor's reason (or the answer text) shares words with the reference reason or uses
-    the vocabulary of its kind (direct: seeing, recording; indirect: could, risk). Any
-    listed factor that matches nothing is unsupported. The answer states none when it
-    lists no factor and says so.
-    """
-    names = [content_words(f.name) for f in question.factors]
-    predicted = [content_words(f"{f.name}") for f in answer.factors]
-    pairs = sorted(
-        ((_similarity(g, p), i, j) for i, g in enumerate(names) for j, p in enumerate(predicted)),
-        reverse=True,
-    )
-    matched: dict[int, int] = {}
-    used: set[int] = set()
-    for similarity, i, j in pairs:
-        if similarity >= OFFLINE_MATCH and i not in matched and j not in used:
-            matched[i], used = j, used | {j}
-    text = content_words(answer.text)
-    kind_words = _DIRECT_WHY if question.qid == "q4" else _INDIRECT_WHY
-    factors = []
-    for i, factor in enumerate(question.factors):
-        match = matched.get(i)
-        identified = match is not None or _similarity(names[i], text) >= 0.5
-        raw = answer.factors[match].why if match is not None else answer.text
-        reason = content_words(raw)
-        stems = {w[:6] for w in re.findall(r"\w+", raw.lower())}
-        explained = _similarity(content_words(factor.why), reason) >= 0.25 or any(
-            k[:6] in stems for k in kind_words
-        )
-        factors.append(FactorVerdict(identified, identified and explained, match))
-    unsupported = any(k not in used and predicted[k] for k in range(len(answer.factors)))
-    states_none = not answer.factors and bool(_NONE.search(answer.text))
-    return ExplanationVerdict(tuple(factors), unsupported, states_none)

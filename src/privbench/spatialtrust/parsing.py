@@ -4,8 +4,11 @@ Models wrap JSON in code fences, add prose after it, write letters as "B.", "(B)
 "B) a framed poster", give one box where a list is expected, or use another box
 convention. :func:`parse_answer` tolerates all of that; what still cannot be read is a
 *parse failure* of the affected question (scored 0 and counted), never a guess.
-Predicted boxes leave this module in absolute pixel ``xyxy``; a malformed box or one with
-no area becomes ``None`` (it earns nothing) and is counted.
+Predicted boxes leave this module in absolute pixel ``xyxy``; a box that
+:func:`~privbench.spatialtrust.boxes.check_box` finds invalid (malformed, negative,
+inverted, outside the image, in another convention) or that is given for something that
+is not an option earns nothing and is listed as an :class:`InvalidBox` with the reason.
+A q2/q3 answer's boxes may be under ``boxes`` or ``evidence`` (the dataset's own key).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from privbench.spatialtrust.boxes import BOX_CONVENTIONS, Box, BoxConvention, to_pixels
+from privbench.spatialtrust.boxes import BOX_CONVENTIONS, Box, BoxConvention, check_box
 from privbench.spatialtrust.dataset import (
     CHOICE_QUESTIONS,
     EXPLANATION_QUESTIONS,
@@ -26,6 +29,48 @@ from privbench.spatialtrust.dataset import (
 )
 
 PIXELS = BOX_CONVENTIONS["xyxy"]
+BOX_KEYS = ("boxes", "evidence")
+"""Where a q2/q3 answer puts its boxes: ``boxes`` (SPEC §3.2) or ``evidence``, the key the
+dataset itself uses, so a ground-truth record copied as a prediction is read whole."""
+NOT_AN_OPTION = "not one of the options"
+NOT_OPTION_LETTERS = "choices are not option letters"
+"""The parse failures of q1 and of q2/q3 whose value is no option (letter or exact text)."""
+_SHOWN_CHARS = 80
+
+
+def _shown(value: object) -> object:
+    """A box value as written, or a cut JSON text of it when long (it goes into the log)."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return value if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "…"
+
+
+@dataclass(frozen=True)
+class InvalidBox:
+    """A predicted box that was not scored, where it was and why (listed, never a silent 0)."""
+
+    question: str
+    option: str
+    """The option letter (q2/q3), the key as written if it is no option, or ``factor N``."""
+    box: object
+    reason: str
+
+    def record(self) -> dict[str, Any]:
+        """As stored in the task state and the score metadata (JSON)."""
+        return {
+            "question": self.question,
+            "option": self.option,
+            "box": _shown(self.box),
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> InvalidBox:
+        return cls(
+            str(record.get("question", "")),
+            str(record.get("option", "")),
+            record.get("box"),
+            str(record.get("reason", "")),
+        )
 
 
 @dataclass(frozen=True)
@@ -63,7 +108,7 @@ class SpatialAnswer:
     q4: ExplanationAnswer | None = None
     q5: ExplanationAnswer | None = None
     failures: dict[str, str] = field(default_factory=dict)
-    invalid_boxes: int = 0
+    invalid_boxes: tuple[InvalidBox, ...] = ()
 
     def choice(self, qid: str) -> ChoiceAnswer | None:
         return {"q2": self.q2, "q3": self.q3}[qid]
@@ -73,7 +118,9 @@ class SpatialAnswer:
 
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
-_LETTER = re.compile(r"^\s*[\(\[]?\s*([A-Za-z])\s*(?:[\)\]\.:,\-]|\s|$)")
+_LETTER = re.compile(r"^\s*[\(\[]?\s*([A-Za-z])\s*(?:[\)\]\.:,\-]|$)")
+"""A letter alone or closed by ``)``, ``]``, ``.``, ``:``, ``,`` or ``-``. Not a letter and a
+space: "A framed poster by the door" or "a lamp" is text, not option A."""
 
 
 def extract_json_object(text: str) -> dict[str, Any] | None:
@@ -125,45 +172,60 @@ def option_letters(value: object, question: ChoiceQuestion) -> tuple[str, ...] |
 
 
 def _box_list(value: object) -> list[object]:
-    """A single box ``[x1, y1, x2, y2]`` or a list of boxes, as a list of box values."""
+    """A single box ``[x1, y1, x2, y2]`` or a list of boxes (``null``: none) as box values."""
+    if value is None:
+        return []
     if isinstance(value, list) and len(value) == 4 and not any(isinstance(v, list) for v in value):
         return [value]
     return list(value) if isinstance(value, list) else [value]
 
 
 class _Reader:
-    """Reads one prediction record, counting invalid boxes."""
+    """Reads one prediction record, listing invalid boxes."""
 
     def __init__(self, item: SpatialItem, convention: BoxConvention) -> None:
         self.item, self.convention = item, convention
-        self.invalid_boxes = 0
+        self.invalid_boxes: list[InvalidBox] = []
 
-    def box(self, value: object) -> Box | None:
-        box = to_pixels(value, self.convention, self.item.width, self.item.height)
-        if box is None:
-            self.invalid_boxes += 1
-        return box
+    def box(self, value: object, qid: str, option: str) -> Box | None:
+        checked = check_box(value, self.convention, self.item.width, self.item.height)
+        if isinstance(checked, str):
+            self.invalid_boxes.append(InvalidBox(qid, option, value, checked))
+            return None
+        return checked
 
-    def choice(self, value: object, question: ChoiceQuestion) -> ChoiceAnswer | None:
+    def choice(self, value: object, qid: str, question: ChoiceQuestion) -> ChoiceAnswer | str:
+        """The answer, or why it does not parse."""
         raw_boxes: object = {}
         if isinstance(value, dict):
             raw_choices = value.get("choices", value.get("choice", value.get("answer")))
-            raw_boxes = value.get("boxes", {})
+            keys = [key for key in BOX_KEYS if key in value]
+            if len(keys) > 1:
+                return "gives both 'boxes' and 'evidence'"
+            raw_boxes = value[keys[0]] if keys else {}
         else:
             raw_choices = value
         letters = option_letters(raw_choices, question)
-        if letters is None or not isinstance(raw_boxes, dict):
-            return None
+        if letters is None:
+            return NOT_OPTION_LETTERS
+        if raw_boxes is None:
+            raw_boxes = {}
+        if not isinstance(raw_boxes, dict):
+            return "boxes are not an object {option letter: [box, ...]}"
         boxes: dict[str, tuple[Box, ...]] = {}
         for key, raw in raw_boxes.items():
             letter = option_letter(key, question)
             if letter is None:
+                for stray in _box_list(raw):
+                    self.invalid_boxes.append(
+                        InvalidBox(qid, str(key), stray, "not an option of this question")
+                    )
                 continue
-            read = [self.box(b) for b in _box_list(raw)]
+            read = [self.box(b, qid, letter) for b in _box_list(raw)]
             boxes[letter] = boxes.get(letter, ()) + tuple(b for b in read if b is not None)
         return ChoiceAnswer(letters, boxes)
 
-    def explanation(self, value: object) -> ExplanationAnswer | None:
+    def explanation(self, value: object, qid: str) -> ExplanationAnswer | None:
         if isinstance(value, str):
             return ExplanationAnswer(value)
         if not isinstance(value, dict):
@@ -173,11 +235,11 @@ class _Reader:
         if not isinstance(text, str) or not isinstance(raw_factors, list):
             return None
         factors = []
-        for raw in raw_factors:
+        for index, raw in enumerate(raw_factors):
             if not isinstance(raw, dict):
                 return None
             name, why = raw.get("name", ""), raw.get("why", "")
-            box = self.box(raw["box"]) if raw.get("box") is not None else None
+            box = None if raw.get("box") is None else self.box(raw["box"], qid, f"factor {index}")
             factors.append(PredictedFactor(str(name), str(why), box))
         return ExplanationAnswer(text, tuple(factors))
 
@@ -195,15 +257,16 @@ def parse_record(
         raw_q1 = raw_q1[0]
     q1 = option_letter(raw_q1, item.q1)
     if q1 is None:
-        failures["q1"] = "missing" if "q1" not in record else "not one of the options"
+        failures["q1"] = "missing" if "q1" not in record else NOT_AN_OPTION
     choices: dict[str, ChoiceAnswer | None] = {}
     for qid in CHOICE_QUESTIONS:
-        choices[qid] = reader.choice(record[qid], item.choice(qid)) if qid in record else None
-        if choices[qid] is None:
-            failures[qid] = "missing" if qid not in record else "choices are not option letters"
+        read = reader.choice(record[qid], qid, item.choice(qid)) if qid in record else "missing"
+        choices[qid] = None if isinstance(read, str) else read
+        if isinstance(read, str):
+            failures[qid] = read
     explanations: dict[str, ExplanationAnswer | None] = {}
     for qid in EXPLANATION_QUESTIONS:
-        explanations[qid] = reader.explanation(record[qid]) if qid in record else None
+        explanations[qid] = reader.explanation(record[qid], qid) if qid in record else None
         if explanations[qid] is None:
             failures[qid] = "missing" if qid not in record else "not a text with factors"
     return SpatialAnswer(
@@ -213,7 +276,7 @@ def parse_record(
         explanations["q4"],
         explanations["q5"],
         failures,
-        reader.invalid_boxes,
+        tuple(reader.invalid_boxes),
     )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, EvalSampleSummary
 
+from privbench.audit.spatialtrust import run_baseline
 from privbench.log_reading import LoggedSample, log_samples, sample_error
 from privbench.spatialtrust.dataset import QUESTION_IDS
 from privbench.spatialtrust.scorer import TASKS
@@ -65,17 +66,31 @@ class SpatialLog:
 
     items: dict[str, ImageScores]
     parse_failures: dict[str, int]
-    invalid_boxes: int
+    invalid_boxes: list[dict[str, Any]]
+    """Every predicted box that was not scored: ``id``, ``question``, ``option``, ``box``,
+    ``reason`` (:class:`~privbench.spatialtrust.parsing.InvalidBox`), in log order."""
     lock_mismatches: int
     audit_deletions: int
     judge: str
     errors: dict[str, str]
+    failed_questions: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Per image with a parse failure: question id → why it did not parse."""
 
 
 def _complete(summary: EvalSampleSummary) -> bool:
     score = (summary.scores or {}).get(SCORER_NAME)
-    metadata = score.metadata if score is not None else None
-    return bool(metadata) and isinstance(metadata.get("parse_failures"), dict)  # type: ignore[union-attr]
+    metadata = (score.metadata if score is not None else None) or {}
+    # inspect thins a summary's metadata values over 1 kB: such a sample is read in full
+    return isinstance(metadata.get("parse_failures"), dict) and isinstance(
+        metadata.get("invalid_boxes"), list | int
+    )
+
+
+def _invalid_boxes(image_id: str, value: object) -> list[dict[str, Any]]:
+    """One image's invalid boxes with its id (a log before they were listed holds a count)."""
+    if isinstance(value, int):
+        return [{"id": image_id, "reason": "not listed by this log's privbench"}] * value
+    return [{"id": image_id, **box} for box in value] if isinstance(value, list) else []
 
 
 def _image_scores(value: Any) -> ImageScores:
@@ -90,9 +105,10 @@ def _image_scores(value: Any) -> ImageScores:
 def spatial_log(log: EvalLog) -> SpatialLog:
     """Collect per-image scores and counts from a SpatialTrust log."""
     items: dict[str, ImageScores] = {}
-    failures: Counter[str] = Counter()
     errors: dict[str, str] = {}
-    invalid_boxes = mismatches = deletions = 0
+    invalid_boxes: list[dict[str, Any]] = []
+    failed_questions: dict[str, dict[str, str]] = {}
+    mismatches = deletions = 0
     judges: set[str] = set()
     samples: list[LoggedSample] = log_samples(log, _complete)
     for sample in samples:
@@ -105,13 +121,15 @@ def spatial_log(log: EvalLog) -> SpatialLog:
             continue
         metadata = score.metadata or {}
         items[str(sample.id)] = _image_scores(score.value)
-        failures.update(metadata.get("parse_failures", {}).keys())
-        invalid_boxes += int(metadata.get("invalid_boxes", 0))
+        if metadata.get("parse_failures"):
+            failed_questions[str(sample.id)] = dict(metadata["parse_failures"])
+        invalid_boxes += _invalid_boxes(str(sample.id), metadata.get("invalid_boxes"))
         strategy = metadata.get("strategy") or {}
         mismatches += len(strategy.get("lock_mismatches", []))
         deletions += sum(len(v) for v in strategy.get("deleted", {}).values())
         if metadata.get("judge"):
             judges.add(str(metadata["judge"]))
+    failures = Counter(qid for failed in failed_questions.values() for qid in failed)
     return SpatialLog(
         items,
         {qid: failures[qid] for qid in QUESTION_IDS},
@@ -120,6 +138,7 @@ def spatial_log(log: EvalLog) -> SpatialLog:
         deletions,
         ", ".join(sorted(judges)),
         errors,
+        failed_questions,
     )
 
 
@@ -130,8 +149,13 @@ def json_document(
     model: str,
     strategy: str,
     log_location: str,
+    extra_ids: dict[str, list[str]] | None = None,
+    exports: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The one JSON document of SPEC §5 for a SpatialTrust run (full precision)."""
+    """The one JSON document of SPEC §5 for a SpatialTrust run (full precision).
+
+    ``extra_ids``: per input file, ids that match no image (not scored).
+    """
     return {
         "benchmark": "spatialtrust",
         "model": model,
@@ -143,11 +167,16 @@ def json_document(
         "unscored": sum(len(ids) for ids in scores.unscored.values()),
         "unscored_items": {qid: ids for qid, ids in scores.unscored.items() if ids},
         "parse_failures": logged.parse_failures,
-        "invalid_boxes": logged.invalid_boxes,
+        "parse_failure_items": logged.failed_questions,
+        "invalid_boxes": len(logged.invalid_boxes),
+        "invalid_box_items": logged.invalid_boxes,
         "lock_mismatches": logged.lock_mismatches,
         "audit_deletions": logged.audit_deletions,
         "errors": len(logged.errors),
         "error_items": logged.errors,
+        "extra_ids": extra_ids or {},
+        "baseline": run_baseline(log_location, scores.items),
         "items": scores.items,
         "log": log_location,
+        "exports": exports or {},
     }

@@ -14,7 +14,7 @@ import asyncio
 import math
 from typing import Any
 
-from inspect_ai.model import Model, get_model
+from inspect_ai.model import CachePolicy, Model, get_model
 from inspect_ai.scorer import SampleScore, Score, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
@@ -29,7 +29,13 @@ from privbench.spatialtrust.dataset import (
     load_spatialtrust,
 )
 from privbench.spatialtrust.guard import ANSWER_KEY, STATS_KEY
-from privbench.spatialtrust.parsing import SpatialAnswer, answer_record, parse_answer, parse_record
+from privbench.spatialtrust.parsing import (
+    InvalidBox,
+    SpatialAnswer,
+    answer_record,
+    parse_answer,
+    parse_record,
+)
 from privbench.spatialtrust.scoring import score_choice, score_explanation, score_single
 
 TASKS: tuple[tuple[str, str], ...] = (
@@ -49,6 +55,7 @@ def stored_answer(state: TaskState, item: SpatialItem, box_format: str) -> Spati
         return parse_answer(state.output.completion, item, get_convention(box_format))
     parsed = parse_record(stored["record"], item)
     failures = {**parsed.failures, **stored.get("failures", {})}
+    found = tuple(InvalidBox.from_record(b) for b in stored.get("invalid_boxes", ()))
     return SpatialAnswer(
         parsed.q1,
         parsed.q2,
@@ -56,7 +63,7 @@ def stored_answer(state: TaskState, item: SpatialItem, box_format: str) -> Spati
         parsed.q4,
         parsed.q5,
         failures,
-        stored.get("invalid_boxes", parsed.invalid_boxes),
+        found + parsed.invalid_boxes,  # the stored record holds only boxes that were valid
     )
 
 
@@ -74,7 +81,12 @@ def rule_scores(item: SpatialItem, answer: SpatialAnswer) -> dict[str, float]:
 
 
 async def judge_explanation(
-    judge: Model | None, item: SpatialItem, qid: str, answer: SpatialAnswer, max_tries: int
+    judge: Model | None,
+    item: SpatialItem,
+    qid: str,
+    answer: SpatialAnswer,
+    max_tries: int,
+    cache: bool = False,
 ) -> tuple[float | None, dict[str, Any]]:
     """Score q4 or q5 (eqs. 5–6): the judge's verdict (``None``: offline), IoU computed here."""
     given, question = answer.explanation(qid), item.explanation(qid)
@@ -91,6 +103,7 @@ async def judge_explanation(
         lambda attempt: st_judge.judge_prompt(question, given, retry=attempt > 0),
         lambda text: st_judge.parse_verdict(text, len(question.factors), len(given.factors)),
         max_tries=max_tries,
+        cache=CachePolicy(expiry=None) if cache else False,
         max_tokens=st_judge.MAX_TOKENS,
     )
     details: dict[str, Any] = {"replies": reply.replies}
@@ -126,6 +139,7 @@ def spatialtrust_scorer(
     data: str,
     box_format: str = "xyxy",
     max_tries: int = st_judge.MAX_TRIES,
+    cache: bool = False,
     judge: str | None = None,
 ) -> Any:
     """Score all five SpatialTrust questions of a capture.
@@ -134,6 +148,7 @@ def spatialtrust_scorer(
         data: the SpatialTrust directory (ground truth).
         box_format: convention of boxes in a raw completion (stored answers are pixels).
         max_tries: judge tries for a q4/q5 verdict before the question is unscored.
+        cache: inspect's model cache for the judge's calls.
         judge: ``offline`` builds q4/q5 verdicts from text similarity instead of a model.
     """
     items = {item.id: item for item in load_spatialtrust(data)}
@@ -146,7 +161,7 @@ def spatialtrust_scorer(
         judge = None if offline else get_model(role="grader", default=DEFAULT_JUDGE)
         judged = await asyncio.gather(
             *(
-                judge_explanation(judge, item, qid, answer, max_tries)
+                judge_explanation(judge, item, qid, answer, max_tries, cache)
                 for qid in EXPLANATION_QUESTIONS
             )
         )
@@ -160,7 +175,7 @@ def spatialtrust_scorer(
         metadata = {
             "prediction": answer_record(answer),
             "parse_failures": answer.failures,
-            "invalid_boxes": answer.invalid_boxes,
+            "invalid_boxes": [box.record() for box in answer.invalid_boxes],
             "unscored": unscored,
             "judge": OFFLINE_JUDGE if judge is None else str(judge),
             "judge_details": details,

@@ -17,6 +17,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from privbench.dataset_identity import DATASET_HASH_KEY, dataset_hash
 from privbench.judging import is_offline
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.spatialtrust.boxes import get_convention
@@ -28,8 +29,7 @@ from privbench.spatialtrust.guard import (
     store_answer,
 )
 from privbench.spatialtrust.judge import MAX_TRIES
-from privbench.spatialtrust.parsing import parse_record
-from privbench.spatialtrust.predictions import load_spatial_predictions
+from privbench.spatialtrust.predictions import load_spatial_predictions, parse_predictions
 from privbench.spatialtrust.prompts import direct_prompt
 from privbench.spatialtrust.scorer import spatialtrust_scorer
 
@@ -61,15 +61,28 @@ def _sample(item: SpatialItem) -> Sample:
 
 
 def _task(
-    directory: Path, solver: Solver, judge: str | None, max_tries: int, **metadata: str
+    directory: Path,
+    solver: Solver,
+    judge: str | None,
+    max_tries: int,
+    cache: bool = False,
+    **metadata: str,
 ) -> Task:
     items = load_spatialtrust(directory)
     return Task(
         dataset=MemoryDataset([_sample(item) for item in items], name="spatialtrust"),
         solver=solver,
-        scorer=spatialtrust_scorer(data=str(directory), max_tries=max_tries, judge=judge),
+        scorer=spatialtrust_scorer(
+            data=str(directory), max_tries=max_tries, judge=judge, cache=cache
+        ),
         model_roles={"grader": judge} if judge and not is_offline(judge) else None,
-        metadata={"benchmark": "spatialtrust", "data": str(directory), "judge": judge, **metadata},
+        metadata={
+            "benchmark": "spatialtrust",
+            "data": str(directory),
+            DATASET_HASH_KEY: dataset_hash(directory),
+            "judge": judge,
+            **metadata,
+        },
     )
 
 
@@ -80,6 +93,7 @@ def spatialtrust(
     box_format: str = "xyxy",
     judge: str | None = None,
     max_tries: int = MAX_TRIES,
+    cache: bool = False,
 ) -> Task:
     """SpatialTrust: five questions per authentication capture, grounded with boxes.
 
@@ -89,26 +103,27 @@ def spatialtrust(
         box_format: the model's box convention: ``xyxy``, ``xyxy1000``, ``yxyx1000``, ``xyxy1``.
         judge: q4/q5 judge (else ``--model-role grader=...``, else ``openai/gpt-4o``).
         max_tries: judge tries per q4/q5 verdict before the question is unscored.
+        cache: inspect's model cache for the model's and the judge's calls.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
     get_convention(box_format)
     directory = Path(data) if data else default_data_dir()
-    solver = spatialtrust_strategy(strategy, str(directory), box_format)
-    return _task(directory, solver, judge, max_tries, strategy=strategy, box_format=box_format)
+    solver = spatialtrust_strategy(strategy, str(directory), box_format, cache)
+    return _task(
+        directory, solver, judge, max_tries, cache, strategy=strategy, box_format=box_format
+    )
 
 
 @solver
-def stored_prediction(predictions: str, data: str) -> Solver:
-    """Use a prediction from ``preds.jsonl`` (pixel boxes) instead of calling a model."""
-    items = {item.id: item for item in load_spatialtrust(data)}
-    records = load_spatial_predictions(Path(predictions), list(items))
+def stored_prediction(predictions: str, data: str, box_format: str = "xyxy") -> Solver:
+    """Use a prediction from ``preds.jsonl`` (boxes in ``box_format``) instead of a model."""
+    items = load_spatialtrust(data)
+    loaded = load_spatial_predictions(Path(predictions), [item.id for item in items])
+    answers = parse_predictions(loaded, items, get_convention(box_format))
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        item_id = str(state.sample_id)
-        store_answer(
-            state, parse_record(records[item_id], items[item_id]), StrategyStats("predictions")
-        )
+        store_answer(state, answers[str(state.sample_id)], StrategyStats("predictions"))
         return state
 
     return solve
@@ -120,15 +135,28 @@ def spatialtrust_grade(
     data: str | None = None,
     judge: str | None = None,
     max_tries: int = MAX_TRIES,
+    box_format: str = "xyxy",
+    cache: bool = False,
 ) -> Task:
-    """Score SpatialTrust predictions made elsewhere (``preds.jsonl``, boxes in pixels).
+    """Score SpatialTrust predictions made elsewhere (``preds.jsonl``, docs/spatialtrust.md).
 
     Args:
         predictions: one JSON object per line: ``{"id": ..., "q1": ..., ..., "q5": ...}``.
         data: SpatialTrust directory; the shipped suite if omitted.
         judge: q4/q5 judge (else ``--model-role grader=...``, else ``openai/gpt-4o``).
         max_tries: judge tries per q4/q5 verdict before the question is unscored.
+        box_format: the file's box convention: ``xyxy`` (pixels), ``xyxy1000``,
+            ``yxyx1000``, ``xyxy1``.
+        cache: inspect's model cache for the judge's calls.
     """
     directory = Path(data) if data else default_data_dir()
-    solver = stored_prediction(predictions, str(directory))
-    return _task(directory, solver, judge, max_tries, predictions=predictions)
+    solver = stored_prediction(predictions, str(directory), box_format)
+    return _task(
+        directory,
+        solver,
+        judge,
+        max_tries,
+        cache,
+        predictions=predictions,
+        box_format=box_format,
+    )

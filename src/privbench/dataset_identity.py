@@ -1,0 +1,46 @@
+"""The identity of a benchmark directory: one content hash, stored with every run.
+
+Why: a number is only comparable with another number computed over the same data.
+Two suites can share item ids (``v1_0`` …) and differ in every question and image, so
+ids alone say nothing. Every run records ``dataset_hash`` in its task metadata; the
+report and the grade files compare hashes before they pair, average or reuse anything.
+
+The hash covers every regular file under the directory (relative path and bytes), so a
+changed image, question or reference answer gives another identity. It is computed once
+per directory state per process (keyed by the files' sizes and modification times).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+DATASET_HASH_KEY = "dataset_hash"
+"""Task-metadata key of the data directory's content hash (``log.eval.metadata``)."""
+
+
+def _files(directory: Path) -> list[Path]:
+    return sorted(
+        (p for p in directory.rglob("*") if p.is_file() and not p.name.startswith(".")),
+        key=lambda p: p.relative_to(directory).as_posix(),
+    )
+
+
+@lru_cache(maxsize=32)
+def _hash(directory: Path, _state: tuple[tuple[str, int, int], ...]) -> str:
+    digest = hashlib.sha256()
+    for path in _files(directory):
+        digest.update(path.relative_to(directory).as_posix().encode("utf-8") + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def dataset_hash(directory: str | Path) -> str:
+    """SHA-256 over every file's relative path and content under ``directory``."""
+    root = Path(directory).resolve()
+    state = tuple(
+        (p.relative_to(root).as_posix(), p.stat().st_size, p.stat().st_mtime_ns)
+        for p in _files(root)
+    )
+    return _hash(root, state)

@@ -1,0 +1,31 @@
+"""What every benchmark's exports share: the output directory, file names, redacted writes.
+
+Why one place: Priv-IQ (:mod:`privbench.priviq.exports`) and SpatialTrust
+(:mod:`privbench.spatialtrust.exports`) both name their files ``{model}_{judge}-...``
+after the graded model and the judge, and write them with any API key redacted. (The
+output directory itself is checked before anything is paid: :mod:`privbench.output_dirs`.)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from privbench.redaction import redact
+
+
+def file_part(text: str) -> str:
+    """``text`` usable inside a file name: anything but letters, digits and ``.-_``
+    (model names hold slashes, spaces, colons) becomes ``_``."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "unnamed"
+
+
+def file_stem(model: str, judge: str) -> str:
+    """The reference evaluator's ``{model}_{judge}`` prefix of every export file."""
+    return f"{file_part(model)}_{file_part(judge)}"
+
+
+def write_export(path: Path, text: str) -> Path:
+    """Write one export file (UTF-8), with anything that looks like a key redacted."""
+    path.write_text(redact(text), encoding="utf-8")
+    return path

@@ -1,0 +1,85 @@
+"""How far the offline judge agrees with graded answers — measured, and how to measure it.
+
+The paper validated its GPT-4o judge against human grades with Spearman ρ, the mean
+absolute error and an agreement rate (Priv-IQ §5.2); the offline judge is measured the
+same way against answers graded by the paper's protocol, with the agreement rate taken
+as "within ±0.1" on the 0.0–1.0 scale. The figures below were measured once, when the
+rules were final, on sets the rules were not tuned on; ``tests/test_offline_judge.py``
+recomputes them and fails if they drop, ``bench/offline.py`` prints them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from scipy import stats
+
+WITHIN = 0.1
+"""A grade agrees when it is this close to the reference grade."""
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Agreement of judged grades with reference grades on one set of answers."""
+
+    n: int
+    rho: float
+    """Spearman rank correlation."""
+    mae: float
+    """Mean absolute error."""
+    within: float
+    """Share of grades within ±0.1 of the reference grade (0–1)."""
+
+    def line(self) -> str:
+        """ "ρ 0.80, MAE 0.12, 78 % within ±0.1 (n = 120)"."""
+        return (
+            f"ρ {self.rho:.2f}, MAE {self.mae:.2f}, {100 * self.within:.0f} % within ±0.1 "
+            f"(n = {self.n})"
+        )
+
+
+def agreement(reference: Sequence[float], judged: Sequence[float]) -> Agreement:
+    """Spearman ρ, MAE and share within ±0.1 of ``judged`` against ``reference`` grades."""
+    if len(reference) != len(judged) or not reference:
+        raise ValueError("agreement needs two equally long, non-empty lists of grades")
+    errors = [abs(a - b) for a, b in zip(reference, judged, strict=True)]
+    rho = float(stats.spearmanr(reference, judged)[0])
+    return Agreement(
+        n=len(errors),
+        rho=rho if not math.isnan(rho) else 0.0,
+        mae=sum(errors) / len(errors),
+        within=sum(e <= WITHIN + 1e-9 for e in errors) / len(errors),
+    )
+
+
+def read_graded(path: Path) -> list[dict[str, object]]:
+    """Graded triples of a JSONL file: ``reference``, ``answer``, ``grade`` and more."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def measure(rows: Iterable[Mapping[str, object]], judge: Callable[[str, str], float]) -> Agreement:
+    """Agreement of ``judge(reference, answer)`` with the rows' ``grade``."""
+    pairs = [
+        (float(str(row["grade"])), judge(str(row["reference"]), str(row["answer"]))) for row in rows
+    ]
+    return agreement([p[0] for p in pairs], [p[1] for p in pairs])
+
+
+MEASURED: dict[str, Agreement] = {
+    "dev": Agreement(n=227, rho=0.9379, mae=0.0639, within=0.8722),
+    "heldout": Agreement(n=47, rho=0.8164, mae=0.1234, within=0.7872),
+    "independent": Agreement(n=142, rho=0.8038, mae=0.1338, within=0.7042),
+}
+"""Figures measured with the final rules (see docs/judge.md):
+
+* ``dev`` — ``tests/data/judge_calibration_dev.jsonl``, the set the rules were tuned on
+  (fit, not agreement);
+* ``heldout`` — ``tests/data/judge_calibration_heldout.jsonl``, frozen before tuning and
+  not looked at while tuning;
+* ``independent`` — ``tests/data/judge_heldout_independent.jsonl``, realistic model
+  answers written and graded by a helper who never saw the rules.
+"""

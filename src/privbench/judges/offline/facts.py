@@ -1,0 +1,267 @@
+"""Facts that must match exactly: numbers, identifiers, names — and counts, which differ.
+
+A phone number, a booking code, an article number or a person's name is right or wrong;
+no paraphrase of it is. These *key facts* are compared exactly (digits without
+separators, number words read as numbers, names in any script, Cyrillic names also
+transliterated).
+
+A *count* ("2 locations", "three people") is a different kind of number: it is one
+element of the answer beside the entities it counts. The paper's judge gives an answer
+with the right names and the wrong count 0.5–0.7 and one with the right count and a
+wrong name about 0.5 (issue 11, kind 3), so a count is scored as its own element and a
+wrong count is not a contradiction of the whole answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from functools import lru_cache
+
+from privbench.judges.offline.text import STOP, content_words, fold, stem, tokens, word_set
+
+NUMBER_WORDS = {
+    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+}  # fmt: skip
+"""Number words read as numbers ("three weeks" states the 3 of "3 weeks")."""
+
+COUNT_NOUNS = word_set(
+    """person people persons individual individuals name names location locations place
+    places city cities country countries entity entities organization organizations
+    organisation organisations company companies face faces child children item items
+    object objects document documents card cards field fields identifier identifiers
+    attribute attributes address addresses email emails record records row rows
+    category categories type types device devices screen screens camera cameras window
+    windows factor factors piece pieces date dates number numbers"""
+)
+"""Nouns whose preceding number is a count of things the answer must also name."""
+
+LABELS = word_set(
+    """person per location loc organization organisation org event misc date time name
+    names address phone email number type types entity entities here named following
+    note overall summary answer yes no none not direct quasi identifier identifiers
+    risk risks privacy sensitive information key potential article articles section
+    principle recital chapter clause regulation act option choice wi-fi wifi qr pin id
+    url ip gps usb nfc sim iban ssn dob cvv pnr bluetooth e-mail email internet app pdf
+    ssid wpa"""
+)
+"""Capitalised words that label rather than name (entity types, headings)."""
+
+_IDENTIFIER = re.compile(r"\b(?=[\w\-]*\d)(?=[\w\-]*[^\W\d_])[\w\-]{4,}\b")
+_NUMBER = re.compile(r"\+?\d[\d\s\-./:]*\d|\d")
+_WORD_NUMBER = re.compile(r"\b(" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b")
+_INITIAL = re.compile(
+    r"(?:^|[.!?]\s+|<(?:AND|OR)>\s*|\n\s*(?:[-*•]|\d+[.)])?\s*[*_\"'(]*)([A-Z][\w'\-]*)"
+    r"(?![\w'\-]*\s+[A-Z])"
+)
+_DEMONYM = re.compile(r"\b([A-Z][a-z]+(?:ish|ian|ese|an|ch|ic|i))\s+(?=[a-z])")
+"""Nationality adjectives ("the German customer card"): a description, not a name."""
+_FORMULA = re.compile(r"(?<![\w])[a-zA-Z]\s*[−–+-]\s*\d+\b")
+"""Numbers in formulas ("k−1 others"): part of an explanation, not a fact to match."""
+CITATION = re.compile(r"\b\d+(?:\s?\([0-9a-z]{1,4}\))+")
+_CAPITALISED = re.compile(r"\b[A-Z][\w'\-]+")
+_COUNT = re.compile(
+    r"(?<![\w.])(\d+|" + "|".join(NUMBER_WORDS) + r")"
+    r"\s+(?:(?:different|distinct|unique|named|separate|other|real|specific|named)\s+)?"
+    r"([a-z]+)\b"
+)
+
+
+LAWS = word_set("gdpr dsgvo rgpd pipeda hipaa ccpa cpra lgpd pdpa pipl appi coppa ferpa glba eu uk")
+"""Names of laws: context the question already gives, never the point of an answer."""
+
+
+def _acronym(word: str) -> bool:
+    """An all-capital word of two or more letters ("WHO", "UN"), not a connective."""
+    return word.isupper() and len(word) > 1 and word not in ("AND", "OR", "YES", "NO", "OK")
+
+
+def digits(token: str) -> str:
+    """A number's digits without separators ("+49 1514" → "491514")."""
+    return re.sub(r"\D", "", token)
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What a text states that must match exactly, its counts and its content words."""
+
+    numbers: frozenset[str]
+    names: frozenset[str]
+    counts: frozenset[str]
+    words: frozenset[str]
+
+
+@lru_cache(maxsize=8192)
+def facts(text: str) -> Facts:
+    """The key facts of a text: numbers (counts apart), identifiers, names; and its words.
+
+    Capitalised words are names unless they open a sentence, a line or a list item, or
+    are labels; words in other scripts than Latin are names; so are identifiers that mix
+    letters and digits (booking codes, licence plates).
+    """
+    citations = {re.sub(r"\s", "", c) for c in CITATION.findall(text)}
+    identifiers = {m.lower() for m in _IDENTIFIER.findall(text)}
+    numeric_text = _FORMULA.sub(" ", _IDENTIFIER.sub(" ", CITATION.sub(" ", text)))
+    folded = fold(numeric_text)
+    counts = _counts(folded)
+    numbers = {digits(n) for n in _NUMBER.findall(numeric_text) if digits(n)} | citations
+    numbers |= {NUMBER_WORDS[w] for w in _WORD_NUMBER.findall(folded)}
+    short = len(numeric_text.split()) <= 3  # "Porto.", "Acme Corp": a name, not a sentence
+    initial = set() if short else {m.lower() for m in _INITIAL.findall(numeric_text)}
+    names = {
+        w.lower().removesuffix("'s")
+        for w in _CAPITALISED.findall(numeric_text)
+        if (w.lower() not in STOP or _acronym(w))
+        and w.lower() not in LABELS
+        and (w.lower() not in initial or _acronym(w))
+    }
+    names |= {t for t in tokens(text) if any(ord(c) > 0x2FF for c in t)}  # non-Latin scripts
+    names -= {d.lower() for d in _DEMONYM.findall(numeric_text)}
+    names |= identifiers
+    names -= LAWS
+    words = content_words(numeric_text) - {stem(n) for n in names} - LAWS
+    return Facts(frozenset(numbers - counts), frozenset(names), counts, words)
+
+
+def _plural(noun: str) -> bool:
+    return noun.endswith("s") or noun in ("people", "children")
+
+
+def _counts_in_order(folded: str) -> list[str]:
+    found = []
+    for number, noun in _COUNT.findall(folded):
+        value = NUMBER_WORDS.get(number, number)
+        if noun in COUNT_NOUNS and (_plural(noun) != (value == "1")):
+            found.append(value)
+    return found
+
+
+def _counts(folded: str) -> frozenset[str]:
+    return frozenset(_counts_in_order(folded))
+
+
+def count_in(text: str) -> str | None:
+    """The count an answer states ("Two people: …" → "2"), or None."""
+    found = _counts_in_order(fold(text))
+    if found:
+        return found[0]
+    lead = re.match(r"\W*(\d+|" + "|".join(NUMBER_WORDS) + r")\b", fold(text))
+    return NUMBER_WORDS.get(lead.group(1), lead.group(1)) if lead else None
+
+
+_CYRILLIC = dict(
+    zip(
+        "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+        [
+            "" if x == "_" else x
+            for x in [
+                "a",
+                "b",
+                "v",
+                "g",
+                "d",
+                "e",
+                "e",
+                "zh",
+                "z",
+                "i",
+                "y",
+                "k",
+                "l",
+                "m",
+                "n",
+                "o",
+                "p",
+                "r",
+                "s",
+                "t",
+                "u",
+                "f",
+                "kh",
+                "ts",
+                "ch",
+                "sh",
+                "shch",
+                "_",
+                "y",
+                "_",
+                "e",
+                "yu",
+                "ya",
+            ]
+        ],
+        strict=True,
+    )
+)
+
+
+def transliterate(text: str) -> str:
+    """Cyrillic letters in Latin (names are often written either way)."""
+    return "".join(_CYRILLIC.get(c, c) for c in text)
+
+
+def same_name(a: str, b: str) -> bool:
+    """The same name word, allowing one slip in a long Latin one (Vargas / Varga)."""
+    if a == b:
+        return True
+    return (
+        len(a) >= 5
+        and a.isalpha()
+        and a.isascii()
+        and abs(len(a) - len(b)) <= 1
+        and SequenceMatcher(None, a, b).ratio() >= 0.85
+    )
+
+
+def name_in(name: str, answer_names: frozenset[str], folded_answer: str) -> bool:
+    """A name matches as written or inside the answer's text (any script); a Cyrillic name
+    also matches its transliteration, spelled slightly differently (Roskosmos / Roscosmos)."""
+    if name in answer_names:
+        return True
+    if name.isascii():
+        if re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", folded_answer):
+            return True
+    elif name in folded_answer:
+        return True
+    latin = transliterate(name)
+    if latin == name:  # Latin names: exact, or one slip in a long name (Vargas / Varga)
+        return len(name) >= 5 and any(
+            same_name(name, t) for t in set(tokens(folded_answer)) | answer_names
+        )
+    if latin in transliterate(folded_answer):
+        return True
+    candidates = {transliterate(n) for n in answer_names} | set(
+        tokens(transliterate(folded_answer))
+    )
+    return len(latin) >= 4 and any(
+        SequenceMatcher(None, latin, c).ratio() >= 0.8 for c in candidates
+    )
+
+
+_NAME_SPAN = re.compile(r"(?<![\w'])[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*")
+
+
+def name_spans(text: str) -> list[frozenset[str]]:
+    """The capitalised name spans of a text ("David Chen"), each as its lower-case words."""
+    return [
+        frozenset(w.lower().removesuffix("'s") for w in span.split())
+        for span in _NAME_SPAN.findall(text)
+    ]
+
+
+def _within(small: frozenset[str], large: frozenset[str]) -> bool:
+    return all(any(same_name(w, v) for v in large) for w in small)
+
+
+def full_name_given(full: frozenset[str], answer_spans: Sequence[frozenset[str]]) -> bool | None:
+    """Whether an answer names a reference's full name: True when a name in the answer
+    contains it or is part of it ("Tom" for "Tom Baker"); False when the answer only
+    has names that share a word with it ("Michael Chen" for "David Chen", "Anna Berg"
+    for "Tomas Berg": another person); None when no name of the answer touches it."""
+    near = [span for span in answer_spans if any(same_name(w, v) for w in full for v in span)]
+    if not near:
+        return None
+    return any(_within(full, span) or _within(span, full) for span in near)

@@ -1,0 +1,102 @@
+"""SpatialTrust q4/q5 without a model: the structured verdict from the answer's words.
+
+The LLM judge of SPEC §3.3 returns, per ground-truth factor, whether the answer
+identifies it and explains it correctly, which listed factor matches it, whether the
+answer claims factors that are not there, and whether it states there are none. This
+module returns the same verdict by text similarity, so ``--judge offline`` scores
+SpatialTrust end to end. Names and reasons are compared as concepts
+(:func:`~privbench.judges.offline.text.content_words`), so "a man behind the user"
+meets "a background person".
+"""
+
+from __future__ import annotations
+
+import re
+
+from privbench.judges.offline.text import content_words
+from privbench.spatialtrust.dataset import ExplanationQuestion
+from privbench.spatialtrust.parsing import ExplanationAnswer
+from privbench.spatialtrust.scoring import ExplanationVerdict, FactorVerdict
+
+OFFLINE_MATCH = 0.34
+"""Share of the shorter name's concepts a predicted and a ground-truth factor must share."""
+IDENTIFIED_IN_TEXT = 0.5
+"""Share of a factor's name concepts the answer text must have to identify it unlisted."""
+REASON_MATCH = 0.25
+"""Share of the reference reason's concepts that makes an explanation correct."""
+_NONE = re.compile(
+    r"\b(no|none|nothing|not any|there are no|there is no)\b.{0,40}\b(factor|visible|present|risk)s?\b"
+    r"|^\s*(none|no)\b"
+    r"|\b(?:don't|do not|cannot|can't|could not|couldn't)\s+(?:see|find|spot|identify|detect)"
+    r"\s+(?:any|anything)\b",
+    re.IGNORECASE,
+)
+_SCENE = frozenset({"user", "capture", "frame", "scene", "image"})
+"""Words every capture's description has: they tell no factor from another."""
+_DIRECT_WHY = frozenset(
+    {"see", "read", "record", "recording", "captur", "look", "looking", "visible", "film",
+     "watch", "point", "mirror"}
+)  # fmt: skip
+"""Word starts of a direct factor's reason: it sees or records the screen."""
+_INDIRECT_WHY = frozenset(
+    {"could", "might", "may", "possib", "risk", "potential", "would", "pass", "turn", "expos",
+     "later"}
+)  # fmt: skip
+"""Word starts of an indirect factor's reason: it could become a risk."""
+
+
+def _similarity(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a) if a else 0.0
+
+
+def _name_similarity(truth: frozenset[str], predicted: frozenset[str]) -> float:
+    """Shared name concepts over the shorter name (at least two): "the mirror" names "a
+    mirror on the wall behind the user"; one shared word of two long names does not."""
+    truth, predicted = truth - _SCENE, predicted - _SCENE
+    if not truth or not predicted:
+        return 0.0
+    return len(truth & predicted) / max(2, min(len(truth), len(predicted)))
+
+
+def offline_verdict(question: ExplanationQuestion, answer: ExplanationAnswer) -> ExplanationVerdict:
+    """The structured verdict from text similarity, without a model (``--judge offline``).
+
+    A predicted factor matches the ground-truth factor whose name concepts it shares most
+    (at least a third of the shorter name, one-to-one, best pairs first); a ground-truth factor is identified
+    when matched or named in the answer text; its explanation is correct when the matched
+    factor's reason (or the answer text) shares concepts with the reference reason or
+    uses the vocabulary of its kind (direct: seeing, recording; indirect: could, risk).
+    Any listed factor that matches nothing is unsupported. The answer states none when
+    it lists no factor and says so.
+    """
+    names = [content_words(f.name) for f in question.factors]
+    predicted = [content_words(f.name) for f in answer.factors]
+    pairs = sorted(
+        (
+            (_name_similarity(g, p), i, j)
+            for i, g in enumerate(names)
+            for j, p in enumerate(predicted)
+        ),
+        reverse=True,
+    )
+    matched: dict[int, int] = {}
+    used: set[int] = set()
+    for similarity, i, j in pairs:
+        if similarity >= OFFLINE_MATCH and i not in matched and j not in used:
+            matched[i], used = j, used | {j}
+    text = content_words(answer.text)
+    kind_words = _DIRECT_WHY if question.qid == "q4" else _INDIRECT_WHY
+    factors = []
+    for i, factor in enumerate(question.factors):
+        match = matched.get(i)
+        identified = match is not None or _similarity(names[i], text) >= IDENTIFIED_IN_TEXT
+        raw = answer.factors[match].why if match is not None else answer.text
+        reason = content_words(raw)
+        stems = {w[:6] for w in re.findall(r"\w+", raw.lower())}
+        explained = _similarity(content_words(factor.why), reason) >= REASON_MATCH or any(
+            k[:6] in stems for k in kind_words
+        )
+        factors.append(FactorVerdict(identified, identified and explained, match))
+    unsupported = any(k not in used and predicted[k] for k in range(len(answer.factors)))
+    states_none = not answer.factors and bool(_NONE.search(answer.text))
+    return ExplanationVerdict(tuple(factors), unsupported, states_none)
