@@ -46,7 +46,7 @@ def test_grade_json_prints_one_document_only(
     server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path
 ) -> None:
     server.script("answer-a", "0.9")
-    result = privbench(*grade_args(priviq_dir, predictions, tmp_path, "--json", "--epochs", "2"))
+    result = privbench(*grade_args(priviq_dir, predictions, tmp_path, "--json", "--judge-runs", "2"))
     assert result.returncode == 0, result.stderr
     document = json.loads(result.stdout)  # the whole of stdout is one JSON document
     assert document["benchmark"] == "priviq"
@@ -119,7 +119,7 @@ def test_unreachable_judge_is_one_line_without_the_key(
     result = privbench(*grade_args(priviq_dir, predictions, tmp_path))
     assert result.returncode == 1
     line = one_line_error(result)
-    assert f"judge {JUDGE}: cannot connect" in line
+    assert f"judge {JUDGE} at http://127.0.0.1:9/v1 does not answer: cannot connect" in line
     assert API_KEY not in result.stdout + result.stderr
 
 

@@ -34,6 +34,7 @@ from privbench.priviq.judge import (
 )
 from privbench.priviq.predictions import load_grade_file, load_predictions
 from privbench.priviq.tables import truncation_lines
+from privbench.running import Generation
 
 EXPECTED_PROMPT = (Path(__file__).parent / "data" / "paper_prompt_expected.txt").read_text(
     encoding="utf-8"
@@ -152,7 +153,7 @@ def test_resume_from_a_grade_file_rejudges_nothing_it_holds(
 ) -> None:
     script_scores(server)
     first = grade_priviq(
-        priviq_dir, predictions, out_dir=tmp_path / "one", options=run_options(tmp_path, epochs=2)
+        priviq_dir, predictions, out_dir=tmp_path / "one", options=run_options(tmp_path, judge_runs=2)
     )
     assert len(judge_requests(server)) == 8
     before = server.count()
@@ -162,7 +163,7 @@ def test_resume_from_a_grade_file_rejudges_nothing_it_holds(
         predictions,
         grades=first.exports["grades"],
         out_dir=tmp_path / "two",
-        options=run_options(tmp_path, epochs=3),
+        options=run_options(tmp_path, judge_runs=3),
     )
     assert len(judge_requests(server)) == 8 + 4  # one new run per item, nothing re-judged
     grades = json.loads(Path(third.exports["grades"]).read_text())
@@ -175,7 +176,7 @@ def test_resume_from_a_grade_file_rejudges_nothing_it_holds(
         predictions,
         grades=third.exports["grades"],
         out_dir=tmp_path / "three",
-        options=run_options(tmp_path, epochs=3),
+        options=run_options(tmp_path, judge_runs=3),
     )
     assert server.count() == after  # everything reused: not even the judge check is sent
     assert again.scores.overall.score == pytest.approx(third.scores.overall.score)
@@ -186,14 +187,27 @@ def test_resume_rejudges_runs_that_were_unscored(
     server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path
 ) -> None:
     script_scores(server)
-    earlier = {
-        key: {"model": ["j"], "content": ["0.9"], "score": [0.9]} for key in ("a", "b", "c", "d")
-    }
-    earlier["b"] = {"model": ["j"], "content": ["?"], "score": [None]}
+    first = grade_priviq(priviq_dir, predictions, options=run_options(tmp_path))
+    earlier = json.loads(Path(first.exports["grades"]).read_text())
+    earlier["b"]["score"] = [None]
+    grades = write_json(tmp_path / "grades.json", earlier)
+    judged = len(judge_requests(server))
+    run = grade_priviq(priviq_dir, predictions, grades=grades, options=run_options(tmp_path))
+    assert judge_requests(server)[judged:] == judge_requests(server, "answer-b")[-1:]
+    assert run.scores.items == pytest.approx({"a": 1.0, "b": 0.4, "c": 0.7, "d": 0.0})
+
+
+def test_reference_format_grade_file_without_identity_is_graded_again(
+    server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path
+) -> None:
+    """The reference evaluator's file records no answer, judge or protocol: never trusted."""
+    script_scores(server)
+    earlier = {key: {"model": ["j"], "content": ["0.9"], "score": [0.9]} for key in "abcd"}
     grades = write_json(tmp_path / "grades.json", earlier)
     run = grade_priviq(priviq_dir, predictions, grades=grades, options=run_options(tmp_path))
-    assert [r for r in judge_requests(server)] == judge_requests(server, "answer-b")
-    assert run.scores.items == pytest.approx({"a": 0.9, "b": 0.4, "c": 0.9, "d": 0.9})
+    assert len(judge_requests(server)) == 4
+    assert run.graded.reused_runs == 0
+    assert run.scores.items == pytest.approx({"a": 1.0, "b": 0.4, "c": 0.7, "d": 0.0})
 
 
 @pytest.mark.parametrize(
@@ -214,7 +228,7 @@ def test_injected_faults_end_with_every_item_graded(
 ) -> None:
     script_scores(server)
     server.fail_first_attempts(faults, pattern=JUDGE_PROMPT)
-    run = grade_priviq(priviq_dir, predictions, options=run_options(tmp_path, judge_timeout=2))
+    run = grade_priviq(priviq_dir, predictions, options=run_options(tmp_path, generation=Generation(timeout=2)))
     assert run.error is None
     assert run.scores.items == pytest.approx({"a": 1.0, "b": 0.4, "c": 0.7, "d": 0.0})
     injected = [r.answered_with for r in server.requests if r.answered_with.startswith("fault:")]
@@ -305,7 +319,7 @@ def test_unreachable_judge_stops_before_grading(
     monkeypatch.setenv("LOOPJUDGE_API_KEY", API_KEY)
     with pytest.raises(JudgeUnavailableError, match="cannot connect"):
         grade_priviq(priviq_dir, predictions, options=run_options(tmp_path))
-    assert not (tmp_path / "logs").exists()
+    assert not list((tmp_path / "logs").glob("*.eval"))  # nothing ran, nothing was logged
 
 
 def test_rejected_key_stops_before_grading_and_is_not_shown(

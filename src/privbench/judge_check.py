@@ -69,6 +69,17 @@ def make_model(
         raise error_type(f"{role} {name}: {error}") from None
 
 
+def grader_role(judge: str | None) -> dict[str, Model] | None:
+    """A task's ``grader`` role for a judge named in its options (none for ``offline``).
+
+    Built here so that a missing key or an unknown provider is one clear line, not
+    inspect's multi-line prerequisite message.
+    """
+    if not judge or judge == "offline":
+        return None
+    return {"grader": make_model(judge, role="judge")}
+
+
 def make_judge(name: str, *, config: GenerateConfig, **model_args: Any) -> Model:
     """The judge with its own connection limit, retries and per-attempt timeout."""
     return make_model(name, role="judge", config=config, **model_args)

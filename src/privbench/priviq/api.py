@@ -24,6 +24,7 @@ from privbench.priviq.dataset import load_priviq
 from privbench.priviq.exports import write_exports
 from privbench.priviq.predictions import load_grade_file, load_predictions
 from privbench.priviq.results import GradedLog, expected_ids, graded_log, json_document
+from privbench.priviq.scorer import runs_to_grade
 from privbench.priviq.scores import PrivIQScores, priviq_scores
 from privbench.priviq.task import priviq, priviq_grade
 from privbench.running import (
@@ -130,12 +131,19 @@ def grade_priviq(
     ids = [item.id for item in items]
     answers = load_predictions(predictions_path, ids)  # fail before any call
     extra_ids = {str(predictions_path): answers.extra_ids} if answers.extra_ids else {}
+    prior = load_grade_file(Path(grades)) if grades else {}
     if grades:
-        prior = load_grade_file(Path(grades))
         if not set(prior) & set(ids):
             raise UsageError(f"--grades {grades}: no entry matches an item of {data}")
         if unmatched := [key for key in prior if key not in answers]:
             extra_ids[str(grades)] = unmatched
+    to_send = runs_to_grade(
+        prior,
+        dict(answers),
+        judge=options.judge,
+        protocol=options.protocol,
+        judge_runs=options.judge_runs,
+    )
     exports_dir = ensure_writable_dir(
         Path(out_dir) if out_dir else predictions_path.parent, "--out"
     )
@@ -150,7 +158,7 @@ def grade_priviq(
     )
     # samples beyond the judge's connections wait at its connection limit, so a freed
     # connection is reused at once instead of after the next sample's setup
-    log = run_task(task, NO_MODEL, options, True, 2 * options.judge_connections)
+    log = run_task(task, NO_MODEL, options, to_send > 0, 2 * options.judge_connections)
     run = finish_priviq(_label(log, model_name), log, exports_dir)
     run.extra_ids = extra_ids
     return run

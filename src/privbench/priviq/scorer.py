@@ -51,6 +51,43 @@ def answer_text(output: ModelOutput | None) -> tuple[str, bool]:
     return (text, False) if text.strip() else ("", True)
 
 
+def protocol_identity(protocol: str, judge: str | None) -> tuple[str, str]:
+    """The protocol name and prompt hash a grade run records (and a reuse must match)."""
+    if is_offline(judge):
+        return offline_judge.PROTOCOL, offline_judge.rules_hash()
+    judge_protocol = get_protocol(protocol)
+    return judge_protocol.name, judge_protocol.template_hash
+
+
+def runs_to_grade(
+    prior: dict[str, list[GradeRecord]],
+    answers: dict[str, str | None],
+    *,
+    judge: str,
+    protocol: str,
+    judge_runs: int,
+) -> int:
+    """How many judge runs a grade run must send, given an earlier grade file.
+
+    Uses the scorer's own rules (the answer as judged, :func:`reusable_runs`), so a run
+    that reuses everything need not even check the judge.
+    """
+    protocol_name, prompt_hash = protocol_identity(protocol, judge)
+    missing = 0
+    for item_id, raw in answers.items():
+        text = raw if raw and raw.strip() else ""
+        judged, _ = truncate_for_judge(text)
+        reusable = reusable_runs(
+            prior.get(item_id, []),
+            answer=judged,
+            judge=judge,
+            protocol=protocol_name,
+            prompt_hash=prompt_hash,
+        )
+        missing += max(0, judge_runs - len(reusable))
+    return missing
+
+
 def item_value(runs: list[float | None]) -> dict[str, float]:
     """The sample's score value: mean of the scored runs (NaN if none) and unscored runs."""
     scored = [r for r in runs if r is not None]
@@ -184,8 +221,7 @@ def priviq_judge(
     judge_protocol = get_protocol(protocol)
     prior = load_grade_file(Path(grades)) if grades else {}
     offline = is_offline(judge)
-    protocol_name = offline_judge.PROTOCOL if offline else judge_protocol.name
-    prompt_hash = offline_judge.rules_hash() if offline else judge_protocol.template_hash
+    protocol_name, prompt_hash = protocol_identity(protocol, judge)
 
     async def score(state: TaskState, target: Target) -> Score:
         prediction, no_answer = answer_text(state.output)

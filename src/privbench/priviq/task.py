@@ -20,6 +20,7 @@ from inspect_ai.model import CachePolicy, ChatMessageUser, ContentImage, Content
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
 from privbench.dataset_identity import DATASET_HASH_KEY, dataset_hash
+from privbench.judge_check import grader_role
 from privbench.judges import offline as offline_judge
 from privbench.judging import is_offline
 from privbench.priviq.competencies import combination_label
@@ -78,9 +79,7 @@ def _judged_task(
             judge_runs=settings.judge_runs,
             cache=settings.cache,
         ),
-        model_roles={"grader": settings.judge}
-        if settings.judge and not is_offline(settings.judge)
-        else None,
+        model_roles=grader_role(settings.judge),
         metadata={
             "benchmark": "priviq",
             "data": str(data),

@@ -18,7 +18,7 @@ from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from privbench.dataset_identity import DATASET_HASH_KEY, dataset_hash
-from privbench.judging import is_offline
+from privbench.judge_check import grader_role
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.dataset import SpatialItem, ground_truth_record, load_spatialtrust
@@ -75,7 +75,7 @@ def _task(
         scorer=spatialtrust_scorer(
             data=str(directory), max_tries=max_tries, judge=judge, cache=cache
         ),
-        model_roles={"grader": judge} if judge and not is_offline(judge) else None,
+        model_roles=grader_role(judge),
         metadata={
             "benchmark": "spatialtrust",
             "data": str(directory),

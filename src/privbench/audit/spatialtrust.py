@@ -1,0 +1,527 @@
+"""What a SpatialTrust directory gives away: blind baselines, option-name leakage, shapes.
+
+Why: a score means something only next to what a model could score without doing the
+task. Everything here is computed from the annotations alone (no model, no image pixels)
+with the benchmark's own scoring functions (:mod:`privbench.spatialtrust.scoring`,
+eqs. 1–6), so a floor reported here is exactly what a run would score.
+
+* **Trivial baselines** — the best *constant* answer per question: q1 always one option
+  ("Yes", "No", ...); q2/q3 always "None of the above" or always one option text (a
+  constant gives no box, so an option with ground-truth boxes is never credited); q4/q5
+  always "no factor", which eq. 6 credits exactly where the ground truth has none (the
+  convention that a question without ground-truth factors credits an answer stating
+  absence). Overall = mean of the five, as for a model.
+* **Option-name leakage** — a text-only predictor that sees the option *texts* of q2/q3
+  and never the image: fitted on a random half of the images (per option text, the share
+  of times it is in the answer set when offered), it chooses the offered options whose
+  share is above 0.5, else "None of the above" (or always "None of the above" where that
+  does better on the training half); scored on the other half with eq. 3's option-set
+  rule and boxes assumed perfect (grounding ignored: the question is what the texts
+  reveal, not where things are). The best constant, chosen on the same training half and
+  scored the same way, is its reference; the gain in points, averaged over random
+  splits, is the leakage. About 0 means the option texts carry no answer. The same
+  predictor's "any factor chosen?" mapped to q1 gives the detection leakage.
+* **Shapes** — factor types (offered present vs offered absent, per category), the
+  direct / indirect / both / neither shares, answer-set sizes and box sizes.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from privbench.audit.numbers import describe, percent
+from privbench.spatialtrust.dataset import (
+    CHOICE_QUESTIONS,
+    EXPLANATION_QUESTIONS,
+    QUESTION_IDS,
+    ChoiceQuestion,
+    ExplanationQuestion,
+    SpatialItem,
+    is_none_option,
+    load_spatialtrust,
+)
+from privbench.spatialtrust.scoring import (
+    ExplanationVerdict,
+    FactorVerdict,
+    score_choice,
+    score_explanation,
+    score_single,
+)
+
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog
+
+BASELINE_LABEL = "trivial baseline (no image)"
+"""How a trivial-baseline row or column is labelled wherever scores are shown."""
+NONE_ANSWER = "None of the above"
+NO_FACTOR = "no factor"
+"""The constant q4/q5 answer: "there is no such factor", with no box."""
+SMALL_BOX_PERCENT = 1.0
+"""A box covering less than this share (%) of the image counts as small."""
+_NONE_KEY = ""
+"""Key of the "None of the above" constant (never the key of a real option text)."""
+
+
+def option_key(text: str) -> str:
+    """An option text compared across images: case, spacing and a final period ignored."""
+    return " ".join(text.casefold().split()).rstrip(".")
+
+
+def _offered(question: ChoiceQuestion) -> list[tuple[str, str]]:
+    """``(key, letter)`` of every real option (not "None of the above") of a question."""
+    return [(option_key(t), k) for k, t in question.options.items() if not is_none_option(t)]
+
+
+@dataclass(frozen=True)
+class _Choice:
+    """A choice question with its option texts keyed once (every figure reuses them)."""
+
+    question: ChoiceQuestion
+    letters: dict[str, str]
+    """Constant key → the letter offering it here (``_NONE_KEY`` → "None of the above")."""
+    offered: tuple[tuple[str, str], ...]
+    """``(key, letter)`` of the real options."""
+
+    @classmethod
+    def of(cls, question: ChoiceQuestion) -> _Choice:
+        if question.qid == "q1":
+            offered = [(option_key(text), k) for k, text in question.options.items()]
+        else:
+            offered = _offered(question)
+        letters = {key: letter for key, letter in reversed(offered)}
+        if question.none_option is not None:
+            letters[_NONE_KEY] = question.none_option
+        return cls(question, letters, tuple(offered))
+
+    def constant_score(self, key: str, *, grounded: bool) -> float:
+        """Score of always answering ``key``: eq. 1 for q1, eq. 3 for q2/q3 (no box given).
+
+        With ``grounded`` False the ground-truth boxes are ignored (boxes assumed perfect),
+        the basis on which option-name leakage is compared.
+        """
+        letter = self.letters.get(key)
+        if self.question.qid == "q1":
+            return score_single(self.question.answer[0], letter)
+        if letter is None:
+            return 0.0  # the constant is not offered here: the answer chooses nothing
+        evidence = self.question.evidence if grounded else {}
+        return score_choice(self.question.answer, [letter], evidence, {})
+
+
+def _choices(items: Sequence[SpatialItem], qid: str) -> list[_Choice]:
+    return [_Choice.of(item.choice(qid)) for item in items]
+
+
+def no_factor_score(question: ExplanationQuestion) -> float:
+    """Eq. 6 for an answer that states there is no factor and gives no box."""
+    verdict = ExplanationVerdict(
+        factors=tuple(FactorVerdict(False, False, None) for _ in question.factors),
+        unsupported=False,
+        states_none=True,
+    )
+    return score_explanation(verdict, [factor.box for factor in question.factors], [])
+
+
+def _display_names(choices: Sequence[_Choice]) -> dict[str, str]:
+    """Each constant's key → the option text as first written in the dataset."""
+    names = {} if not choices or choices[0].question.qid == "q1" else {_NONE_KEY: NONE_ANSWER}
+    for choice in choices:
+        for key, letter in choice.offered:
+            names.setdefault(key, choice.question.options[letter])
+    return names
+
+
+def constant_scores(items: Sequence[SpatialItem]) -> dict[str, dict[str, float]]:
+    """Every constant answer's score (%) per question, best first (ties: dataset order)."""
+    if not items:
+        raise ValueError("no images to compute a baseline on")
+    result: dict[str, dict[str, float]] = {}
+    for qid in ("q1", *CHOICE_QUESTIONS):
+        choices = _choices(items, qid)
+        scores = {
+            name: 100
+            * math.fsum(c.constant_score(key, grounded=True) for c in choices)
+            / len(items)
+            for key, name in _display_names(choices).items()
+        }
+        result[qid] = dict(sorted(scores.items(), key=lambda kv: -kv[1]))
+    for qid in EXPLANATION_QUESTIONS:
+        total = math.fsum(no_factor_score(item.explanation(qid)) for item in items)
+        result[qid] = {NO_FACTOR: 100 * total / len(items)}
+    return result
+
+
+def _best_constants(scores: Mapping[str, Mapping[str, float]], images: int) -> dict[str, Any]:
+    """The trivial-baseline record from every constant's scores (best first per question)."""
+    best = {qid: next(iter(scores[qid].items())) for qid in QUESTION_IDS}
+    result: dict[str, Any] = {qid: best[qid][1] for qid in QUESTION_IDS}
+    result["overall"] = statistics.fmean(result[qid] for qid in QUESTION_IDS)
+    result["answers"] = {qid: best[qid][0] for qid in QUESTION_IDS}
+    result["images"] = images
+    return result
+
+
+def trivial_baselines(items: Sequence[SpatialItem]) -> dict[str, Any]:
+    """The best constant answer per question (q1–q5, %), their overall, and which won.
+
+    Keys: ``q1`` … ``q5`` and ``overall`` (percentages, overall = mean of the five),
+    ``answers`` (qid → the winning constant) and ``images``. Each question's constant is
+    chosen on its own, as a model may answer each question differently.
+    """
+    return _best_constants(constant_scores(items), len(items))
+
+
+@dataclass(frozen=True)
+class Leakage:
+    """Option-name leakage of one question, means over random half splits (%, points)."""
+
+    predictor: float
+    """The text-only predictor's score on the held-out halves (%)."""
+    trivial: float
+    """The best constant (chosen on the training half) on the same held-out halves (%)."""
+    gain: float
+    """``predictor − trivial`` in percentage points: what the option texts give away."""
+    gain_sd: float
+    """Standard deviation of the gain over the splits (0 with one split)."""
+    splits: int
+
+
+PRIOR_WEIGHT = 1.0
+"""Pseudo-offers at the pooled answer rate added to every text's count, so that a text seen
+once is not certain (its rate is shrunk towards the pooled one)."""
+MAJORITY = 0.5
+"""The predictor chooses an offered option whose answer rate is above this."""
+
+
+@dataclass(frozen=True)
+class _Counts:
+    """How often each option text was offered and answered on a training half."""
+
+    offered: Counter[str]
+    present: Counter[str]
+    pooled: float
+    """The answer rate of all offers together (the prior of every text's rate)."""
+
+    @classmethod
+    def of(cls, choices: Iterable[_Choice]) -> _Counts:
+        offered: Counter[str] = Counter()
+        present: Counter[str] = Counter()
+        for choice in choices:
+            for key, letter in choice.offered:
+                offered[key] += 1
+                present[key] += letter in choice.question.answer
+        total = sum(offered.values())
+        return cls(offered, present, sum(present.values()) / total if total else 0.0)
+
+    def rate(self, key: str, without: bool = False, was_present: bool = False) -> float:
+        """The smoothed answer rate of a text (``without``: one offer of it left out)."""
+        offered = self.offered[key] - without
+        present = self.present[key] - (without and was_present)
+        return (present + PRIOR_WEIGHT * self.pooled) / (offered + PRIOR_WEIGHT)
+
+
+def _text_only_answers(
+    choices: Sequence[_Choice], train: np.ndarray
+) -> tuple[list[list[str]], np.ndarray]:
+    """The text-only predictor fitted on ``choices[train]``, applied to every question.
+
+    It learns each option text's answer rate (share of offers in which it is in the answer
+    set, shrunk towards the pooled rate by :data:`PRIOR_WEIGHT`) and chooses the offered
+    options answered more often than not (:data:`MAJORITY`), else "None of the above". If
+    always answering "None of the above" scores better on the training half, it does that
+    instead. Returns every question's chosen letters and their eq. 3 scores with boxes
+    assumed perfect.
+
+    Why leave-one-out on the training half (each training question's own offers left out
+    of the rates it is answered with): judged on rates that include the very question it
+    answers, the rule would look better than it is (a text offered once "predicts" its
+    own answer) and be kept where a constant does better on new images.
+    """
+    counts = _Counts.of(choices[i] for i in train)
+    in_train = np.zeros(len(choices), dtype=bool)
+    in_train[train] = True
+    nones = [[c.letters[_NONE_KEY]] if _NONE_KEY in c.letters else [] for c in choices]
+    chosen: list[list[str]] = []
+    scores, none_scores = np.zeros(len(choices)), np.zeros(len(choices))
+    for row, choice in enumerate(choices):
+        own, answer = bool(in_train[row]), choice.question.answer
+        picked = [
+            letter
+            for key, letter in choice.offered
+            if counts.rate(key, own, letter in answer) > MAJORITY
+        ]
+        chosen.append(picked or nones[row])
+        scores[row] = score_choice(answer, chosen[-1], {}, {})
+        none_scores[row] = score_choice(answer, nones[row], {}, {})
+    if none_scores[train].sum() > scores[train].sum():
+        return nones, none_scores
+    return chosen, scores
+
+
+def _halves(n: int, splits: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``splits`` random (training, held-out) halves of ``n`` images, reproducible by seed."""
+    if n < 2:
+        raise ValueError("option-name leakage needs at least 2 images (one per half)")
+    if splits < 1:
+        raise ValueError("splits must be at least 1")
+    rng = np.random.default_rng(seed)
+    orders = [rng.permutation(n) for _ in range(splits)]
+    return [(order[: n // 2], order[n // 2 :]) for order in orders]
+
+
+def _leakage(predicted: Sequence[float], trivial: Sequence[float]) -> Leakage:
+    """Means over the splits of the two held-out scores and of their difference."""
+    gains = [p - t for p, t in zip(predicted, trivial, strict=True)]
+    return Leakage(
+        predictor=statistics.fmean(predicted),
+        trivial=statistics.fmean(trivial),
+        gain=statistics.fmean(gains),
+        gain_sd=statistics.stdev(gains) if len(gains) > 1 else 0.0,
+        splits=len(gains),
+    )
+
+
+def _constant_matrix(choices: Sequence[_Choice]) -> np.ndarray:
+    """Score of every constant (columns) on every image, grounding ignored (the basis of
+    the leakage comparison)."""
+    keys = list(_display_names(choices))
+    return np.array([[c.constant_score(k, grounded=False) for k in keys] for c in choices])
+
+
+def _best_constant_held_out(constants: np.ndarray, train: np.ndarray, test: np.ndarray) -> float:
+    """The constant best on the training half, scored on the held-out half (%)."""
+    best = int(np.argmax(constants[train].mean(axis=0)))
+    return 100 * float(constants[test, best].mean())
+
+
+def _all_leakage(
+    items: Sequence[SpatialItem], splits: int, seed: int
+) -> tuple[dict[str, Leakage], Leakage]:
+    """q2/q3 option-name leakage and q1 detection leakage on the same random halves."""
+    halves = _halves(len(items), splits, seed)
+    choices = {qid: _choices(items, qid) for qid in ("q1", *CHOICE_QUESTIONS)}
+    constants = {qid: _constant_matrix(c) for qid, c in choices.items()}
+    answers = [option_key(item.q1.options[item.q1.answer[0]]) for item in items]
+    runs: dict[str, tuple[list[float], list[float]]] = {qid: ([], []) for qid in choices}
+    for train, test in halves:
+        flagged = np.zeros(len(items), dtype=bool)
+        for qid in CHOICE_QUESTIONS:
+            chosen, scores = _text_only_answers(choices[qid], train)
+            runs[qid][0].append(100 * float(scores[test].mean()))
+            runs[qid][1].append(_best_constant_held_out(constants[qid], train, test))
+            none = [c.letters.get(_NONE_KEY) for c in choices[qid]]
+            flagged |= [any(x != n for x in xs) for xs, n in zip(chosen, none, strict=True)]
+        # q1: the answer most often given on the training half with the same outcome
+        by_flag: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}
+        for i in train:
+            by_flag[bool(flagged[i])][answers[i]] += 1
+        fallback = (by_flag[True] + by_flag[False]).most_common(1)[0][0]
+        pick = {f: c.most_common(1)[0][0] if c else fallback for f, c in by_flag.items()}
+        q1 = [choices["q1"][i].constant_score(pick[bool(flagged[i])], grounded=False) for i in test]
+        runs["q1"][0].append(100 * statistics.fmean(q1))
+        runs["q1"][1].append(_best_constant_held_out(constants["q1"], train, test))
+    return {qid: _leakage(*runs[qid]) for qid in CHOICE_QUESTIONS}, _leakage(*runs["q1"])
+
+
+def leakage_details(
+    items: Sequence[SpatialItem], *, splits: int = 20, seed: int = 0
+) -> dict[str, Leakage]:
+    """q2 and q3 option-name leakage (see the module docstring), ``splits`` random halves."""
+    return _all_leakage(items, splits, seed)[0]
+
+
+def detection_leakage(items: Sequence[SpatialItem], *, splits: int = 20, seed: int = 0) -> Leakage:
+    """q1 answered from the q2/q3 option texts alone, on the same halves as q2/q3.
+
+    Whether the text-only predictor chooses any real option in q2 or q3 is mapped (on the
+    training half) to the q1 answer most often given with that outcome ("Yes" / "No" in
+    practice); scored with eq. 1 on the held-out half, against the best constant q1 answer.
+    """
+    return _all_leakage(items, splits, seed)[1]
+
+
+def option_name_leakage(
+    items: Sequence[SpatialItem], *, splits: int = 20, seed: int = 0
+) -> dict[str, float]:
+    """Points the option texts alone score above the trivial baseline: ``{"q2", "q3"}``."""
+    details = leakage_details(items, splits=splits, seed=seed)
+    return {qid: leakage.gain for qid, leakage in details.items()}
+
+
+def _has_factor(question: ChoiceQuestion) -> bool:
+    """Whether the ground truth names a real option (not "None of the above")."""
+    return any(not is_none_option(question.options[letter]) for letter in question.answer)
+
+
+def category_shares(items: Sequence[SpatialItem]) -> dict[str, dict[str, float | int | None]]:
+    """Images with direct only / indirect only / both / neither (count and %), by q2/q3."""
+    counts: Counter[str] = Counter()
+    for item in items:
+        direct, indirect = _has_factor(item.q2), _has_factor(item.q3)
+        kind = {(True, False): "direct_only", (False, True): "indirect_only",
+                (True, True): "both", (False, False): "neither"}[(direct, indirect)]  # fmt: skip
+        counts[kind] += 1
+    return {
+        kind: {"n": counts[kind], "percent": percent(counts[kind], len(items))}
+        for kind in ("direct_only", "indirect_only", "both", "neither")
+    }
+
+
+def answer_shapes(items: Sequence[SpatialItem]) -> dict[str, Any]:
+    """q1's answer distribution; q2/q3 single/multiple types and answer-set sizes."""
+    q1 = Counter(item.q1.options[item.q1.answer[0]] for item in items)
+    shapes: dict[str, Any] = {"q1": {text: {"n": n, "percent": percent(n, len(items))}
+                                     for text, n in q1.most_common()}}  # fmt: skip
+    for qid in CHOICE_QUESTIONS:
+        questions = [item.choice(qid) for item in items]
+        sizes = Counter(len(q.answer) if _has_factor(q) else 0 for q in questions)
+        shapes[qid] = {
+            "multiple_type": sum(q.type == "multiple" for q in questions),
+            "answer_sizes": {str(size): sizes[size] for size in sorted(sizes)},
+            "multiple_answers_percent": percent(
+                sum(n for size, n in sizes.items() if size > 1), len(questions)
+            ),
+        }
+    return shapes
+
+
+def factor_distribution(items: Sequence[SpatialItem]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per factor type (option text) and category (q2 direct, q3 indirect): how often it is
+    offered present and offered absent, and its answer rate (present / offered).
+
+    A rate near 0 or 1 is what option-name leakage exploits; a text-blind benchmark
+    offers each type about as often absent as present.
+    """
+    present: dict[str, Counter[str]] = defaultdict(Counter)
+    absent: dict[str, Counter[str]] = defaultdict(Counter)
+    names: dict[str, str] = {}
+    for item in items:
+        for qid in CHOICE_QUESTIONS:
+            question = item.choice(qid)
+            for key, letter in _offered(question):
+                names.setdefault(key, question.options[letter])
+                (present if letter in question.answer else absent)[key][qid] += 1
+    result: dict[str, dict[str, dict[str, Any]]] = {}
+    for key in sorted(names, key=lambda k: -sum((present[k] + absent[k]).values())):
+        result[names[key]] = {
+            qid: {
+                "present": present[key][qid],
+                "absent": absent[key][qid],
+                "answer_rate": percent(present[key][qid], present[key][qid] + absent[key][qid]),
+            }
+            for qid in CHOICE_QUESTIONS
+        }
+    return result
+
+
+def _box_figures(boxes: Sequence[tuple[tuple[float, ...], int, int]]) -> dict[str, Any]:
+    """Size statistics of ``(box, image width, image height)`` triples."""
+    areas = [100 * (b[2] - b[0]) * (b[3] - b[1]) / (w * h) for b, w, h in boxes]
+    return {
+        "n": len(boxes),
+        "area_percent": describe(areas),
+        "width_px": describe([b[2] - b[0] for b, _, _ in boxes]),
+        "height_px": describe([b[3] - b[1] for b, _, _ in boxes]),
+        "small_percent": percent(sum(a < SMALL_BOX_PERCENT for a in areas), len(areas)),
+    }
+
+
+def box_statistics(items: Sequence[SpatialItem]) -> dict[str, Any]:
+    """Box sizes of q2/q3 evidence and of q4/q5 factors (area as % of the image, pixels),
+    and how many questions require boxes (the paper counts 1,000 of them and 1,262 boxes)."""
+    evidence = [
+        (box, item.width, item.height)
+        for item in items
+        for qid in CHOICE_QUESTIONS
+        for boxes in item.choice(qid).evidence.values()
+        for box in boxes
+    ]
+    factors = [
+        (factor.box, item.width, item.height)
+        for item in items
+        for qid in EXPLANATION_QUESTIONS
+        for factor in item.explanation(qid).factors
+    ]
+    grounded = sum(bool(item.choice(q).evidence) for item in items for q in CHOICE_QUESTIONS)
+    grounded += sum(
+        bool(item.explanation(q).factors) for item in items for q in EXPLANATION_QUESTIONS
+    )
+    return {
+        "questions_with_boxes": grounded,
+        "evidence": _box_figures(evidence),
+        "factors": _box_figures(factors),
+    }
+
+
+def audit_items(items: Sequence[SpatialItem], *, splits: int = 20, seed: int = 0) -> dict[str, Any]:
+    """The ``privbench audit --json`` document of a list of SpatialTrust images."""
+    leakage, detection = _all_leakage(items, splits, seed) if len(items) >= 2 else (None, None)
+    constants = constant_scores(items)
+    return {
+        "benchmark": "spatialtrust",
+        "items": len(items),
+        "baselines": {"trivial": _best_constants(constants, len(items)), "constants": constants},
+        "leakage": {
+            "option_names": {q: d.gain for q, d in leakage.items()} if leakage else None,
+            "details": {q: asdict(d) for q, d in leakage.items()} if leakage else None,
+            "detection": asdict(detection) if detection else None,
+            "seed": seed,
+        },
+        "shares": category_shares(items),
+        "answers": answer_shapes(items),
+        "factors": factor_distribution(items),
+        "boxes": box_statistics(items),
+    }
+
+
+def audit_spatialtrust(directory: str | Path) -> dict[str, Any]:
+    """Audit a SpatialTrust directory (loaded and validated: bad input raises one line)."""
+    items = load_spatialtrust(directory)
+    return {"directory": str(directory), **audit_items(items)}
+
+
+def run_baseline(log: EvalLog | str, ids: Iterable[str]) -> dict[str, Any] | None:
+    """The trivial baseline of the images a SpatialTrust run scored, keyed as its scores.
+
+    ``log`` is the run's log (or its location); its task metadata names the data directory
+    and, where recorded, the directory's content hash. None when the directory is gone, has
+    changed since the run, or none of ``ids`` is in it: a floor of other data would mislead.
+    Keys: ``label``, the task names (``detection`` …), ``overall``, ``answers``, ``images``.
+    """
+    from inspect_ai.log import read_eval_log
+
+    from privbench.dataset_identity import DATASET_HASH_KEY, dataset_hash
+    from privbench.errors import PrivbenchError
+    from privbench.spatialtrust.scorer import TASKS
+
+    try:
+        header = read_eval_log(log, header_only=True) if isinstance(log, str) else log
+        metadata = header.eval.metadata or {}
+        data = metadata.get("data")
+        if not data:
+            return None
+        expected = metadata.get(DATASET_HASH_KEY)
+        if expected and dataset_hash(data) != expected:
+            return None
+        wanted = set(ids)
+        items = [item for item in load_spatialtrust(data) if item.id in wanted]
+    except (OSError, ValueError, PrivbenchError):
+        return None
+    if not items:
+        return None
+    baseline = trivial_baselines(items)
+    return {
+        "label": BASELINE_LABEL,
+        **{name: baseline[qid] for qid, name in TASKS},
+        "overall": baseline["overall"],
+        "answers": baseline["answers"],
+        "images": baseline["images"],
+    }

@@ -1,0 +1,165 @@
+"""Terminal tables of an audit document (what ``privbench audit`` prints without --json).
+
+Why separate: the figures are computed once (:mod:`privbench.audit.spatialtrust`,
+:mod:`privbench.audit.priviq`) into the ``--json`` document; these functions only lay that
+document out, so the terminal and the JSON always agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.console import RenderableType
+from rich.table import Table
+
+from privbench.formatting import fmt
+from privbench.priviq.competencies import COMPETENCIES
+
+_QUESTIONS = {
+    "q1": "q1 detection",
+    "q2": "q2 direct identification",
+    "q3": "q3 indirect identification",
+    "q4": "q4 direct explanation",
+    "q5": "q5 indirect explanation",
+}
+_SHORT = {"q2": "q2 direct", "q3": "q3 indirect"}
+_SHARES = {"direct_only": "direct only", "indirect_only": "indirect only", "both": "both",
+           "neither": "neither"}  # fmt: skip
+
+
+def _table(title: str, *columns: str, text: int = 1) -> Table:
+    """A table whose first ``text`` columns are left-aligned text, the rest numbers."""
+    table = Table(title=title, title_justify="left")
+    for index, column in enumerate(columns):
+        table.add_column(column, justify="left" if index < text else "right")
+    return table
+
+
+def _offered(cell: Mapping[str, Any]) -> str:
+    """``present / absent (rate %)`` of one factor type in one question."""
+    return f"{cell['present']} / {cell['absent']} ({fmt(cell['answer_rate'])})"
+
+
+def spatial_tables(document: Mapping[str, Any]) -> list[RenderableType]:
+    """Baselines, leakage, category shares, factor types and boxes of a SpatialTrust audit."""
+    n = document["items"]
+    trivial = document["baselines"]["trivial"]
+    baselines = _table(
+        f"Trivial baselines (no image) — {n} images", "Question", "Best constant answer", "Score",
+        text=2,
+    )  # fmt: skip
+    for qid, label in _QUESTIONS.items():
+        baselines.add_row(label, trivial["answers"][qid], fmt(trivial[qid]))
+    baselines.add_row("Overall", "", fmt(trivial["overall"]))
+    tables: list[RenderableType] = [baselines]
+    details = document["leakage"]["details"]
+    if details:
+        splits = next(iter(details.values()))["splits"]
+        leakage = _table(
+            f"Option-name leakage — text-only predictor vs best constant, held-out halves "
+            f"({splits} splits, boxes assumed perfect)",
+            "Question", "Option texts only", "Best constant", "Gain (points)", "± sd",
+        )  # fmt: skip
+        rows = [(_SHORT[qid], details[qid]) for qid in ("q2", "q3")]
+        rows.append(("q1 from q2/q3 texts", document["leakage"]["detection"]))
+        for label, d in rows:
+            leakage.add_row(label, fmt(d["predictor"]), fmt(d["trivial"]),
+                            f"{d['gain']:+.1f}", fmt(d["gain_sd"]))  # fmt: skip
+        tables.append(leakage)
+    shares = _table("Images by category", "Category", "Images", "%")
+    for key, label in _SHARES.items():
+        shares.add_row(
+            label, str(document["shares"][key]["n"]), fmt(document["shares"][key]["percent"])
+        )
+    tables.append(shares)
+    factors = _table(
+        "Factor types: times offered present / absent (answer rate %)",
+        "Option text", "q2 direct", "q3 indirect",
+    )  # fmt: skip
+    for name, by_qid in document["factors"].items():
+        factors.add_row(name, _offered(by_qid["q2"]), _offered(by_qid["q3"]))
+    tables.append(factors)
+    boxes = _table(
+        f"Boxes ({document['boxes']['questions_with_boxes']} questions require boxes): "
+        "area as % of the image",
+        "Boxes", "n", "min", "median", "mean", "max", "< 1 % (share)", "median w×h px",
+    )  # fmt: skip
+    for kind, label in (("evidence", "q2/q3 evidence"), ("factors", "q4/q5 factors")):
+        b = document["boxes"][kind]
+        area = b["area_percent"]
+        size = f"{_f0(b['width_px']['median'])}×{_f0(b['height_px']['median'])}"
+        boxes.add_row(label, str(b["n"]), _f2(area["min"]), _f2(area["median"]), _f2(area["mean"]),
+                      _f2(area["max"]), fmt(b["small_percent"]), size)  # fmt: skip
+    tables.append(boxes)
+    return tables
+
+
+def _f2(value: float | None) -> str:
+    """Two decimals: box areas are often below one percent."""
+    return "–" if value is None else f"{value:.2f}"
+
+
+def _f0(value: float | None) -> str:
+    """Whole pixels."""
+    return "–" if value is None else f"{value:.0f}"
+
+
+def priviq_tables(document: Mapping[str, Any]) -> list[RenderableType]:
+    """Table 1 comparison, duplicates, answer lengths and (with --ocr) printed answers."""
+    table1 = document["table1"]
+    ocr = document["ocr"]
+    competencies = _table(
+        f"Competencies — {document['items']} items", "Competency", "Items", "Table 1",
+        "Answer words (mean)", *(("Printed in image %", "Items > 50 %") if ocr else ()),
+    )  # fmt: skip
+    lengths = document["answer_lengths"]["words_by_competency"]
+    for code in COMPETENCIES:
+        row = [
+            code,
+            str(table1["competencies"][code]["n"]),
+            str(table1["competencies"][code]["paper"]),
+            fmt(lengths[code]),
+        ]
+        if ocr:
+            cell = ocr["by_competency"][code]
+            row += [fmt(cell["mean_percent"]), fmt(cell["above_half_percent"])]
+        competencies.add_row(*row)
+    if ocr:
+        competencies.add_row("All", str(document["items"]), "", "", fmt(ocr["mean_percent"]),
+                             fmt(ocr["above_half_percent"]))  # fmt: skip
+    combinations = _table("Combinations", "Combination", "Items", "Table 1")
+    for label, cell in table1["combinations"].items():
+        combinations.add_row(label, str(cell["n"]), str(cell["paper"]))
+    duplicates = document["duplicates"]
+    questions = duplicates["questions"]
+    repeated = _table(
+        f"Questions: {questions['distinct']} distinct texts; {questions['duplicates']} items repeat "
+        f"an earlier question; {duplicates['question_answer_pairs']['duplicates']} repeat an "
+        "earlier question and answer",
+        "Items", "Most repeated questions",
+    )  # fmt: skip
+    for group in questions["largest"]:
+        repeated.add_row(str(group["n"]), group["question"])
+    return [competencies, combinations, repeated]
+
+
+def summary_lines(document: Mapping[str, Any]) -> list[str]:
+    """One-line figures that need no table (answer lengths, OCR items above half)."""
+    if document["benchmark"] != "priviq":
+        return [f"directory: {document['directory']}"]
+    words = document["answer_lengths"]["words"]
+    lines = [
+        f"reference answers: {fmt(words['median'])} words median, {fmt(words['mean'])} mean, "
+        f"{words['min']}–{words['max']}"
+    ]
+    ocr = document["ocr"]
+    if ocr:
+        listed = ", ".join(ocr["above_half_items"][:20])
+        more = f" and {ocr['above_half'] - 20} more" if ocr["above_half"] > 20 else ""
+        lines.append(
+            f"answers more than half printed in the image: {ocr['above_half']} of "
+            f"{ocr['items']} items ({listed}{more})"
+        )
+    lines.append(f"directory: {document['directory']}")
+    return lines
