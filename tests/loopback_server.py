@@ -27,6 +27,12 @@ from typing import Any, Literal
 
 from aiohttp import web
 
+JUDGE_TEXT = re.compile(r"Correctness|correctness score|verdict", re.IGNORECASE)
+"""Requests of a judge: the Priv-IQ prompts ask for a correctness score, SpatialTrust's for a
+verdict."""
+CHECK_TEXT = re.compile(r"Reply with the digit 1")
+"""privbench's reachability check before a run."""
+
 FaultKind = Literal["401", "429", "500", "timeout", "malformed"]
 
 
@@ -204,10 +210,16 @@ class LoopbackServer:
         return web.json_response(self.stats())
 
     def stats(self) -> dict[str, Any]:
-        """Request count, peak concurrency, and first-request / last-reply wall-clock times."""
+        """Request counts (all, and by role: a judge prompt, a reachability check, the model
+        under test), peak concurrency, and first-request / last-reply wall-clock times."""
         with self._lock:
+            judge = sum(1 for r in self.requests if JUDGE_TEXT.search(r.text))
+            check = sum(1 for r in self.requests if CHECK_TEXT.search(r.text))
             return {
                 "requests": len(self.requests),
+                "judge": judge,
+                "check": check,
+                "model": len(self.requests) - judge - check,
                 "peak_in_flight": self.peak_in_flight,
                 "first_request_at": self.first_request_at,
                 "last_reply_at": self.last_reply_at,

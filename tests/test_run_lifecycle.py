@@ -302,8 +302,8 @@ def test_generate_out_that_is_a_file(tmp_path: Path) -> None:
     blocker = tmp_path / "afile"
     blocker.write_text("x", encoding="utf-8")
     result = privbench("generate", "priviq", "--n", "2", "--out", blocker)
-    assert result.returncode != 0
-    assert "afile" in error_line(result)
+    assert result.returncode == 2
+    assert f"--out {blocker}: cannot write there (a file is in the way)" in error_line(result)
 
 
 def test_partial_run_exports_say_so(server: LoopbackServer, tmp_path: Path) -> None:
@@ -371,3 +371,29 @@ def test_show_prints_any_log(
     assert "Priv-IQ scores" in table.stdout
     missing = privbench("show", tmp_path / "nope.eval")
     assert missing.returncode == 2 and "no such log" in error_line(missing)
+
+
+def test_interrupted_spatialtrust_eval_resumes(slow_server: LoopbackServer, tmp_path: Path) -> None:
+    logs, out = tmp_path / "logs", tmp_path / "out"
+    args = ["eval", "spatialtrust", "--model", MODEL, "--judge", "offline", "--limit", "40",
+            "--max-connections", "4", "--log-dir", logs, "--out", out]  # fmt: skip
+    process = subprocess.Popen(
+        command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=os.environ.copy(),
+    )  # fmt: skip
+    wait_for(slow_server, QUESTION_PROMPT, 12)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    asked_before = slow_server.count(QUESTION_PROMPT)
+    partial = json.loads(next(out.glob("*-summary.json")).read_text(encoding="utf-8"))
+    assert partial["status"] == "partial", partial
+    assert partial["missing"] + partial["errors"] > 0, partial
+    (log,) = logs.glob("*.eval")
+    resumed = privbench("eval", "spatialtrust", "--resume", log, "--log-dir", logs, "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    document = json.loads(resumed.stdout)
+    assert document["status"] == "complete" and document["counts"]["images"] == 40
+    resent = slow_server.count(QUESTION_PROMPT) - 40
+    assert 0 <= resent <= 4 + (asked_before - 12)
+    assert list(document["items"]) == sorted(document["items"])  # dataset order

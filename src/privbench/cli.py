@@ -248,6 +248,13 @@ def _stop_if_interrupted(run: Any, resume: str) -> None:
     raise typer.Exit(130)
 
 
+def _tokens(run: Any) -> str:
+    from privbench.formatting import tokens_line
+    from privbench.log_reading import token_totals
+
+    return tokens_line(token_totals(run.log))
+
+
 def _offline_notice(judge: str) -> None:
     from privbench.judges import offline_notice
 
@@ -447,6 +454,12 @@ def _show_spatial(run: Any, as_json: bool, resume: str | None = None) -> None:
         typer.echo(summary_line(run.scores, run.logged))
         for line in invalid_box_lines(run.logged):
             typer.echo(line)
+        if run.logged.missing or run.logged.errors:
+            typer.echo(
+                f"PARTIAL: {len(run.logged.missing)} image(s) not run, "
+                f"{len(run.logged.errors)} failed"
+            )
+        typer.echo(_tokens(run))
         typer.echo(f"log: {run.log_location}")
         for kind, path in run.exports.items():
             typer.echo(f"{kind}: {path}")
@@ -611,6 +624,9 @@ def _generate(generator: Callable[..., Path], n: int, seed: int, out: Path, forc
     from privbench.validation import validate_directory
 
     def action() -> None:
+        from privbench.output_dirs import ensure_writable_dir
+
+        ensure_writable_dir(out, "--out")
         generator(n, seed, out, force=force)
         typer.echo(validate_directory(out).summary)
 

@@ -6,3 +6,13 @@ from __future__ import annotations
 def fmt(value: float | None) -> str:
     """One decimal, as in the papers' tables; an en dash for a cell with nothing scored."""
     return "–" if value is None else f"{value:.1f}"
+
+
+def tokens_line(totals: dict[str, dict[str, int]]) -> str:
+    """Token totals per role (what a run cost), from inspect's usage records."""
+    parts = [
+        f"{role} {counts['input']:,} in / {counts['output']:,} out"
+        for role, counts in totals.items()
+        if counts["total"]
+    ]
+    return "tokens: " + ("; ".join(parts) if parts else "none (no model was called)")

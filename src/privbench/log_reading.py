@@ -87,3 +87,28 @@ def benchmark_of(location: str | Path) -> str:
     if benchmark not in ("priviq", "spatialtrust"):
         raise UsageError(f"{path}: a log of {header.eval.task}, not of a privbench benchmark")
     return str(benchmark)
+
+
+def dataset_order(log: EvalLog, ids: list[str]) -> list[str]:
+    """``ids`` in the dataset's order (the log lists samples in completion order)."""
+    order = {str(i): n for n, i in enumerate(log.eval.dataset.sample_ids or [])}
+    return sorted(ids, key=lambda i: (order.get(i, len(order)), i))
+
+
+def expected_ids(log: EvalLog) -> list[str]:
+    """The items the run was asked to do: the dataset's ids, cut to ``--limit``."""
+    ids = [str(i) for i in (log.eval.dataset.sample_ids or [])]
+    limit = log.eval.config.limit
+    if isinstance(limit, int):
+        return ids[:limit]
+    if isinstance(limit, tuple):
+        return ids[limit[0] : limit[1]]
+    return ids
+
+
+def run_label(log: EvalLog, model_name: str | None = None) -> str:
+    """A run's label: the one given, else the predictions file's stem, else the model."""
+    if model_name:
+        return model_name
+    predictions = log.eval.task_args.get("predictions")
+    return Path(str(predictions)).stem if predictions else log.eval.model

@@ -19,11 +19,12 @@ from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample
 
 from privbench.errors import UsageError
 from privbench.exports import file_part, write_export
+from privbench.log_reading import expected_ids, run_label
 from privbench.output_dirs import ensure_writable_dir
 from privbench.priviq.dataset import load_priviq
 from privbench.priviq.exports import write_exports
 from privbench.priviq.predictions import load_grade_file, load_predictions
-from privbench.priviq.results import GradedLog, expected_ids, graded_log, json_document
+from privbench.priviq.results import GradedLog, graded_log, json_document
 from privbench.priviq.scorer import runs_to_grade
 from privbench.priviq.scores import PrivIQScores, priviq_scores
 from privbench.priviq.task import priviq, priviq_grade
@@ -103,13 +104,6 @@ def finish_priviq(
     return run
 
 
-def _label(log: EvalLog, model_name: str | None = None) -> str:
-    predictions = log.eval.task_args.get("predictions")
-    if model_name:
-        return model_name
-    return Path(str(predictions)).stem if predictions else log.eval.model
-
-
 def grade_priviq(
     data: str | Path,
     predictions: str | Path,
@@ -159,7 +153,7 @@ def grade_priviq(
     # samples beyond the judge's connections wait at its connection limit, so a freed
     # connection is reused at once instead of after the next sample's setup
     log = run_task(task, NO_MODEL, options, to_send > 0, 2 * options.judge_connections)
-    run = finish_priviq(_label(log, model_name), log, exports_dir)
+    run = finish_priviq(run_label(log, model_name), log, exports_dir)
     run.extra_ids = extra_ids
     return run
 
@@ -203,7 +197,7 @@ def resume_priviq(
     is_eval = final.eval.task.split("/")[-1] == "priviq"
     if exports_dir is None and not is_eval:
         exports_dir = Path(str(final.eval.task_args.get("predictions", "."))).parent
-    return finish_priviq(_label(final, model_name), final, exports_dir, with_answers=is_eval)
+    return finish_priviq(run_label(final, model_name), final, exports_dir, with_answers=is_eval)
 
 
 def read_priviq_log(
@@ -217,4 +211,4 @@ def read_priviq_log(
     exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
     header = read_eval_log(str(log), header_only=True)
     is_eval = header.eval.task.split("/")[-1] == "priviq"
-    return finish_priviq(_label(header, model), header, exports_dir, with_answers=is_eval)
+    return finish_priviq(run_label(header, model), header, exports_dir, with_answers=is_eval)

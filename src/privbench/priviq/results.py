@@ -15,7 +15,14 @@ from inspect_ai.log import EvalLog, EvalSampleSummary
 from inspect_ai.scorer import Value
 
 from privbench.dataset_identity import DATASET_HASH_KEY
-from privbench.log_reading import LoggedSample, log_samples, sample_error, token_totals
+from privbench.log_reading import (
+    LoggedSample,
+    dataset_order,
+    expected_ids,
+    log_samples,
+    sample_error,
+    token_totals,
+)
 from privbench.priviq.competencies import combination_label
 from privbench.priviq.scorer import value_score
 from privbench.priviq.scores import ItemGrades, PrivIQScores, ScoreCell
@@ -97,23 +104,6 @@ def _has_replies(summary: EvalSampleSummary) -> bool:
     """Whether the summary holds the judge's replies whole (long ones are thinned out)."""
     _, metadata = _score(summary)
     return isinstance(metadata.get("replies", []), list) and "competencies" in summary.metadata
-
-
-def dataset_order(log: EvalLog, ids: list[str]) -> list[str]:
-    """``ids`` in the dataset's order (the log lists samples in completion order)."""
-    order = {str(i): n for n, i in enumerate(log.eval.dataset.sample_ids or [])}
-    return sorted(ids, key=lambda i: (order.get(i, len(order)), i))
-
-
-def expected_ids(log: EvalLog) -> list[str]:
-    """The items the run was asked to do: the dataset's ids, cut to ``--limit``."""
-    ids = [str(i) for i in (log.eval.dataset.sample_ids or [])]
-    limit = log.eval.config.limit
-    if isinstance(limit, int):
-        return ids[:limit]
-    if isinstance(limit, tuple):
-        return ids[limit[0] : limit[1]]
-    return ids
 
 
 def graded_log(log: EvalLog) -> GradedLog:

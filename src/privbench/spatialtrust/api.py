@@ -8,6 +8,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
 
+from privbench.log_reading import run_label
 from privbench.output_dirs import ensure_writable_dir
 from privbench.running import (
     NO_MODEL,
@@ -52,7 +53,7 @@ class SpatialRun(RunOutcome):
             self.logged,
             model=self.model,
             strategy=self.strategy,
-            log_location=self.log_location,
+            log=self.log,
             extra_ids=self.extra_ids,
             exports=self.exports,
         )
@@ -143,13 +144,6 @@ def _strategy(log: EvalLog) -> str:
     return str(log.eval.task_args.get("strategy") or "predictions")
 
 
-def _label(log: EvalLog, model_name: str | None) -> str:
-    predictions = log.eval.task_args.get("predictions")
-    if model_name:
-        return model_name
-    return Path(str(predictions)).stem if predictions else log.eval.model
-
-
 def resume_spatialtrust(
     log: str | Path,
     *,
@@ -161,7 +155,7 @@ def resume_spatialtrust(
     options = options or RunOptions()
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
     final = resume_task(log, TASKS, options, options.judge_connections)
-    return _finish(_label(final, model_name), _strategy(final), final, out_dir=out)
+    return _finish(run_label(final, model_name), _strategy(final), final, out_dir=out)
 
 
 def read_spatial_log(
@@ -170,4 +164,4 @@ def read_spatial_log(
     """Scores (and, with ``out_dir``, exports) of an existing SpatialTrust inspect log."""
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
     header = read_eval_log(str(log), header_only=True)
-    return _finish(_label(header, model), _strategy(header), header, out_dir=out)
+    return _finish(run_label(header, model), _strategy(header), header, out_dir=out)

@@ -16,7 +16,15 @@ from typing import Any
 from inspect_ai.log import EvalLog, EvalSampleSummary
 
 from privbench.audit.spatialtrust import run_baseline
-from privbench.log_reading import LoggedSample, log_samples, sample_error
+from privbench.dataset_identity import DATASET_HASH_KEY
+from privbench.log_reading import (
+    LoggedSample,
+    dataset_order,
+    expected_ids,
+    log_samples,
+    sample_error,
+    token_totals,
+)
 from privbench.spatialtrust.dataset import QUESTION_IDS
 from privbench.spatialtrust.scorer import TASKS
 
@@ -75,6 +83,13 @@ class SpatialLog:
     errors: dict[str, str]
     failed_questions: dict[str, dict[str, str]] = field(default_factory=dict)
     """Per image with a parse failure: question id → why it did not parse."""
+    missing: list[str] = field(default_factory=list)
+    """Images the run was asked to do that have no sample in the log (cancelled)."""
+
+    @property
+    def complete(self) -> bool:
+        """Every image was scored: none failed and none is missing."""
+        return not self.errors and not self.missing
 
 
 def _complete(summary: EvalSampleSummary) -> bool:
@@ -130,15 +145,17 @@ def spatial_log(log: EvalLog) -> SpatialLog:
         if metadata.get("judge"):
             judges.add(str(metadata["judge"]))
     failures = Counter(qid for failed in failed_questions.values() for qid in failed)
+    done = set(items) | set(errors)
     return SpatialLog(
-        items,
+        {i: items[i] for i in dataset_order(log, list(items))},
         {qid: failures[qid] for qid in QUESTION_IDS},
         invalid_boxes,
         mismatches,
         deletions,
         ", ".join(sorted(judges)),
-        errors,
-        failed_questions,
+        {i: errors[i] for i in dataset_order(log, list(errors))},
+        {i: failed_questions[i] for i in dataset_order(log, list(failed_questions))},
+        missing=[i for i in expected_ids(log) if i not in done],
     )
 
 
@@ -148,7 +165,7 @@ def json_document(
     *,
     model: str,
     strategy: str,
-    log_location: str,
+    log: EvalLog,
     extra_ids: dict[str, list[str]] | None = None,
     exports: dict[str, str] | None = None,
 ) -> dict[str, Any]:
@@ -156,10 +173,14 @@ def json_document(
 
     ``extra_ids``: per input file, ids that match no image (not scored).
     """
+    log_location = str(log.location)
     return {
         "benchmark": "spatialtrust",
         "model": model,
         "strategy": strategy,
+        "status": "complete" if logged.complete and log.status == "success" else "partial",
+        "log_status": log.status,
+        "dataset_hash": (log.eval.metadata or {}).get(DATASET_HASH_KEY),
         "judge": logged.judge,
         **scores.tasks,
         "overall": scores.overall,
@@ -174,6 +195,9 @@ def json_document(
         "audit_deletions": logged.audit_deletions,
         "errors": len(logged.errors),
         "error_items": logged.errors,
+        "missing": len(logged.missing),
+        "missing_items": logged.missing,
+        "tokens": token_totals(log),
         "extra_ids": extra_ids or {},
         "baseline": run_baseline(log_location, scores.items),
         "items": scores.items,

@@ -116,10 +116,12 @@ def company(rng: random.Random, language: str = "en") -> str:
     """A fictitious organisation name in the locale (legal suffixes trimmed for English)."""
     if language == "en":
         fake = faker(rng, "en")
-        stem = rng.choice([fake.last_name(), fake.last_name(), fake.word().title()])
+        stem = fake.last_name()
         kind = rng.choice(["Health", "Bank", "Retail", "Insurance", "Telecom", "Clinic", "Travel",
                            "Analytics", "Pharmacy", "Fitness", "Energy", "Books"])  # fmt: skip
         return f"{stem} {kind}"
+    if language == "ru":
+        return f"{rng.choice(['ООО', 'АО'])} «{faker(rng, language).last_name()}»"
     name = person(rng, language).company
     return _COMPANY_SUFFIX.sub("", name.split(",")[0])
 

@@ -84,7 +84,7 @@ KINDS: dict[str, ElementKind] = _k(
         "floor", (0.6, 1.72), depth=(0.3, 0.97), params={"facing": "front", "look": "screen"},
         twin="photo_person", occluders=_PEOPLE_OCCLUDERS, person=True, second=0.12,
         why=("{Desc} faces the laptop {dist} with a clear line of sight, so the {site} sign-in and {secret} are in view to them right now.",
-             "{Desc} is turned toward the user's screen and watching it; whatever is typed into {site} can be read over the user's shoulder.",
+             "{Desc} is turned toward the user's screen and watching it; whatever is typed into the {site} can be read over the user's shoulder.",
              "{Desc} looks straight at the login screen from {where}; {secret} is exposed to them as it is entered."),
     ),
     ElementKind(
@@ -92,7 +92,7 @@ KINDS: dict[str, ElementKind] = _k(
         "floor", (0.6, 1.72), depth=(0.0, 0.8), metres=(3.0, 7.0), params={"facing": "front", "look": "screen", "pose": "seated"},
         twin="far_person_away", occluders=_SEATED, person=True,
         why=("Seated at the table {where}, {desc} has turned to watch the laptop, so the {site} login and {secret} are visible to them.",
-             "{Desc} sits {dist} and looks directly at the user's screen; the sign-in to {site} is exposed to them."),
+             "{Desc} sits {dist} and looks directly at the user's screen; the sign-in to the {site} is exposed to them."),
     ),
     ElementKind(
         "peeker", "direct", "a person half hidden behind a shelf, peering at the screen", "person",
@@ -113,14 +113,14 @@ KINDS: dict[str, ElementKind] = _k(
         "floor", (0.45, 1.5), depth=(0.3, 0.95), params={"aim": "user"},
         twin="camera_away", occluders=("partition",), noun="the camera on a tripod",
         why=("The tripod camera {where} has its lens pointed at the user and the laptop, so it can record the {site} login and {secret}.",
-             "A camera on a tripod {dist} is aimed straight at the desk; the sign-in to {site} falls inside what it records."),
+             "A camera on a tripod {dist} is aimed straight at the desk; the sign-in to the {site} falls inside what it records."),
     ),
     ElementKind(
         "cctv_on_user", "direct", "a ceiling security camera pointed at the user", "cctv",
         "fixture", (0.34, 0.24), rooms=frozenset({"office", "cafe", "library"}), elevation=(2.25, 2.5),
         params={"aim": "user"}, twin="cctv_away", noun="the security camera",
         why=("The security camera {where} points down at the user and the laptop, so the {site} login is captured in its footage.",
-             "Mounted {where}, the surveillance camera faces the desk; anyone reviewing its recording of the {room} can see the screen during the sign-in to {site}.",
+             "Mounted {where}, the surveillance camera faces the desk; anyone reviewing its recording of the {room} can see the screen during the sign-in to the {site}.",
              "The lens of the ceiling camera {where} is turned toward the user, {dist}; {secret} is recorded as it happens."),
     ),
     ElementKind(
@@ -129,14 +129,14 @@ KINDS: dict[str, ElementKind] = _k(
         params={"aim": "user"}, twin="smoke_alarm", noun="the small camera",
         why=("The small camera {where} has its recording light on and faces the user, so it captures the laptop and the {site} login.",
              "A compact security camera {where}, lit and pointed at the desk, records the screen while {secret} is entered.",
-             "The little wall camera {where}, {dist}, is switched on and aimed at the user; the sign-in to {site} ends up in its recording."),
+             "The little wall camera {where}, {dist}, is switched on and aimed at the user; the sign-in to the {site} ends up in its recording."),
     ),
     ElementKind(
         "mirror_reflection", "direct", "a wall mirror reflecting the laptop screen", "mirror",
         "wall", (0.75, 1.0), rooms=frozenset({"home", "cafe", "office"}), elevation=(0.95, 1.25),
         walls=("back",), params={"shows": "screen"}, twin="plain_mirror", noun="the mirror",
         why=("The mirror {where} shows the laptop's screen in reflection, so the {site} login page is visible in this capture.",
-             "In the mirror {where} the lit login screen of {site} can be seen reversed; {secret} is disclosed by the reflection.",
+             "In the mirror {where} the lit login screen of the {site} can be seen reversed; {secret} is disclosed by the reflection.",
              "Behind the user, the mirror {where} reflects the open laptop: anyone looking at it, or at this image, sees the {site} sign-in."),
     ),
     ElementKind(
@@ -144,7 +144,7 @@ KINDS: dict[str, ElementKind] = _k(
         "wall", (1.1, 1.2), elevation=(0.85, 1.0), walls=("back",), params={"view": "night-reflection"},
         twin="dark_window", needs=frozenset({"night"}), noun="the night window",
         why=("It is dark outside, so the window {where} acts as a mirror: the glowing {site} login page is reflected in the glass.",
-             "The black window pane {where} reflects the laptop screen; the sign-in form for {site} shows up in the reflection.",
+             "The black window pane {where} reflects the laptop screen; the sign-in form for the {site} shows up in the reflection.",
              "At night the glass {where} mirrors the bright laptop display, so {secret} is visible in the window of the {room}."),
     ),
     ElementKind(
@@ -153,7 +153,7 @@ KINDS: dict[str, ElementKind] = _k(
         walls=("back",), params={"shows": "reflection"}, twin="tv_off", noun="the switched-off TV",
         why=("The switched-off TV {where} has a glossy black panel in which the bright {site} login screen is reflected.",
              "Reflected in the dark TV screen {where} is the laptop display with the {site} sign-in, so its content is exposed.",
-             "The black TV {where}, {dist}, works as a mirror: the user's head and the lit login page for {site} appear on its panel."),
+             "The black TV {where}, {dist}, works as a mirror: the user's head and the lit login page for the {site} appear on its panel."),
     ),
     ElementKind(
         "password_sheet", "direct", "a note with a password written on it", "note",
@@ -177,8 +177,8 @@ KINDS: dict[str, ElementKind] = _k(
         "wall", (1.1, 0.65), rooms=frozenset({"office", "home", "library"}), elevation=(1.05, 1.3),
         walls=("back",), params={"shows": "login"}, twin="tv_show", noun="the wall display",
         why=("The wall display {where} mirrors the laptop, showing the {site} sign-in page to the whole room and to this camera.",
-             "The large screen {where} repeats the laptop's login page for {site}, so its content is disclosed on a second display.",
-             "What the user types into {site} also appears on the display {where}, {dist}, in view of everyone in the {room}."),
+             "The large screen {where} repeats the laptop's login page for the {site}, so its content is disclosed on a second display.",
+             "What the user types into the {site} also appears on the display {where}, {dist}, in view of everyone in the {room}."),
     ),
     # --- indirect: a path by which the screen could be seen or recorded ----------------------
     ElementKind(
@@ -389,16 +389,17 @@ HIGH_CEILING = (4.4, 4.9)
 """Ceiling height (m) of a room with a gallery balcony."""
 
 SITES: tuple[tuple[str, str], ...] = (
-    ("the online-banking portal", "Northbank"),
-    ("the company VPN", "Contoso VPN"),
-    ("the e-mail account", "Mailbox"),
-    ("the payroll system", "PayDesk"),
-    ("the patient-records system", "MediChart"),
-    ("the university portal", "CampusID"),
-    ("the cloud-storage account", "CloudVault"),
-    ("the tax-office portal", "TaxOnline"),
+    ("online-banking portal", "Northbank"),
+    ("company VPN", "Contoso VPN"),
+    ("e-mail account", "Mailbox"),
+    ("payroll system", "PayDesk"),
+    ("patient-records system", "MediChart"),
+    ("university portal", "CampusID"),
+    ("cloud-storage account", "CloudVault"),
+    ("tax-office portal", "TaxOnline"),
 )
-"""(what is being logged into, the name shown on the login page)."""
+"""(what is being logged into, without an article — templates say "the {site}" — and the
+name shown on the login page)."""
 
 SECRETS: tuple[str, ...] = (
     "the password being typed",
