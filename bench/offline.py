@@ -7,7 +7,8 @@
   then ``--grades`` calls cycling over them (warm: references already read, as in a run).
 * Offline judge, agreement: Spearman ρ, MAE and share within ±0.1 against the graded
   sets — the development part the rules were tuned on, the held-out part frozen before
-  tuning, and the independent set — and the share of agreeing q4/q5 verdict fields.
+  tuning, the independent set and the fresh independent set — and the share of agreeing
+  q4/q5 verdict fields.
 
 Target (issues 5 and 11): offline judge ≥ 200 grades/s.
 
@@ -39,6 +40,7 @@ GRADED = {
     "dev": DATA / "judge_calibration_dev.jsonl",
     "heldout": DATA / "judge_calibration_heldout.jsonl",
     "independent": DATA / "judge_heldout_independent.jsonl",
+    "fresh": DATA / "judge_heldout_fresh.jsonl",
 }
 SPATIAL = {
     "spatial dev": DATA / "judge_calibration_spatial_dev.jsonl",
@@ -112,7 +114,8 @@ def main() -> None:
             print(f"agreement       {part:12s} (missing: {path.name})")
             continue
         got = measure(read_graded(path), grade)
-        print(f"agreement       {part:12s} {got.line()}   recorded: {MEASURED[part].line()}")
+        recorded = f"   recorded: {MEASURED[part].line()}" if part in MEASURED else ""
+        print(f"agreement       {part:12s} {got.line()}{recorded}")
     for part, path in SPATIAL.items():
         if path.exists():
             rows_ = [

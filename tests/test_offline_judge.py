@@ -23,6 +23,7 @@ DATA = Path(__file__).parent / "data"
 DEV = DATA / "judge_calibration_dev.jsonl"
 HELDOUT = DATA / "judge_calibration_heldout.jsonl"
 INDEPENDENT = DATA / "judge_heldout_independent.jsonl"
+FRESH = DATA / "judge_heldout_fresh.jsonl"
 SPATIAL_DEV = DATA / "judge_calibration_spatial_dev.jsonl"
 SPATIAL_INDEPENDENT = DATA / "spatial_judge_heldout_independent.jsonl"
 
@@ -195,6 +196,118 @@ def test_kind5_extra_list_items_cost_credit() -> None:
     assert grade(ner, "Daniel Okafor (organization), Lagos (person), Zenith Bank (location)") < 0.7
 
 
+# --- the remaining misses of issue 11 (second round), computed by hand -----------------
+
+
+def test_partial_lists_earn_partial_credit_and_wrong_items_cost() -> None:
+    form = "Full name <AND> date of birth <AND> national insurance number"
+    assert grade(form, "Full name and date of birth.") == 0.8  # 2/3 → 0.78
+    # one more item than the reference: −0.1
+    assert grade(form, "Full name, date of birth, national insurance number and email.") == 0.9
+    # the reference is itself a list, so one matching item makes the answer's list its
+    # answer: name 1, "phone number" 0.4 of "national insurance number" (a shared word of
+    # 2.5 needed), date of birth 0 → 0.47 → 0.55; "address" in place of the missing date
+    # of birth is a wrong fact (−0.2), "phone number" an extra item (−0.1) → 0.2
+    assert grade(form, "Name, address and phone number.") == 0.2
+    # a short phrase needs all its concepts but half of one: 2/2.5 → 0.8 → 0.94 → 0.9
+    assert grade("Verifiable parental consent.", "Parental consent.") == 0.9
+    assert grade("Verifiable parental consent.", "Consent.") == 0.5  # 1/2.5 → 0.47
+
+
+def test_the_kind_without_the_value_is_part_of_an_element() -> None:
+    letter = (
+        "Yes, the French letter reveals the name Claire Dubois <AND> the address 14 rue des "
+        "Lilas, Lyon <AND> the tax number 1234567890123."
+    )
+    # each element's kind named without its value: 0.6 each → 0.3 + 0.7 × 0.6/0.85 → 0.8
+    assert grade(letter, "Yes, the letter shows a name, an address and a tax number.") == 0.8
+    # the values themselves complete their elements without the words around them
+    assert (
+        grade(letter, "Yes: Claire Dubois, 14 rue des Lilas, Lyon, tax number 1234567890123.")
+        == 1.0
+    )
+
+
+def test_role_swaps_are_wrong_whatever_words_they_share() -> None:
+    roles = "The name is a direct identifier <AND> ZIP code, age and sex are quasi-identifiers."
+    assert (
+        grade(roles, "Name is the direct identifier; ZIP code, age and sex are quasi-identifiers.")
+        == 1.0
+    )
+    assert grade(roles, "Direct identifier: name. Quasi-identifiers: ZIP code, age, sex.") == 1.0
+    # name bound to "quasi" (0), ZIP code to "direct" (2 of 4 subjects right: 0.5) →
+    # 0.25 → 0.29, one wrong fact (−0.2) → 0.1
+    assert (
+        grade(
+            roles, "ZIP code is a direct identifier, while name, age and sex are quasi-identifiers."
+        )
+        == 0.1
+    )
+    assert (
+        grade(roles, "Name is a quasi-identifier and ZIP code, age and sex are direct identifiers.")
+        == 0.0
+    )
+
+
+def test_right_law_wrong_article_and_citations() -> None:
+    erasure = "Article 17 GDPR, the right to erasure ('right to be forgotten')."
+    assert grade(erasure, "Article 17.") == 1.0  # the number names the right
+    assert grade(erasure, "Article 15 GDPR.") == 0.0  # another article, nothing else
+    # the right right beside the wrong article: number 0, term 1 → 0.5 → 0.59, the wrong
+    # article a wrong fact (−0.2) → 0.4
+    assert grade(erasure, "Article 16 GDPR — the right to erasure.") == 0.4
+    access = "The right of access (Article 15 GDPR)."
+    assert grade(access, "Article 15 GDPR.") == 1.0  # the aside's citation names the right
+    assert grade(access, "The right of access, Article 17.") == 0.8  # a wrong aside: −0.2
+    # "Article 5" for "Article 5(1)(c)": the right article, not the paragraph → 0.45/0.85
+    assert (
+        grade("It violates Article 5(1)(c) GDPR <OR> data minimisation.", "Article 5 GDPR.") == 0.5
+    )
+
+
+def test_right_family_wrong_technique() -> None:
+    k_anon = "k-anonymity: each record is indistinguishable from at least k−1 others on the quasi-identifiers."
+    assert grade(k_anon, "anonymity") == 0.4  # the family: 0.35 → 0.41
+    assert grade(k_anon, "l-diversity") == 0.1  # a sibling: 0.5 × 0.15 → 0.09
+    general = "Generalization: exact values of quasi-identifiers are replaced by broader ranges or categories."
+    # a sibling's shared words ("exact", 1 of 3 concepts needed) count a quarter:
+    # 0.5 × 0.15 + 0.25 × 1/3 → 0.16 → 0.19 → 0.2
+    assert grade(general, "Suppression — the exact ages are removed.") == 0.2
+    dp = "Differential privacy, which adds calibrated random noise to query results so that the presence or absence of any single individual cannot be inferred."
+    assert grade(dp, "Differential privacy.") == 0.7  # named, not explained: 0.6 → 0.71
+
+
+def test_hallucinated_values_and_counts() -> None:
+    invoice = "Yes, the German invoice shows the customer name Jonas Weber <AND> the IBAN DE89 3704 0044 0532 0130 00."
+    full = "Yes, the invoice shows Jonas Weber and his IBAN DE89 3704 0044 0532 0130 00"
+    assert grade(invoice, full + ".") == 1.0
+    assert grade(invoice, full + " and his phone number +49 30 1234567.") == 0.8  # invented: −0.2
+    plates = "2 license plates: KL-482-TR <AND> BX 7731"  # count 2, KL-482-TR, BX 7731
+    assert grade(plates, "Two plates: KL-482-TR and BX 7731.") == 1.0
+    # a wrong count (−0.2, and not a wrong value of BX 7731): 1/3 → 0.39 − 0.2 → 0.2
+    assert grade(plates, "One plate, KL-482-TR.") == 0.2
+    # BX 7781 for BX 7731: 2/3 → 0.78 − 0.2 → 0.6
+    assert grade(plates, "Two plates are readable: KL-482-TR and BX 7781.") == 0.6
+
+
+def test_noncommittal_hedges_state_no_polarity() -> None:
+    # "it depends …": no "Yes" base, coverage halved: name 0.25 (the shared "card"),
+    # number 1, expiry 0 → 0.42 × ½ → 0.21/0.85 → 0.2
+    hedge = "It depends on whether the card is legible; if it is, it could reveal the card number."
+    assert grade(CARD, hedge) == 0.2
+    assert grade(CARD, "Yes, the card number is visible.") == 0.6
+    # "may or may not contain" is no denial (it was read as a "No" and scored 0.0), but a
+    # noncommittal answer: (0.62 + 0.25)/2 × ½ → 0.22/0.85 → 0.3
+    email = "Yes, the screen shows an open e-mail that reveals the sender's name <AND> the recipient's e-mail address."
+    assert (
+        grade(
+            email,
+            "Possibly. There seems to be an email open, which may or may not contain personal details.",
+        )
+        == 0.3
+    )
+
+
 # --- steering ------------------------------------------------------------------------
 
 
@@ -258,12 +371,19 @@ def test_agreement_on_the_independent_set() -> None:
     _holds(measure(rows, grade), MEASURED["independent"])
 
 
+def test_agreement_on_the_fresh_independent_set() -> None:
+    """A second independent set, first read by the judge in the one final measurement."""
+    rows = read_graded(FRESH)
+    assert len(rows) >= 100
+    _holds(measure(rows, grade), MEASURED["fresh"])
+
+
 def test_notice_names_the_rules_and_their_agreement() -> None:
     notice = offline_notice("offline")
     assert notice is not None and "\n" not in notice
-    held = MEASURED["independent"]
-    for part in (f"v{RULES_VERSION}", rules_hash(), f"ρ {held.rho:.2f}", f"MAE {held.mae:.2f}"):
-        assert part in notice
+    for held in (MEASURED["independent"], MEASURED["fresh"]):
+        for part in (f"v{RULES_VERSION}", rules_hash(), f"ρ {held.rho:.2f}", f"MAE {held.mae:.2f}"):
+            assert part in notice
     assert "LLM judge" in notice
     assert offline_notice("openai/gpt-4o") is None
 

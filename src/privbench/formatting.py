@@ -15,4 +15,4 @@ def tokens_line(totals: dict[str, dict[str, int]]) -> str:
         for role, counts in totals.items()
         if counts["total"]
     ]
-    return "tokens: " + ("; ".join(parts) if parts else "none (no model was called)")
+    return "tokens: " + ("; ".join(parts) if parts else "none recorded (local or no model)")

@@ -23,9 +23,10 @@ def offline_notice(judge_name: str) -> str | None:
     from privbench.judges.offline import RULES_VERSION, rules_hash
     from privbench.judges.offline.agreement import MEASURED
 
-    held = MEASURED["independent"]
+    held, fresh = MEASURED["independent"], MEASURED["fresh"]
     return (
         f"scores by privbench's offline judge (rules v{RULES_VERSION}, hash {rules_hash()}): "
         "an approximation of an LLM judge — agreement on held-out answers: "
-        f"ρ {held.rho:.2f}, MAE {held.mae:.2f}; use an LLM judge for published numbers"
+        f"ρ {held.rho:.2f}, MAE {held.mae:.2f} (ρ {fresh.rho:.2f}, MAE {fresh.mae:.2f} on a "
+        "fresh set); use an LLM judge for published numbers"
     )

@@ -13,6 +13,7 @@ The rules, one concern per module:
 * :mod:`.terms` — techniques, principles and rights compared as units;
 * :mod:`.text` — concepts: paraphrases of the same thing meet;
 * :mod:`.lists` — extra list items cost credit; entity types go with names;
+* :mod:`.roles` — "X is a direct identifier": subjects bound to the right role;
 * :mod:`.grading` — how these combine into the grade;
 * :mod:`.spatial` — SpatialTrust q4/q5 structured verdicts.
 """
@@ -27,11 +28,11 @@ from privbench.judges.offline.steering import clean
 from privbench.judges.offline.text import content_words
 
 PROTOCOL = "offline-rules"
-RULES_VERSION = "2"
+RULES_VERSION = "3"
 """Raised whenever a rule changes meaning (the hash changes with any edit)."""
 
-_RULE_MODULES = ("__init__", "facts", "grading", "lists", "polarity", "spatial", "steering",
-                 "terms", "text")  # fmt: skip
+_RULE_MODULES = ("__init__", "facts", "grading", "lists", "polarity", "roles", "spatial",
+                 "steering", "terms", "text")  # fmt: skip
 
 
 def clear_caches() -> None:
@@ -40,10 +41,11 @@ def clear_caches() -> None:
     Grading the same answer several times (``--judge-runs``) and many answers against one
     reference reuse these readings; a benchmark of distinct answers should not.
     """
-    from privbench.judges.offline import facts, grading, lists, polarity, terms, text
+    from privbench.judges.offline import facts, grading, lists, polarity, roles, terms, text
 
     for cached in (facts.facts, grading.parse, lists.enumerations, polarity.polarity,
-                   terms.terms_in, text.stem, text.content_words):  # fmt: skip
+                   roles.reference_roles, terms.terms_in, text.stem,
+                   text.content_words):  # fmt: skip
         cached.cache_clear()
 
 

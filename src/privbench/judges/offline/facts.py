@@ -20,7 +20,15 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from privbench.judges.offline.text import STOP, content_words, fold, stem, tokens, word_set
+from privbench.judges.offline.text import (
+    STOP,
+    content_words,
+    fold,
+    is_concept,
+    stem,
+    tokens,
+    word_set,
+)
 
 NUMBER_WORDS = {
     "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
@@ -70,6 +78,15 @@ _COUNT = re.compile(
 )
 
 
+CITED_NUMBER = re.compile(r"\b(?:articles?|art\.|sections?|§|recitals?|principles?)\s*\d")
+"""A number that cites a provision of a law."""
+_UNIT = re.compile(
+    r"\b(articles?|sections?|recitals?|chapters?|clauses?|paragraphs?|principles?|rules?)"
+    r"\s+\d"
+)
+"""Words that label a number ("Article 17", "Principle 4.3"): the number is the fact, so
+the word alone ("Article 15") must not meet the reference."""
+
 LAWS = word_set("gdpr dsgvo rgpd pipeda hipaa ccpa cpra lgpd pdpa pipl appi coppa ferpa glba eu uk")
 """Names of laws: context the question already gives, never the point of an answer."""
 
@@ -109,7 +126,14 @@ def facts(text: str) -> Facts:
     counts = _counts(folded)
     numbers = {digits(n) for n in _NUMBER.findall(numeric_text) if digits(n)} | citations
     numbers |= {NUMBER_WORDS[w] for w in _WORD_NUMBER.findall(folded)}
-    short = len(numeric_text.split()) <= 3  # "Porto.", "Acme Corp": a name, not a sentence
+    # "Porto.", "Acme Corp": a name, not a sentence — but "Parental consent." is a phrase
+    short_words = numeric_text.split()
+    short = len(short_words) <= 3 and all(
+        w[:1].isupper() or not w[:1].isalpha() for w in short_words
+    )
+    short = short and not (
+        len(short_words) == 1 and is_concept(fold(short_words[0].strip(".,;:!?")))
+    )
     initial = set() if short else {m.lower() for m in _INITIAL.findall(numeric_text)}
     names = {
         w.lower().removesuffix("'s")
@@ -122,7 +146,8 @@ def facts(text: str) -> Facts:
     names -= {d.lower() for d in _DEMONYM.findall(numeric_text)}
     names |= identifiers
     names -= LAWS
-    words = content_words(numeric_text) - {stem(n) for n in names} - LAWS
+    units = {stem(u) for u in _UNIT.findall(fold(text))}
+    words = content_words(numeric_text) - {stem(n) for n in names} - LAWS - units
     return Facts(frozenset(numbers - counts), frozenset(names), counts, words)
 
 

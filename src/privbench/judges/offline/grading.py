@@ -12,17 +12,24 @@ each counts. The score is ``base + (1 − base) × coverage`` on the 0.1 grid, w
   it counting as complete (references spell out more than a full answer needs);
 
 then each *wrong* item costs credit: a list item the reference does not have 0.1, an
-extra named entity 0.2 (0.2 at most for extras), a wrong fact in place of a missing one
-(another number, another person, a wrong count) 0.2;
+extra named entity or an invented value (a phone number the reference, which gives the
+document's values, does not have) 0.2 (0.2 at most for extras), a wrong fact in place of
+a missing one (another number, another person, a wrong count, another article beside the
+right right, subjects bound to another element's role) 0.2;
 and an answer that has none of the reference's names and numbers but others instead, or
-picks another choice, is halved.
+picks another choice, is halved. An answer that leaves a yes/no question open ("it
+depends on …", "a grey area") states no polarity and keeps half its coverage.
 
 An element's coverage mixes what it has of key facts (numbers, identifiers, names:
 exact), terms (techniques, principles, rights: as units) and concepts (content words,
 paraphrases merged). A long explanation need not repeat every concept of the reference:
-about 40 % of them after the first make it complete, as a reader would judge; concepts
+about 40 % of them after the first make it complete, as a reader would judge; a short
+phrase ("verifiable parental consent") needs all its concepts but half of one; concepts
 that several elements share ("card" in "card number" and "payment card"), and those
-nearly every answer has ("someone", "a person"), say less and count half.
+nearly every answer has ("someone", "a person"), say less and count half. Two ways of
+saying the same thing count alike: a provision's article number or its name ("Article 15"
+for "the right of access (Article 15 GDPR)"), a value or its kind with the value ("the
+phone number +49 …"); the kind without the value ("a phone number") is part of it.
 """
 
 from __future__ import annotations
@@ -31,12 +38,14 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from privbench.judges.offline import lists, terms
+from privbench.judges.offline import lists, roles, terms
 from privbench.judges.offline.facts import (
     CITATION,
+    CITED_NUMBER,
     NUMBER_WORDS,
     Facts,
     count_in,
+    digits,
     facts,
     full_name_given,
     name_in,
@@ -53,6 +62,9 @@ CONCEPTS_NEEDED = 0.4
 """Share of a reference element's concepts beyond the first that complete it."""
 SHORT_NEEDS = 1.0
 """Concepts a short element needs at least (all of them when it has fewer)."""
+SHORT_PHRASE, SHORT_SLACK = 3.0, 0.5
+"""An element of at most this many concepts is a phrase ("verifiable parental consent"),
+not an explanation: an answer needs all of them but half a concept to complete it."""
 LONE_CONCEPT = 1.0
 """Weight of a single shared concept of an element with three or more."""
 WEAK_CONCEPTS = frozenset({"person"})
@@ -83,6 +95,20 @@ DENIAL_KEEPS = 0.8
 """Coverage above which an answer that seems to deny is read as agreeing after all."""
 UNSURE = 0.5
 """Coverage kept by an answer that says it cannot tell and guesses."""
+ASIDE_NAMES = 0.5
+"""Share of a citation's parenthesised name ("Principle 4.3 (Consent)") that stands for
+the citation itself: the name and the number are two ways to say the same provision."""
+LONG_VALUE = 5
+"""Digits from which a number is a value read off a document (phone, IBAN), not a count."""
+KIND_ONLY = 0.6
+"""Coverage of an element whose kind the answer names without its value ("the letter
+shows a name, an address and a tax number"): Table 2's "a bank card with sensitive/
+identifying information" is worth 0.7 of 1.0 against a reference that lists them."""
+TERM_ALONE = 0.6
+"""Coverage of the right technique, principle or right named without the explanation the
+reference adds (about 0.7 as a grade: Table 2's "Yes, Doug can be identified.")."""
+HEAD_ARTICLE = 0.45
+"""Credit of "Article 5" for "Article 5(1)(c)": the right article, not its paragraph."""
 CHOICE_COVERAGE = 0.75
 """Coverage of naming the reference's choice letter ("Option C") without its text."""
 
@@ -108,6 +134,13 @@ _NONCOMMITTAL = re.compile(
     r"|\bmay\s+or\s+may\s+not\b|\bit\s+depends\b|\bunclear\s+(?:whether|if)\b"
 )
 """An answer that disclaims what it says ("though I can't confirm it here")."""
+_OPEN_QUESTION = re.compile(
+    r"\bdepend(?:s|ing)?\s+on\b|\bnuanced\b|\bgr[ae]y\s+area\b|\bcase[\s-]+by[\s-]+case\b"
+    r"|\b(?:can't|cannot|can\s+not)\s+say\s+for\s+(?:certain|sure)\b"
+    r"|\b(?:appropriate|acceptable|allowed|risky|a\s+risk)\s+or\s+not\b"
+)
+"""A yes/no question left open ("it depends on school policy", "a grey area"): said by an
+answer that states no polarity, it does not answer the question."""
 _CHOICE_REFERENCE = re.compile(r"^\s*\(?([A-H])[.)]\s")
 _CHOICE_ANSWER = re.compile(
     r"^\W*\(?([A-H])(?:[.):]|\s*$|\s+[-–—])"
@@ -125,6 +158,11 @@ class Element:
     terms: frozenset[str]
     count: str | None
     typed: tuple[str, str] | None
+    cited: bool = False
+    """Whether the element cites a provision by number ("Article 9 GDPR: …")."""
+    label: frozenset[str] = frozenset()
+    """Concepts of what the element's value is ("phone number" of "the phone number
+    +49 …"): an answer that names the kind but not the value has part of the element."""
 
 
 def _outer_parentheses(text: str) -> tuple[str, str]:
@@ -162,7 +200,37 @@ def _element(text: str) -> Element:
         main.replace("⁽", "(").replace("⁾", ")"),
         inside.replace("⁽", "(").replace("⁾", ")"),
     )
-    return Element(text, facts(main), facts(inside), terms.terms_in(text), count, None)
+    found = facts(main)
+    cited = bool(found.numbers) and bool(CITED_NUMBER.search(fold(main)))
+    return Element(
+        text, found, facts(inside), terms.terms_in(text), count, None, cited, _label(main, found)
+    )
+
+
+_CITED = frozenset({"article", "section", "recital", "chapter", "clause", "paragraph",
+                    "principle", "rule"})  # fmt: skip
+
+
+def _label(text: str, found: Facts) -> frozenset[str]:
+    """Concepts of the (at most three) words just before an element's first value."""
+    folded = fold(text)
+    starts = [m.start() for m in re.finditer(r"\d", folded)]
+    for name in found.names:
+        at = re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", folded)
+        if at:
+            starts.append(at.start())
+    if not starts:
+        return frozenset()
+    before = re.findall(r"[^\W\d][\w'\-]*", folded[: min(starts)])[-3:]
+    if not before or not content_words(before[-1]):
+        return frozenset()  # "within 72 hours": a preposition, not a kind, before the value
+    return content_words(" ".join(before)) - _CITED
+
+
+_COUNT_HEAD = re.compile(
+    r"^\W*(\d+|(?i:" + "|".join(NUMBER_WORDS) + r"))\s+(?:[A-Za-z][\w'-]*\s*){1,3}:\s*"
+)
+"""A count heading a list ("2 license plates: …"), whatever the things counted."""
 
 
 def _split_counts(elements: list[str]) -> list[str]:
@@ -170,7 +238,11 @@ def _split_counts(elements: list[str]) -> list[str]:
     out: list[str] = []
     for element in elements:
         found = facts(element)
-        if found.counts and found.names:
+        headed = _COUNT_HEAD.match(element)  # "2 license plates: KL-482-TR"
+        if headed and found.names:
+            out.append(NUMBER_WORDS.get(headed.group(1).lower(), headed.group(1)))
+            out.append(element[headed.end() :])
+        elif found.counts and found.names:
             out.append(next(iter(found.counts)))
             out.append(re.sub(r"^[^:]*:\s*", "", element) if ":" in element else element)
         else:
@@ -201,6 +273,8 @@ def _words_coverage(
     weight = {w: 0.5 if w in WEAK_CONCEPTS or w in shared else 1.0 for w in wanted}
     total = sum(weight.values())
     need = min(total, max(SHORT_NEEDS, 1 + CONCEPTS_NEEDED * (total - 1)))
+    if total <= SHORT_PHRASE:
+        need = max(need, total - SHORT_SLACK)  # a short phrase: each of its words matters
     hit = sum(weight[w] for w in wanted & given)
     if hit <= 1 and total >= 3:
         hit *= LONE_CONCEPT  # one shared word of a long explanation is likely chance
@@ -215,6 +289,8 @@ class _Answer:
     words: frozenset[str]
     terms: frozenset[str]
     spans: tuple[frozenset[str], ...]
+    count: str | None = None
+    """The count the answer states, when the reference has a count to compare it with."""
 
 
 def _numbers_hit(wanted: frozenset[str], answer: _Answer) -> float:
@@ -224,7 +300,7 @@ def _numbers_hit(wanted: frozenset[str], answer: _Answer) -> float:
         if number in answer.facts.numbers or ("(" not in number and number in plain):
             hit += 1
         elif "(" in number and number.split("(")[0] in answer.facts.numbers:
-            hit += 0.25  # "Article 5" for "Article 5(1)(c)": right article, not the point
+            hit += HEAD_ARTICLE
     return hit
 
 
@@ -241,14 +317,29 @@ def _coverage(
     wanted = element.facts
     numbers_hit = _numbers_hit(wanted.numbers, answer)
     heads = {n.split("(")[0] for n in reference.numbers}
-    if wanted.numbers and not numbers_hit and (answer.facts.numbers - reference.numbers - heads):
-        return 0.0, "number"  # a different number where the reference has one
+    counted = {answer.count} if answer.count else set()  # "One plate": a count, not a value
+    other_number = bool(
+        wanted.numbers
+        and not numbers_hit
+        and (answer.facts.numbers - reference.numbers - heads - counted)
+    )  # a different number where the reference has one
+    if other_number and not (element.terms or wanted.words):
+        return 0.0, "number"  # the number was the whole element
     names_hit, replaced = _names_hit(element, answer)
     codes = {n for n in wanted.names if any(c.isdigit() for c in n)}
     given_codes = {n for n in answer.facts.names if any(c.isdigit() for c in n)}
     if codes and not codes & names_hit and given_codes - reference.names:
         return 0.0, "number"  # another code where the reference has one (K7Q2ZA for K7Q2ZP)
     optional = element.optional
+    if wanted.numbers and not numbers_hit and not other_number and optional.words:
+        aside_share = len(optional.words & answer.words) / len(optional.words)
+        if aside_share >= ASIDE_NAMES:  # "the consent principle" for "Principle 4.3 (Consent)"
+            numbers_hit = len(wanted.numbers)
+    aside_contradicted = bool(
+        optional.numbers
+        and not _numbers_hit(optional.numbers, answer)
+        and answer.facts.numbers - reference.numbers - heads
+    )  # "the right of access, Article 17" for "the right of access (Article 15 GDPR)"
     bonus = _numbers_hit(optional.numbers, answer) + sum(
         1 for n in optional.names if name_in(n, answer.facts.names, answer.folded)
     )  # asides count when the answer has them, and cost nothing when it has not
@@ -262,6 +353,11 @@ def _coverage(
     conflict = terms.conflicts(element.terms, answer.terms)
     if term_cover and terms.rivals(element.terms, answer.terms):
         term_cover *= RIVAL_TERMS
+    cited = len(wanted.numbers) + len(optional.numbers)
+    if term_cover is not None and cited and not other_number and terms.is_law(element.terms):
+        # "Article 15 GDPR" names the right of access as surely as its name does
+        citation = (numbers_hit + _numbers_hit(optional.numbers, answer)) / cited
+        term_cover = max(term_cover, citation)
     own_words = wanted.words - {w for t in element.terms for w in content_words(t)}
     words = _words_coverage(own_words, shared, answer.words)
     parts: list[tuple[float, float]] = []
@@ -277,8 +373,24 @@ def _coverage(
     required_keys = len(wanted.numbers) + len(wanted.names)
     if element.terms and not required_keys and not conflict and words is not None:
         value = max(value, PARAPHRASE * words)  # the technique explained without its name
+    if element.terms and term_cover == 1 and not conflict and not required_keys:
+        value = max(value, TERM_ALONE)  # the right technique named, not explained
+    if element.cited and not numbers_hit and not other_number and words is not None:
+        value = max(value, PARAPHRASE * words)  # the provision explained without its number
+    if element.label and required_keys and key_hit == key_total and not other_number:
+        value = 1.0  # the value itself ("+49 1514 …") says what the label would
+    kind_only = bool(element.label) and required_keys and not key_hit and not other_number
+    if kind_only and element.label <= answer.words:
+        value = max(value, KIND_ONLY)  # "a phone number" for "the phone number +49 …"
     if conflict:
         value = min(value, 0.25 * (words or 0.0))
+    term_hits = [terms.covers(t, answer.terms) for t in element.terms]
+    if term_hits and max(term_hits) == terms.SIBLING_CREDIT:
+        # another member of the family ("suppression" for generalisation): the words it
+        # shares with the reference describe the wrong technique
+        value = min(value, TERM_WEIGHT * terms.SIBLING_CREDIT + 0.25 * (words or 0.0))
+    elif term_hits and max(term_hits) == terms.FAMILY_CREDIT and not required_keys:
+        value = max(value, terms.FAMILY_CREDIT)  # "a form of anonymisation": the direction
     if element.typed:
         name, entity_type = element.typed
         type_part = lists.type_credit(name, entity_type, answer.text) if names_hit else 0.0
@@ -286,6 +398,8 @@ def _coverage(
     wrong = None
     if conflict:
         wrong = "term"
+    elif other_number or aside_contradicted:
+        wrong = "number"  # "Article 16, the right to erasure": right right, wrong article
     elif replaced and not names_hit:
         wrong = "name"
     return max(0.0, value), wrong
@@ -360,26 +474,32 @@ def grade(reference: str, answer: str) -> float:
         content_words(answer),
         terms.terms_in(answer),
         tuple(name_spans(answer)),
+        count_in(answer) if any(e.count for a in parse(reference) for e in a) else None,
     )
     best, wrong, missing = 0.0, [], 0
     for alternative in parse(reference):
         shared = _shared_words(alternative)
         scored = [_coverage(e, shared[i], seen, reference_facts) for i, e in enumerate(alternative)]
+        scored = _bound(alternative, answer, scored)
         coverage = sum(s for s, _ in scored) / len(scored)
         if coverage >= best:
             best, wrong = coverage, [w for _, w in scored if w]
             missing = sum(1 for s, w in scored if s == 0 and not w)
     if wanted_polarity is None and best < DENIAL_KEEPS and denies(answer) and not denies(reference):
         return 0.0  # "There is no risk" to a reference that names one
-    if _UNSURE.search(" ".join(sentences(answer)[:2]).lower()) or _NONCOMMITTAL.search(seen.folded):
+    noncommittal = bool(_NONCOMMITTAL.search(seen.folded)) or bool(
+        wanted_polarity and given_polarity is None and _OPEN_QUESTION.search(seen.folded)
+    )
+    if _UNSURE.search(" ".join(sentences(answer)[:2]).lower()) or noncommittal:
         best *= UNSURE  # guesses what such a document would show instead of reading it
     choice = _choice(reference, answer)
     if choice:
         best = max(best, CHOICE_COVERAGE)
     base = 0.0
     if wanted_polarity == "yes" and (
-        given_polarity == "yes" or best >= 0.3 or _AFFIRMS.search(seen.folded)
-    ):
+        given_polarity == "yes"
+        or (not noncommittal and (best >= 0.3 or _AFFIRMS.search(seen.folded)))
+    ):  # "it depends …, it could reveal …" leaves the question open: no polarity stated
         base = YES_BASE
     elif wanted_polarity == "no" and given_polarity == "no":
         base = NO_BASE_REASON
@@ -388,6 +508,8 @@ def grade(reference: str, answer: str) -> float:
     extras = lists.extra_items(answer, elements)
     entities = lists.foreign_entities(answer, reference) if _entity_list(reference) else 0
     entities = max(0, entities - wrong.count("name"))  # a wrong name is also a foreign one
+    # a wrong number in place of the reference's is a wrong fact already, not an extra
+    entities += max(0, _invented_values(reference_facts, seen.facts) - wrong.count("number"))
     extras = max(extras, entities)
     substituted = min(extras, missing)  # an unknown item where a reference one is missing
     wrong_facts = len(wrong) + substituted
@@ -397,6 +519,23 @@ def grade(reference: str, answer: str) -> float:
     if choice is False or (best < OTHERS_BELOW and _others_instead(reference_facts, seen)):
         score *= 0.5
     return _to_grid(score)
+
+
+def _bound(
+    alternative: tuple[Element, ...], answer: str, scored: list[tuple[float, str | None]]
+) -> list[tuple[float, str | None]]:
+    """Coverage of elements whose subjects the answer binds to another element's role
+    ("ZIP code is a direct identifier") is cut to the share bound right; the swap is one
+    wrong fact however many elements it touches (see :mod:`.roles`)."""
+    bound = roles.bindings(tuple(e.text for e in alternative), answer)
+    out, swapped = [], False
+    for (value, wrong), share in zip(scored, bound, strict=True):
+        if share is not None and share < 1:
+            value = min(value, share)
+            if not swapped and wrong is None:
+                wrong, swapped = "role", True
+        out.append((value, wrong))
+    return out
 
 
 def _shared_words(alternative: tuple[Element, ...]) -> list[frozenset[str]]:
@@ -413,6 +552,22 @@ def _entity_list(reference: str) -> bool:
     elements = [e for a in parse(reference) for e in a if e.count is None]
     named = [e for e in elements if e.typed or (e.facts.names and len(e.facts.words) <= 2)]
     return len(elements) >= 2 and len(named) >= 0.6 * len(elements)
+
+
+def _invented_values(reference: Facts, answer: Facts) -> int:
+    """Long values (phone, account, card numbers) the answer reads off the image that the
+    reference does not have, when the reference does give such values: each is a claim
+    about the image, most likely an invented one (a hallucinated entity)."""
+    wanted = {n for n in reference.numbers if len(digits(n)) >= LONG_VALUE}
+    codes = {n for n in reference.names if len(digits(n)) >= 2}  # RSSGLI85M41H501Z
+    if not wanted and not codes:
+        return 0
+    return sum(
+        1
+        for n in answer.numbers
+        if len(digits(n)) >= LONG_VALUE
+        and not any(digits(n) in digits(w) or digits(w) in digits(n) for w in wanted)
+    )
 
 
 def _others_instead(reference: Facts, answer: _Answer) -> bool:

@@ -27,6 +27,14 @@ ENTITY_TYPES = frozenset(
 )
 """Concepts of entity-type labels ("(person)", "ORG", "location")."""
 
+MATCHED_ITEMS, MATCHED_ITEMS_OF_A_LIST = 2, 1
+"""Items of an answer's list that must match the reference for the list to be the
+answer's answer (rather than an explanation that happens to enumerate): two in general,
+one when the reference is itself a list of short items ("Full name <AND> date of birth
+<AND> …"), so "Name, address and phone number" is read as one right item and two wrong."""
+SHORT_ITEM = 4
+"""Words of a reference element that is a list item, not a sentence."""
+
 _GENERIC = frozenset(
     {"other", "detail", "more", "etc", "thing", "various", "possibly", "potentially",
      "element", "content", "item", "field"}
@@ -38,7 +46,8 @@ _LEAD_IN = re.compile(
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$")
 _NOT_AN_ITEM = re.compile(
     r"^(which|that|so|because|who|as|this|it|these|they|and\s+so|making|allowing|"
-    r"potentially|could|would|may|might|if|when|while|but|however)\b"
+    r"potentially|could|would|may|might|if|when|while|but|however|although|though|whereas|"
+    r"since|unless|once)\b"
 )
 
 
@@ -78,6 +87,8 @@ def enumerations(answer: str) -> tuple[tuple[str, ...], ...]:
         for sentence in sentences(line):
             body = sentence.rsplit(":", 1)[-1] if ":" in sentence[:-1] else sentence
             parts = [p for p in re.split(r"\s*[,;]\s*", body) if p.strip()]
+            while len(parts) > 2 and _NOT_AN_ITEM.match(fold(parts[-1])):
+                parts.pop()  # "…, seat number and card number, which could be stolen"
             if len(parts) < 2 or not re.search(r"\b(and|or|&)\b", parts[-1]):
                 continue
             parts = parts[:-1] + re.split(r"\s*\b(?:and|or|&)\b\s*", parts[-1])
@@ -107,9 +118,13 @@ def _matches(item: str, reference_elements: tuple[str, ...]) -> bool:
 def extra_items(answer: str, reference_elements: tuple[str, ...]) -> int:
     """Items of the answer's lists that match no reference element (lists with ≥ 2 that do)."""
     extra = 0
+    is_list = len(reference_elements) >= 2 and all(
+        len(e.split()) <= SHORT_ITEM for e in reference_elements
+    )
+    needed = MATCHED_ITEMS_OF_A_LIST if is_list else MATCHED_ITEMS
     for items in enumerations(answer):
         matched = [_matches(i, reference_elements) for i in items]
-        if sum(matched) >= 2:
+        if sum(matched) >= needed:
             extra = max(extra, matched.count(False))
     return extra
 

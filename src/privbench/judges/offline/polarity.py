@@ -91,11 +91,18 @@ def _denies_in(sentence: str, pattern: re.Pattern[str]) -> bool:
 _QUOTED = re.compile(r"'[^'\n]{3,80}'(?!\w)|\"[^\"\n]{3,80}\"|“[^”\n]{3,80}”|‘[^’\n]{3,80}’")
 
 
+_EITHER_WAY = re.compile(
+    r"\b(may|might|can|could)\s+or\s+(?:(?:may|might|can|could)\s+)?not\b", re.I
+)
+""""may or may not contain personal details" leaves it open: no denial."""
+
+
 def denies(text: str) -> bool:
     """Whether the text denies that anything sensitive is there: in its first sentence,
     or — in general terms ("It doesn't contain personal data") — in its second. Quoted
-    text ("clicking 'Do Not Sell My Personal Information'") is not the answer's claim."""
-    opening = sentences(_QUOTED.sub(" ", text))[:2]
+    text ("clicking 'Do Not Sell My Personal Information'") is not the answer's claim,
+    nor is a possibility left open ("it may or may not contain …")."""
+    opening = sentences(_EITHER_WAY.sub(r"\1", _QUOTED.sub(" ", text)))[:2]
     if not opening:
         return False
     if _denies_in(opening[0], _DENIAL):

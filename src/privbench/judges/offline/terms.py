@@ -59,7 +59,7 @@ TERMS: tuple[Term, ...] = (
     _term("homomorphic encryption", "technique", r"\bhomomorphic(ally)?\b", parent="encryption"),
     _term("federated learning", "technique", r"\bfederated\b"),
     _term("secure multi-party computation", "technique",
-          r"\b(secure\s+)?multi[\s-]*party\s+computation\b|\bs?mpc\b"),
+          r"\b(secure\s+)?multi[\s-]*party\s+computation\b|\bs?mpc\b|\bsecret[\s-]+sharing\b"),
     _term("synthetic data", "technique", r"\bsynthetic\s+(data|records|dataset)\b"),
     _term("tokenisation", "technique", r"\btokeni[sz](ation|ed)\b"),
     _term("hashing", "technique", r"\bhash(ing|ed|es)?\b"),
@@ -110,6 +110,11 @@ def terms_in(text: str) -> frozenset[str]:
 def kind(name: str) -> str:
     """The kind of a term: technique or law (principles and rights compete)."""
     return _BY_NAME[name].kind
+
+
+def is_law(names: frozenset[str]) -> bool:
+    """Whether the terms are principles or rights of a law (cited by article numbers)."""
+    return any(kind(n) == "law" for n in names)
 
 
 def covers(wanted: str, given: frozenset[str]) -> float:

@@ -43,7 +43,7 @@ _CONCEPT_GROUPS: tuple[str, ...] = (
     "per anyone anybody everyone stranger passerby passersby coworker colleague visitor "
     "others outsider public attacker adversary bystander onlooker guy girl boy",
     "identify identification identifiable reidentify re-identify reidentification "
-    "re-identification recognise recognize pinpoint deanonymize deanonymise unmask "
+    "re-identification re-identified reidentified recognise recognize pinpoint deanonymize deanonymise unmask "
     "singled recognizable recognisable recognized recognised identified traceable",
     "link linked linkage linking join joined joining combine combined combining "
     "combination cross-reference cross-referenced merge merged correlate correlated match "
@@ -86,6 +86,8 @@ _CONCEPT_GROUPS: tuple[str, ...] = (
     "fraud theft scam impersonate impersonation fraudulent fraudster phishing pretend "
     "pretends spoof spoofed fake trick deceive lure masquerade impersonates",
     "child kid student pupil children minor son daughter",
+    "parent parental guardian mother father",
+    "salary salaries pay wage wages income earnings paycheck remuneration",
     "find locate track trace stalk approach follow whereabouts",
     "face facial",
     "location place city town loc country lieu ort gpe",
@@ -137,9 +139,16 @@ _CONCEPT_GROUPS: tuple[str, ...] = (
 def _stem_raw(word: str) -> str:
     for suffix in ("ization", "isation", "ations", "ation", "ments", "ment", "ness",
                    "ings", "ing", "ies", "ers", "ed", "es", "s"):  # fmt: skip
+        if suffix == "es" and not re.search(r"(?:s|x|z|ch|sh)es$", word):
+            continue  # "plates" is "plate" + s, as "plate" is; "addresses" drops "es"
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)]
     return word
+
+
+_OTHER_WORDS = word_set("sign star organ apart oper")
+"""Light stems of group words that are other words ("signed" → "sign", "apartment" →
+"apart"): a street sign is not a signature, "apart from" is no home."""
 
 
 def _concept_table() -> dict[str, str]:
@@ -149,7 +158,8 @@ def _concept_table() -> dict[str, str]:
         canonical = words[0]
         for word in words:
             table.setdefault(word, canonical)
-            table.setdefault(_stem_raw(word), canonical)
+            if _stem_raw(word) not in _OTHER_WORDS:
+                table.setdefault(_stem_raw(word), canonical)
     return table
 
 
@@ -219,10 +229,27 @@ def rephrase(text: str) -> str:
 
 @lru_cache(maxsize=8192)
 def content_words(text: str) -> frozenset[str]:
-    """Concepts of a text's content words (stop words and pure numbers left out)."""
+    """Concepts of a text's content words (stop words and pure numbers left out).
+
+    A hyphenated word that is a concept of its own ("quasi-identifier", "re-identify")
+    is one concept: its parts ("quasi", "identifier") would count one term two or three
+    times and let a bare term meet a whole explanation.
+    """
+    found = _TOKEN.findall(fold(rephrase(text)))
+    words = found + [part for t in found if "-" in t and not is_concept(t) for part in t.split("-")]
     return frozenset(
-        stem(t) for t in tokens(rephrase(text)) if t not in STOP and not t.isdigit() and len(t) > 1
+        stem(t)
+        for t in words
+        if t not in STOP and len(t) > 1 and any(c.isalpha() for c in t)  # "4.3" is no word
     )
+
+
+def is_concept(word: str) -> bool:
+    """Whether a word belongs to one of the concept groups (not only a light stem)."""
+    return stem(word) in _CANONICAL
+
+
+_CANONICAL = frozenset(_CONCEPTS.values())
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'*(\[])|\n+")
