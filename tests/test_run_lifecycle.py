@@ -397,3 +397,34 @@ def test_interrupted_spatialtrust_eval_resumes(slow_server: LoopbackServer, tmp_
     resent = slow_server.count(QUESTION_PROMPT) - 40
     assert 0 <= resent <= 4 + (asked_before - 12)
     assert list(document["items"]) == sorted(document["items"])  # dataset order
+
+
+def test_identical_runs_write_identical_exports(
+    priviq_dir: Path, predictions: Path, tmp_path: Path
+) -> None:
+    """Grade files and CSVs list items in dataset order: the same run twice, the same bytes."""
+    outputs = []
+    for name in ("one", "two"):
+        out = tmp_path / name
+        result = privbench("grade", "priviq", "--data", priviq_dir, "--predictions", predictions,
+                           "--judge", "offline", "--out", out, "--log-dir", tmp_path / "logs")  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        outputs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
+    assert outputs[0] == outputs[1]
+    grades = json.loads(outputs[0]["results_offline-grade-1runs.json"])
+    assert list(grades) == list(FOUR_ITEMS)
+
+
+def test_judge_name_is_stable_when_grades_are_reused(
+    server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path
+) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    base = ["grade", "priviq", "--data", priviq_dir, "--predictions", predictions, "--judge", JUDGE,
+            "--log-dir", tmp_path / "logs"]  # fmt: skip
+    assert privbench(*base, "--out", first).returncode == 0
+    (grade_file,) = first.glob("*-grade-1runs.json")
+    reused = privbench(*base, "--out", second, "--grades", grade_file)
+    assert reused.returncode == 0, reused.stderr
+    assert sorted(p.name for p in second.iterdir()) == sorted(p.name for p in first.iterdir())
+    entry = json.loads(next(second.glob("*-grade-1runs.json")).read_text(encoding="utf-8"))["a"]
+    assert entry["judge"] == JUDGE
