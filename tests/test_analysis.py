@@ -11,15 +11,23 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import FOUR_ITEMS, run_options, write_json, write_priviq
+from inspect_ai.log import read_eval_log, write_eval_log
 from loopback_server import LoopbackServer
 from scipy import stats
 
-from privbench.analysis.agreement import agreement_table, read_ratings
-from privbench.analysis.runs import load_results
+from privbench.analysis.agreement import agreement_table, check_scale, format_stat, read_ratings
+from privbench.analysis.groups import (
+    RunIdentity,
+    comparison_gaps,
+    cross_dataset_note,
+    dataset_groups,
+)
+from privbench.analysis.runs import load_results, natural_key, superseded, unique_labels
 from privbench.analysis.survey import export_survey
 from privbench.analysis.tables import AVERAGE, TOTAL, comparisons, item_scores, priviq_tables, wide
-from privbench.errors import DatasetError
+from privbench.errors import DatasetError, UsageError
 from privbench.priviq.api import grade_priviq
+from privbench.report.figures import radar_label_slot, top_shares, wrap
 
 SCORES = {
     "model-a": {"a": "1.0", "b": "0.4", "c": "0.7", "d": "0.0"},
@@ -199,3 +207,176 @@ def test_agreement_cli_json(tmp_path: Path) -> None:
     assert document["blank_ratings_skipped"] == 1
     assert all(Path(p).exists() for p in document["plots"])
     assert (tmp_path / "plots" / "violins.svg").exists()
+
+
+def test_agreement_scale_10_puts_the_judge_on_the_human_scale(tmp_path: Path) -> None:
+    """Humans rate 0–10 (the paper's surveys); the judge's scores come from logs on 0–1."""
+    path = tmp_path / "ratings.csv"
+    path.write_text(
+        "item_id,rater,score\n"
+        "a,judge,0.9\na,h1,8\nb,judge,0.2\nb,h1,3\nc,judge,0.5\nc,h1,5\nd,judge,0.0\nd,h1,1\n"
+    )
+    ratings = read_ratings(path, scale=10)
+    assert list(ratings.pairs["judge"]) == pytest.approx([9.0, 2.0, 5.0, 0.0])
+    overall = agreement_table(ratings, tolerance=1.0)["Overall"]
+    assert overall.mae == pytest.approx((1 + 1 + 0 + 1) / 4)  # points on the 0–10 scale
+    assert overall.agreement_rate == pytest.approx(1.0)
+    assert overall.bias == pytest.approx((-1 + 1 + 0 + 1) / 4)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("item_id,rater,score\na,judge,7\na,h1,8\n")
+    with pytest.raises(DatasetError, match=re.escape("judge scores are on 0–1")):
+        read_ratings(bad, scale=10)
+
+
+def test_stats_never_print_negative_zero() -> None:
+    assert format_stat("icc", -0.0000001) == "0.000"
+    assert format_stat("bias", -0.0002) == "0.000"
+    assert format_stat("bias", -0.25) == "-0.250"
+    assert format_stat("agreement_rate", 0.825) == "82.5 %"
+    assert format_stat("icc", math.nan) == "n/a" and format_stat("mae", None) == "n/a"
+
+
+def test_scales_accepted_alike() -> None:
+    assert check_scale(1) == 1 and check_scale(10.0) == 10
+    with pytest.raises(UsageError, match="--scale: 1 or 10"):
+        check_scale(5)
+
+
+def test_agreement_cli_scale_10_without_library_warnings(tmp_path: Path) -> None:
+    from test_cli import privbench
+
+    path = tmp_path / "ratings.csv"
+    path.write_text("item_id,rater,score\na,judge,1.0\na,h1,10\nb,judge,1.0\nb,h1,10\n")
+    result = privbench("agreement", "--ratings", path, "--scale", "10", "--plots", tmp_path / "p")
+    assert result.returncode == 0, result.stderr
+    assert "-0.000" not in result.stdout and "Warning" not in result.stderr
+    assert "ICC needs at least 3 items" in result.stderr  # said in words, not a library warning
+    assert "0.000" in result.stdout  # MAE of identical scores, on the 0–10 scale
+    rejected = privbench("agreement", "--ratings", path, "--scale", "5")
+    assert rejected.returncode == 2 and "--scale: 1 or 10" in rejected.stderr
+
+
+def test_natural_order_of_ids() -> None:
+    ids = ["v1_10", "v1_1", "v1_100", "v1_2", "st-0010", "st-0002"]
+    assert sorted(ids, key=natural_key) == ["st-0002", "st-0010", "v1_1", "v1_2", "v1_10", "v1_100"]
+
+
+def _row(label: str, benchmark: str = "priviq", **fields: object) -> dict[str, object]:
+    base: dict[str, object] = {
+        "label": label,
+        "benchmark": benchmark,
+        "limit": None,
+        "data": "/data/priviq-suite",
+        "dataset_hash": "a" * 64,
+        "judge": "offline",
+        "epochs": 1,
+        "created": "2026-01-01T10:00:00",
+        "log": "/logs/one.eval",
+    }
+    return base | fields
+
+
+def test_labels_are_unique_by_what_differs_not_by_a_counter() -> None:
+    rows = [
+        _row("m"),
+        _row("m", "spatialtrust"),  # another benchmark: no clash
+        _row("m", data="/tmp/gen6", dataset_hash="b" * 64),
+        _row("m", limit=5),
+        _row("m", created="2026-01-02T09:30:00", log="/logs/two.eval"),
+    ]
+    assert unique_labels(rows) == [
+        "m · priviq-suite · 2026-01-01 10:00",
+        "m",
+        "m · gen6",
+        "m · limit 5",
+        "m · priviq-suite · 2026-01-02 09:30",
+    ]
+
+
+def test_superseded_logs_are_those_a_retry_replaced() -> None:
+    headers = [
+        ("t1", "2026-01-01T10:00", "cancelled", "a.eval"),
+        ("t1", "2026-01-01T11:00", "success", "b.eval"),
+        ("t2", "2026-01-01T10:00", "success", "c.eval"),
+        ("t2", "2026-01-01T12:00", "success", "d.eval"),  # two finished runs: both kept
+        ("t3", "2026-01-01T10:00", "error", "e.eval"),  # no retry: kept, status shown
+    ]
+    assert superseded(headers) == {0: 1}
+
+
+def test_cancelled_log_superseded_by_its_retry_is_dropped(two_model_logs: Path) -> None:
+    """inspect's eval-retry keeps ``eval.task_id`` (checked on a real retry, 0.3.285) and
+    writes a new log with a later ``created``; the unfinished one is dropped with a note."""
+    path = sorted(two_model_logs.glob("*.eval"))[0]
+    log = read_eval_log(str(path))
+    log.status = "cancelled"
+    log.eval.created = "2000-01-01T00:00:00+00:00"
+    write_eval_log(log, str(two_model_logs / "cancelled-first-attempt.eval"))
+    (two_model_logs / "eval-set.json").write_text("{}")
+    results = load_results([two_model_logs])
+    assert len(results.runs) == 2 and "cancelled" not in set(results.runs["status"])
+    assert any("superseded by its retry" in note for note in results.notes)
+    assert any(note.startswith("Skipped 1 file(s)") for note in results.notes)
+    with pytest.raises(UsageError, match="not a readable inspect log"):
+        load_results([two_model_logs / "eval-set.json"])  # named explicitly: an error
+
+
+def _identity(label: str, items: str, hash_: str = "h1", limit: int | None = None) -> RunIdentity:
+    return RunIdentity(label, hash_, frozenset(items), limit)
+
+
+def test_dataset_groups_pair_only_same_data_and_items() -> None:
+    groups = dataset_groups(
+        [
+            _identity("a", "wxyz"),
+            _identity("b", "wxyz"),
+            _identity("c", "wx", limit=2),
+            _identity("d", "wxyz", hash_="h2"),  # same ids, other data
+            _identity("e", "wxyz", hash_=""),  # identity unknown
+        ]
+    )
+    assert [g.runs for g in groups] == [["a", "b", "c"], ["d"], ["e"]]
+    first = groups[0]
+    assert first.partitions == [["a", "b"], ["c"]]
+    assert first.averaged == ["a", "b"]  # not the --limit run
+    assert first.limits == {"c": 2}
+    assert comparison_gaps(first) == [
+        "c answered another set (2 items); not paired with the runs over the 4 items of a, b."
+    ]
+    assert not groups[2].known and groups[2].partitions == [["e"]]
+    assert "never averaged or paired" in groups[2].notes[0]
+    note = cross_dataset_note(groups, "Priv-IQ")
+    assert note is not None and "2 dataset(s)" in note and "1 run(s) of unknown" in note
+    assert cross_dataset_note(groups[:1], "Priv-IQ") is None
+
+
+def test_wide_adds_an_average_only_over_two_or_more_runs(two_model_logs: Path) -> None:
+    results = load_results([two_model_logs])
+    table3, _ = priviq_tables(results.priviq, np.random.default_rng(0), n_boot=50)
+    assert AVERAGE not in wide(table3, average_over=["model-a"]).index
+    assert AVERAGE not in wide(table3[table3["run"] == "model-a"]).index
+    assert wide(table3, average_over=["model-a", "model-b"]).loc[AVERAGE, TOTAL] == pytest.approx(
+        57.5
+    )
+
+
+def test_contribution_legend_keeps_the_largest_shares() -> None:
+    shares = pd.DataFrame(
+        {f"c{i}": [float(10 - i), float(10 - i)] for i in range(10)} | {"zero": [0.0, 0.0]},
+        index=["run-1", "run-2"],
+    )
+    grouped = top_shares(shares, keep=8)
+    assert list(grouped.columns) == [*(f"c{i}" for i in range(7)), "other (3 combinations)"]
+    assert grouped.loc["run-1", "other (3 combinations)"] == pytest.approx(3 + 2 + 1)
+    assert grouped.sum(axis=1).tolist() == pytest.approx(shares.sum(axis=1).tolist())
+
+
+def test_radar_scale_labels_go_where_the_data_reach_least() -> None:
+    # four spokes; the gap between spokes 2 and 3 holds the smallest values
+    slot, reach = radar_label_slot([[80.0, 90.0, 10.0, 10.0]])
+    assert slot == 2 and reach == pytest.approx(10 * math.cos(math.pi / 4))
+
+
+def test_tick_labels_wrap_at_natural_breaks() -> None:
+    assert wrap("privbench/ocr-pii · limit 5", 12) == "privbench/\nocr-pii ·\nlimit 5"
+    assert wrap("Law", 12) == "Law"

@@ -1,4 +1,8 @@
-"""Generated suites: determinism, Table 1 counts, validity, OCR read-back, scripts, boxes."""
+"""Generated Priv-IQ suites: determinism, Table 1 counts, variety, reasoning over reading,
+legibility, fonts and wording.
+
+The SpatialTrust generator's tests are in ``test_spatial_generate.py``.
+"""
 
 from __future__ import annotations
 
@@ -11,18 +15,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageDraw
 
+from privbench.audit.priviq import image_words, printed_share
 from privbench.generate.fonts import font, missing_glyphs, script_of
-from privbench.priviq.competencies import combination_of
 from privbench.priviq.dataset import load_priviq
-from privbench.priviq.generate.families import _POST_TEMPLATES, FAMILIES, MULTILINGUAL
+from privbench.priviq.generate.base import build
+from privbench.priviq.generate.families import ALL_FAMILIES, FAMILIES, MEETING, MULTILINGUAL
 from privbench.priviq.generate.plan import PAPER_SIZE, TABLE_1, allocate
-from privbench.priviq.generate.suite import generate_priviq
-from privbench.shipped import PRIVIQ_SUITE, SPATIALTRUST_SUITE
-from privbench.spatialtrust.dataset import load_spatialtrust
-from privbench.spatialtrust.generate.scene import CATALOGUE, HEIGHT, WIDTH, Placed, draw_element
-from privbench.spatialtrust.generate.suite import PAPER_SHARES, categories, generate_spatialtrust
+from privbench.priviq.generate.suite import generate_items, generate_priviq
+from privbench.shipped import PRIVIQ_SUITE
+
+REASONING = {"PET", "Law", "Know", "PrivRisk", "CntxPriv"}
 
 
 def _digest(directory: Path) -> dict[str, str]:
@@ -39,13 +43,6 @@ def test_priviq_generation_is_byte_identical(tmp_path: Path) -> None:
     generate_priviq(20, 6, tmp_path / "c")
     assert _digest(tmp_path / "a") == _digest(tmp_path / "b")
     assert _digest(tmp_path / "a") != _digest(tmp_path / "c")
-
-
-def test_spatialtrust_generation_is_byte_identical(tmp_path: Path) -> None:
-    generate_spatialtrust(6, 3, tmp_path / "a")
-    generate_spatialtrust(6, 3, tmp_path / "b")
-    assert _digest(tmp_path / "a") == _digest(tmp_path / "b")
-    assert len(load_spatialtrust(tmp_path / "a")) == 6
 
 
 def test_generate_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
@@ -83,6 +80,15 @@ def test_small_sizes_keep_every_combination(n: int) -> None:
     assert len(allocate(5)) == 5  # below 18 the most frequent combinations come first
 
 
+def test_every_combination_has_families() -> None:
+    assert set(FAMILIES) == set(TABLE_1)
+    for combination, count in TABLE_1.items():
+        assert len(FAMILIES[combination]) >= min(3, count), combination
+
+
+# --- the shipped suite -----------------------------------------------------------------------
+
+
 def test_shipped_priviq_suite_has_table_1_and_validates() -> None:
     items = load_priviq(PRIVIQ_SUITE)
     counts = Counter(item.combination for item in items)
@@ -91,72 +97,135 @@ def test_shipped_priviq_suite_has_table_1_and_validates() -> None:
     assert manifest["n"] == 146 and len(manifest["languages"]) >= 6  # English + ≥ 5 others
     answers = [item.answer for item in items]
     assert sum("<AND>" in a for a in answers) > 30 and sum("<OR>" in a for a in answers) > 20
-    assert any(a.startswith("No,") for a in answers)  # benign look-alikes exist
+    assert any(a.startswith("No,") for a in answers)  # negatives that look like positives
+    size = sum(p.stat().st_size for p in PRIVIQ_SUITE.rglob("*") if p.is_file())
+    assert size < 20e6
 
 
-def test_shipped_spatialtrust_suite_follows_the_paper_shares() -> None:
-    images = load_spatialtrust(SPATIALTRUST_SUITE)
-    assert len(images) == 100
-    kinds = Counter((bool(i.q4.factors), bool(i.q5.factors)) for i in images)
-    total = sum(PAPER_SHARES.values())
-    expected = {
-        (True, False): "direct only",
-        (False, True): "indirect only",
-        (True, True): "both",
-        (False, False): "neither",
-    }
-    for key, name in expected.items():
-        assert abs(kinds[key] - 100 * PAPER_SHARES[name] / total) <= 2, (name, kinds[key])
-    multiple = sum(q.type == "multiple" for i in images for q in (i.q2, i.q3))
-    assert 0.04 <= multiple / 200 <= 0.2  # paper: 119 of 1,154 ≈ 10 %
-    assert all((i.width, i.height) == (1440, 960) for i in images)
-    for image in images:
-        for question in (image.q2, image.q3):
-            none = question.none_option
-            assert none == "E" and (question.answer == ("E",)) == (not question.evidence)
+def test_shipped_suite_is_varied() -> None:
+    """Issue 13: ≥ 110 distinct questions, no repeated pair, ≥ 3 families per combination."""
+    items = load_priviq(PRIVIQ_SUITE)
+    assert len({" ".join(i.question.casefold().split()) for i in items}) >= 110
+    pairs = Counter((i.question, i.answer) for i in items)
+    assert max(pairs.values()) == 1
+    manifest = json.loads((PRIVIQ_SUITE / "suite.json").read_text())
+    by_combination = manifest["families_by_combination"]
+    for combination, count in TABLE_1.items():
+        if count >= 3:
+            assert len(by_combination[" ".join(combination)]) >= 3, combination
 
 
-def test_category_allocation() -> None:
-    order = categories(577, random.Random(0))
-    assert Counter(order) == Counter(PAPER_SHARES)
+def test_generated_suite_is_varied_at_another_seed() -> None:
+    items = [item for _, item in generate_items(60, 3)]
+    assert len({item.question for item in items}) >= 45
+    assert len({(item.question, item.answer) for item in items}) == 60
 
 
-def _ocr_text(path: Path) -> str:
-    from rapidocr_onnxruntime import RapidOCR
+def test_shipped_answers_are_not_printed_in_the_images() -> None:
+    """Issue 13: for reasoning competencies, the share of the reference answer's content
+    words (not in the question) that the bundled OCR finds in the image — the measurement
+    of ``privbench audit --ocr`` — is ≤ 15 % on average and ≤ 50 % for every item. OCR of
+    the whole suite takes minutes on a small CPU, so the test reads every third reasoning
+    item (the full figures are in docs/datasets.md)."""
+    items = [i for i in load_priviq(PRIVIQ_SUITE) if REASONING & set(i.competencies)][::3]
+    shares = {}
+    for item in items:
+        share = printed_share(item.answer, item.question, image_words(item.image))
+        if share is not None:
+            shares[item.id] = share
+    assert len(shares) >= 35
+    mean = sum(shares.values()) / len(shares)
+    above = {i: round(s) for i, s in shares.items() if s > 50}
+    assert mean <= 15.0 and not above, (mean, above)
 
-    engine = _ocr_text.__dict__.setdefault("engine", RapidOCR())
-    result, _ = engine(np.asarray(Image.open(path).convert("RGB")))
-    return "".join(text for _, text, _ in (result or []))
+
+# --- legibility, fonts, wording ----------------------------------------------------------------
 
 
 def _norm(text: str) -> str:
     return re.sub(r"\W", "", text).lower()
 
 
-def test_rendered_answers_read_back_with_ocr(tmp_path: Path) -> None:
-    """Spot checks: the strings each answer is built from are in the rendered image."""
-    checked = Counter[str]()
-    for combination, builder in FAMILIES.items():
-        rng = random.Random(f"ocr:{combination}")
-        language = "zh" if "MultLing" in combination else "en"
-        item = builder(rng, language)
-        path = tmp_path / f"{item.family}.png"
-        item.image.save(path)
-        text = _norm(_ocr_text(path))
-        for fact in item.facts:
-            assert _norm(fact) in text, (item.family, fact, text[:300])
-            checked[item.family] += 1
-    assert len(checked) >= 15
+def _ocr(image: Image.Image) -> str:
+    from privbench.models.ocr_pii import read_text
+
+    return _norm("".join(read_text(image)))
+
+
+def test_facts_read_back_with_ocr() -> None:
+    """What an answer rests on stays readable after the camera degradations (≥ 90 %)."""
+    read, missed = 0, []
+    for fam in ALL_FAMILIES:
+        combo = fam.combinations[0]
+        language = "ru" if "MultLing" in combo else "en"
+        for attempt in range(2 if fam.name.startswith("photo") else 1):
+            item = build(fam, random.Random(f"ocr:{fam.name}:{attempt}"), language)
+            text = _ocr(item.image)
+            for fact in item.facts:
+                if _norm(fact) in text:
+                    read += 1
+                else:
+                    missed.append((fam.name, fact))
+    assert read / (read + len(missed)) >= 0.9, missed
+
+
+def _all_texts() -> list[tuple[str, str]]:
+    texts = []
+    for fam in ALL_FAMILIES:
+        multilingual = any("MultLing" in c for c in fam.combinations)
+        for language in MULTILINGUAL if multilingual else ["en"]:
+            for seed in range(2):
+                item = build(fam, random.Random(f"glyphs:{fam.name}:{seed}"), language)
+                texts += [(fam.name, t) for t in item.texts]
+    return texts
+
+
+def test_every_drawn_string_is_covered_by_its_font() -> None:
+    """Symbols included: no empty boxes (the old ✈ in Noto Sans)."""
+    texts = _all_texts()
+    assert len(texts) > 500
+    missing = {(name, t): missing_glyphs(script_of(t), t) for name, t in texts}
+    assert not {k: v for k, v in missing.items() if v}
 
 
 @pytest.mark.parametrize("language", MULTILINGUAL)
 def test_every_script_is_covered_by_its_font(language: str) -> None:
-    text = _POST_TEMPLATES[language].format(name="X", org="Y", city="Z")
+    text = MEETING[language].format(name="X", org="Y", city="Z")
     script = script_of(text)
     assert missing_glyphs(script, text) == []
     assert script == {"ru": "cyrillic", "zh": "cjk", "ja": "cjk", "ar": "arabic"}.get(
         language, "latin"
     )
+
+
+def test_wording_of_questions_and_answers() -> None:
+    items = [item for _, item in generate_items(146, 1)]
+    for item in items:
+        for text in (item.question, item.answer):
+            assert not re.search(r"\ba [aeio]\w", text), text  # "a identity card", "a email"
+            assert "Bourg" not in text and "Sainte " not in text
+        if "differential privacy" in item.answer.lower() and item.answer.startswith("Diff"):
+            assert "noise" in item.answer and "budget" in item.answer
+    languages = [
+        name.lower()
+        for name in ("Russian", "Chinese", "Arabic", "Spanish", "German", "French", "Japanese")
+    ]
+    multilingual = [i for i in items if i.language != "en"]
+    assert multilingual
+    for item in multilingual:
+        assert not any(name in item.question.lower() for name in languages), item.question
+        assert not any(name.title() in t for t in item.texts for name in languages)
+
+
+def test_card_chip_leaves_the_digits_free() -> None:
+    from privbench.generate.objects import payment_card
+
+    card = payment_card("BANK", "4556 7375 8689 9855", "09/28", "Jo Lee", (30, 60, 120))
+    pixels = np.asarray(card.convert("RGB"))
+    chip = np.all(np.abs(pixels.astype(int) - (214, 180, 90)) < 8, axis=-1)
+    rows = np.where(chip.any(axis=1))[0]
+    number_box = font("latin", 44).getbbox("4556 7375 8689 9855")
+    assert rows.max() < 200 + number_box[1]  # the chip ends above the number's top
 
 
 def test_arabic_is_shaped_right_to_left() -> None:
@@ -170,49 +239,14 @@ def test_arabic_is_shaped_right_to_left() -> None:
     assert canvas.getbbox() is not None
 
 
-def test_cjk_reads_back_with_ocr(tmp_path: Path) -> None:
+def test_cjk_reads_back_with_ocr() -> None:
     text = "患者姓名王小明电话一三八"
     image = Image.new("RGB", (700, 90), "white")
     ImageDraw.Draw(image).text((20, 20), text, font=font("cjk", 40), fill="black")
-    image.save(tmp_path / "cjk.png")
-    assert _norm(text) in _norm(_ocr_text(tmp_path / "cjk.png"))
+    assert _norm(text) in _ocr(image)
 
 
-@pytest.mark.parametrize("key", sorted(CATALOGUE))
-def test_each_element_is_drawn_exactly_inside_its_box(key: str) -> None:
-    element = CATALOGUE[key]
-    box = (300, 200, 300 + element.size[0], 200 + element.size[1])
-    background = (123, 124, 125)
-    blank = Image.new("RGB", (WIDTH, HEIGHT), background)
-    drawn = blank.copy()
-    draw_element(ImageDraw.Draw(drawn), Placed(element, box), random.Random(key))
-    bounds = ImageChops.difference(drawn, blank).getbbox()
-    assert bounds is not None
-    left, top, right, bottom = bounds
-    # nothing outside the evidence box, and the drawing reaches (nearly) every side of it
-    assert box[0] - 1 <= left and top >= box[1] - 1 and right <= box[2] + 1 and bottom <= box[3] + 1
-    assert left - box[0] <= 0.25 * element.size[0] and box[2] - right <= 0.25 * element.size[0]
-    assert top - box[1] <= 0.25 * element.size[1] and box[3] - bottom <= 0.25 * element.size[1]
-
-
-def test_boxes_of_a_generated_suite_lie_on_drawn_elements(tmp_path: Path) -> None:
-    generate_spatialtrust(8, 11, tmp_path / "st")
-    for image in load_spatialtrust(tmp_path / "st"):
-        pixels = np.asarray(Image.open(image.image).convert("RGB")).astype(int)
-        for factor in (*image.q4.factors, *image.q5.factors):
-            x1, y1, x2, y2 = map(int, factor.box)
-            assert 0 <= x1 < x2 <= image.width and 0 <= y1 < y2 <= image.height
-            region = pixels[y1:y2, x1:x2].reshape(-1, 3)
-            assert len(np.unique(region, axis=0)) > 3  # an element, not bare wall
-        for question in (image.q2, image.q3):
-            boxes = [b for bs in question.evidence.values() for b in bs]
-            factors = image.q4.factors if question.qid == "q2" else image.q5.factors
-            assert sorted(boxes) == sorted(f.box for f in factors)
-
-
-def test_multilingual_items_cover_five_languages_beyond_english(tmp_path: Path) -> None:
+def test_multilingual_items_cover_five_languages_beyond_english() -> None:
     manifest = json.loads((PRIVIQ_SUITE / "suite.json").read_text())
     others = set(manifest["languages"]) - {"English"}
     assert {"Russian", "Chinese", "Arabic"} <= others and len(others) >= 5
-    combo = combination_of(("NER", "MultLing"))
-    assert FAMILIES[combo].__name__ == "ner_multilingual"

@@ -1,9 +1,18 @@
-"""The HTML report as a user sees it, in headless Chromium (Debian's, driven by Playwright)."""
+"""The HTML report as a user sees it, in headless Chromium (Debian's, driven by Playwright).
+
+The report is built from real graded logs (loopback judge): two Priv-IQ runs over the same
+four items, one of them hostile (script and markup in every answer), and one SpatialTrust
+run with predicted boxes. The Chromium test measures what a reader would notice: no
+horizontal overflow at 1280 and 1400 px, every figure loaded, both box sets drawn on the
+SpatialTrust card, no console error, no request leaving the file; it writes screenshots of
+the top, a Priv-IQ card and a SpatialTrust card to a folder it prints.
+"""
 
 from __future__ import annotations
 
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,17 +24,33 @@ from conftest import (
     write_priviq,
     write_spatial,
 )
+from inspect_ai.log import read_eval_log, write_eval_log
 from loopback_server import LoopbackServer
+from PIL import Image
 from test_spatial_grade import PERFECT, write_predictions
 from test_spatial_strategies import JUDGE_MARK, VERDICT
 
+from privbench.errors import UsageError
 from privbench.priviq.api import grade_priviq
-from privbench.report.html import ReportSettings, build_report
+from privbench.report.html import ReportSettings, build_report, scripts_present
+from privbench.report.samples import stack_labels
 from privbench.spatialtrust.api import grade_spatialtrust
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SCRIPT_ATTACK = "<script>document.body.dataset.pwned = 'script'</script>"
 IMG_ATTACK = "<img src=x onerror=\"document.body.dataset.pwned = 'img'\">"
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)"
+)
 
 
 @pytest.fixture
@@ -39,7 +64,7 @@ def report(server: LoopbackServer, tmp_path: Path) -> Path:
         {k: f"{SCRIPT_ATTACK} {IMG_ATTACK} </pre></div><b>bold</b> {k}" for k in FOUR_ITEMS},
     )
     for answers in (honest, hostile):
-        grade_priviq(data, answers, options=run_options(tmp_path, epochs=2))
+        grade_priviq(data, answers, options=run_options(tmp_path, judge_runs=2))
     spatial = write_spatial(tmp_path / "st", [spatial_record("st-1"), spatial_record("st-2")])
     hostile_q4 = {
         **PERFECT,
@@ -60,56 +85,186 @@ def test_report_is_self_contained_and_escapes_text(report: Path) -> None:
     assert SCRIPT_ATTACK not in html and IMG_ATTACK not in html
     assert "&lt;script&gt;document.body.dataset.pwned" in html
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)
+    assert not re.search(r"@import|url\(\s*['\"]?https?:", html)  # no web fonts, no fetches
     assert "default-src 'none'" in html
     figures = report.with_name("report_figures")
     assert (figures / "priviq-totals.png").exists() and (figures / "priviq-totals.svg").exists()
     assert (figures / "spatial-tasks.svg").exists()
 
 
-@pytest.mark.skipif(
-    CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)"
-)
-def test_report_in_headless_chromium(report: Path, tmp_path: Path) -> None:
+def test_figures_are_print_quality_and_captioned(report: Path) -> None:
+    html = report.read_text()
+    figures = sorted(report.with_name("report_figures").glob("*.png"))
+    assert len(figures) >= 6
+    for png in figures:
+        with Image.open(png) as image:
+            dpi = image.info["dpi"]
+            assert min(dpi) >= 199.5, (png.name, dpi)
+            assert png.with_suffix(".svg").exists()
+    captions = re.findall(r"<figcaption><strong>Figure (\d+)\. ([^<]+)</strong>([^<]*)", html)
+    assert [int(n) for n, _, _ in captions] == list(range(1, len(captions) + 1))
+    assert len(captions) == html.count("<figure ")
+    assert all("mirrors " in rest or "no paper counterpart" in rest for _, _, rest in captions)
+    assert "mirrors Priv-IQ Fig. 5" in html and "mirrors Priv-IQ Fig. 10" in html
+
+
+def test_layout_rules_in_the_html(report: Path) -> None:
+    html = report.read_text()
+    # two runs over the same items: Average row over both; judge runs shown as std
+    assert "Average of 2 runs" in html
+    assert "its std over 2 judge runs" in html
+    # the single SpatialTrust run has no Average row, no best marking, no comparison
+    spatial = html[html.index('<section id="spatial"') : html.index('id="spatial-samples"')]
+    assert "Average of" not in spatial and 'class="best"' not in spatial
+    assert "One run on this dataset: nothing to compare." in spatial
+    # the font stack names CJK, Arabic and Cyrillic-capable system families; no web font
+    for family in ('"Noto Sans CJK JP"', '"Microsoft YaHei"', '"Noto Sans Arabic"', "Tahoma"):
+        assert family in html
+    # each distinct image is embedded once
+    assert html.count("data:image/webp") + html.count("data:image/jpeg") == 4 + 2
+
+
+def test_scripts_needing_fonts_are_named() -> None:
+    assert scripts_present(["plain", "東京の個人情報", "Привет", "بيانات"]) == [
+        "CJK (Chinese, Japanese, Korean)",
+        "Arabic",
+        "Cyrillic",
+    ]
+    assert scripts_present(["only Latin, café"]) == []
+
+
+def test_labels_of_boxes_at_one_place_are_stacked() -> None:
+    box = {"tx": 10.0, "ty": 20.0, "anchor": "start", "kind": "truth"}
+    stacked = stack_labels([dict(box), dict(box), {**box, "tx": 99.0}], scale=0.5)
+    assert [b["ty"] for b in stacked] == pytest.approx([20.0, 20.0 + 1.2 * 13 / 0.5, 20.0])
+
+
+@needs_chromium
+def test_report_in_headless_chromium(report: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from playwright.sync_api import sync_playwright
 
+    shots = report.with_name("screenshots")
+    shots.mkdir(exist_ok=True)
     problems: list[str] = []
     requests: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
+        browser = playwright.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True
         )
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        for width in (1280, 1400):
+            page = browser.new_page()
+            page.set_viewport_size({"width": width, "height": 900})
+            page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda error: problems.append(str(error)))
+            page.on("request", lambda request: requests.append(request.url))
+            page.goto(report.as_uri())
+            page.wait_for_load_state("load")
+            assert page.evaluate("document.body.dataset.ready") == "1"  # the page's script ran
+            assert page.evaluate("document.body.dataset.pwned") is None  # no injected one did
+            overflow = page.evaluate("document.documentElement.scrollWidth")
+            assert overflow <= width, f"page is {overflow} px wide at a {width} px window"
+            sizes = page.evaluate(
+                "Array.from(document.querySelectorAll('figure img'))"
+                ".map(i => [i.alt, i.complete, i.naturalWidth])"
+            )
+            assert len(sizes) >= 6
+            assert all(complete and natural > 0 for _, complete, natural in sizes), sizes
+            page.close()
+        page = browser.new_page()
+        page.set_viewport_size({"width": 1400, "height": 900})
         page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda error: problems.append(str(error)))
-        page.on("request", lambda request: requests.append(request.url))
         page.goto(report.as_uri())
         page.wait_for_load_state("load")
-        assert page.evaluate("document.body.dataset.ready") == "1"  # the page's own script ran
-        assert page.evaluate("document.body.dataset.pwned") is None  # no injected one did
+        page.screenshot(path=str(shots / "top.png"))
         assert page.locator("text=<script>document.body.dataset.pwned").count() > 0
         assert page.locator("b", has_text="bold").count() == 0
+        # the SpatialTrust card: one image, ground truth and prediction boxes both drawn
+        card = page.locator(".spatial-card").first
+        assert card.locator("svg.picture").count() == 1
+        picture = card.locator("svg.picture").bounding_box()
+        assert picture is not None and picture["width"] >= 640
+        for kind in ("truth", "pred"):
+            boxes = card.locator(f"g.{kind} rect")
+            assert boxes.count() > 0 and boxes.first.is_visible()
+            first = boxes.first.bounding_box()
+            assert first is not None and first["width"] > 5 and first["height"] > 5
+            label = card.locator(f"g.{kind} text").first.bounding_box()
+            assert label is not None and label["height"] >= 12  # legible on screen
+        # per-question toggles hide and show boxes
+        page.uncheck("input[data-toggle=q2]")
+        assert not card.locator("g.truth.box-q2 rect").first.is_visible()
+        assert card.locator("g.truth.box-q3 rect").first.is_visible()
+        page.check("input[data-toggle=q2]")
+        assert card.locator("g.truth.box-q2 rect").first.is_visible()
+        page.locator(".priviq-card").first.screenshot(path=str(shots / "priviq-card.png"))
+        card.screenshot(path=str(shots / "spatial-card.png"))
+        # the filter works across pages
         page.fill("input[data-filter=priviq-card]", "Which law")
-        visible = page.locator(".priviq-card:not(.hidden)").count()
-        assert visible == 1
-        shot = tmp_path / "report.png"
-        page.screenshot(path=str(shot), full_page=False)
+        assert page.locator(".priviq-card:not(.hidden)").count() == 1
         browser.close()
     assert problems == []
     assert all(url.startswith(("file:", "data:")) for url in requests), requests
-    assert shot.stat().st_size > 10_000
+    assert all((shots / name).stat().st_size > 10_000 for name in ("top.png", "spatial-card.png"))
+    with capsys.disabled():
+        print(f"\nreport screenshots: {shots}")
 
 
 def test_report_cli(report: Path, tmp_path: Path) -> None:
     from test_cli import privbench
 
+    logs = tmp_path / "logs"
+    (logs / "eval-set.json").write_text('{"eval_set_id": "x"}')  # an eval-set folder's index
+    (logs / "logs.json").write_text("{}")
+    (logs / "notes.txt").write_text("not a log")
     out = tmp_path / "cli.html"
-    result = privbench(
-        "report", tmp_path / "logs", "-o", out, "--bootstrap", "100", "--browse", "1"
-    )
+    result = privbench("report", logs, "-o", out, "--bootstrap", "100", "--browse", "1")
     assert result.returncode == 0, result.stderr
     html = out.read_text()
     assert "1 of 4 items" in html and "1 of 2 images" in html
+    assert "Skipped 2 file(s)" in html and "eval-set.json" in html
     broken = privbench("report", tmp_path / "nothing-here", "-o", out)
     assert broken.returncode == 2
     assert broken.stderr.strip().startswith("error: ") and "no such log" in broken.stderr
+    scale = privbench("report", logs, "-o", out, "--scale", "5")
+    assert scale.returncode == 2 and "--scale: 1 or 10" in scale.stderr
+
+
+def test_report_says_why_it_does_not_compare(server: LoopbackServer, tmp_path: Path) -> None:
+    """Two suites sharing item ids, a --limit run and a log without dataset identity."""
+    server.default_reply = "0.5"
+    same_ids = {k: {**v, "answer": v["answer"] + " (second suite)"} for k, v in FOUR_ITEMS.items()}
+    first = write_priviq(tmp_path / "suite-a", FOUR_ITEMS)
+    second = write_priviq(tmp_path / "suite-b", same_ids)
+    answers = write_json(tmp_path / "model.json", {k: f"answer {k}" for k in FOUR_ITEMS})
+    options = run_options(tmp_path)
+    grade_priviq(first, answers, options=options)
+    grade_priviq(second, answers, options=options)
+    limited = grade_priviq(first, answers, options=run_options(tmp_path, eval_args={"limit": 2}))
+    old = read_eval_log(str(limited.log_location))
+    old.eval.metadata = {k: v for k, v in (old.eval.metadata or {}).items() if k != "dataset_hash"}
+    old.eval.task_id = "written-before-dataset-identity"
+    write_eval_log(old, str(tmp_path / "logs" / "old.eval"))
+    out = build_report([tmp_path / "logs"], tmp_path / "r.html", ReportSettings(n_boot=100))
+    html = out.read_text()
+    assert html.count("<h3>Dataset: suite-a · sha256") == 1
+    assert html.count("<h3>Dataset: suite-b · sha256") == 1
+    assert html.count("<h3>Dataset: suite-a (identity unknown") == 1
+    assert "span 2 dataset(s) with different content hashes and 1 run(s) of unknown" in html
+    assert "never averaged or paired with another run" in html
+    assert "ran with --limit 2 (2 items): marked, kept out of the Average" in html
+    assert "not paired with the runs over the 4 items" in html
+    assert "Average of" not in html  # no dataset has two full runs over the same items
+    assert 'class="pairs"' not in html  # nothing was paired
+    assert "model #2" not in html
+
+
+def test_scale_is_checked_like_agreement(report: Path, tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="--scale: 1 or 10"):
+        build_report([tmp_path / "logs"], tmp_path / "x.html", ReportSettings(scale=5))
+
+
+def test_differences_never_show_a_signed_zero() -> None:
+    from privbench.report.figures import signed
+
+    assert signed(-0.04) == "0.0" and signed(0.04) == "0.0"
+    assert signed(-1.25) == "-1.2" and signed(3.0) == "+3.0"

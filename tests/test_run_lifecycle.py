@@ -388,7 +388,7 @@ def test_interrupted_spatialtrust_eval_resumes(slow_server: LoopbackServer, tmp_
     asked_before = slow_server.count(QUESTION_PROMPT)
     partial = json.loads(next(out.glob("*-summary.json")).read_text(encoding="utf-8"))
     assert partial["status"] == "partial", partial
-    assert partial["missing"] + partial["errors"] > 0, partial
+    assert partial["missing"] > 0 and partial["errors"] == 0, partial  # cut off, not failed
     (log,) = logs.glob("*.eval")
     resumed = privbench("eval", "spatialtrust", "--resume", log, "--log-dir", logs, "--json")
     assert resumed.returncode == 0, resumed.stderr

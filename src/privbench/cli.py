@@ -159,7 +159,7 @@ def run_command(action: Callable[[], T]) -> T:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(error.exit_code) from None
     except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
+        typer.echo("interrupted before a run log was written: nothing to resume", err=True)
         raise typer.Exit(130) from None
     except Exception as error:
         if os.environ.get("PRIVBENCH_DEBUG"):

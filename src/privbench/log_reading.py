@@ -38,6 +38,14 @@ def log_samples(
     ]
 
 
+def was_cancelled(sample: LoggedSample) -> bool:
+    """A sample cut off by Ctrl-C / SIGTERM: not a failure, just not done (``--resume`` runs it)."""
+    if sample.error is None or sample.scores:
+        return False
+    message = sample.error if isinstance(sample.error, str) else sample.error.message
+    return message.startswith("CancelledError")
+
+
 def sample_error(sample: LoggedSample) -> str | None:
     """The one-line, key-free error of a sample that failed without a score, else None."""
     if sample.error is None or sample.scores:

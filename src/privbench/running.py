@@ -212,6 +212,8 @@ def _run(call: Callable[[], list[EvalLog]], log_dir: str, already_done: int = 0)
         progress.stop()
     if logs:
         return logs[0]
+    if interrupted.seen and not (_log_files(log_dir) - before):
+        raise KeyboardInterrupt  # stopped before inspect started a log: nothing to resume
     return _new_log(log_dir, before)
 
 

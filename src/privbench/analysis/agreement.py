@@ -13,11 +13,18 @@ item is the mean of its human ratings. Per survey and for all items pooled:
 
 The "Average" column averages the per-survey values, as the paper's Table 6 does (and
 leaves Bland–Altman out of it, as the paper does).
+
+Scales: human ratings are on 0–``scale`` (1, or 10 as in the paper's surveys); the judge's
+scores are privbench's, on 0–1, as the logs and ``survey export`` hold them. Both sides
+are put on the human scale before any statistic, so MAE, tolerance and Bland–Altman are in
+the raters' units. Library warnings (pingouin, scipy) are silenced: where a statistic is
+undefined it is NaN and :func:`agreement_notes` says why.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -26,11 +33,37 @@ import pandas as pd
 import pingouin
 from scipy import stats
 
-from privbench.errors import DatasetError, Problem
+from privbench.errors import DatasetError, Problem, UsageError
 
 AVERAGE = "Average"
 OVERALL = "Overall"
 REQUIRED_COLUMNS = ("item_id", "rater", "score")
+SCALES = (1.0, 10.0)
+"""Human rating scales accepted by ``agreement --scale`` and ``report --scale`` alike."""
+JUDGE_SCALE = 1.0
+"""The judge's scores (logs, ``survey export``) are on 0–1."""
+
+
+def check_scale(scale: float) -> float:
+    """``scale`` if it is one of :data:`SCALES`, else a usage error naming the choices."""
+    if scale not in SCALES:
+        raise UsageError(f"--scale: 1 or 10 (the human rating range), not {scale:g}")
+    return scale
+
+
+def format_stat(key: str, value: float | int | None) -> str:
+    """One Table 6 value for display: n/a for undefined, never "-0.000"."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    number = float(value)
+    if key == "agreement_rate":
+        return f"{100 * number:.1f} %"
+    if key == "spearman_p":
+        return "< 0.001" if number < 0.001 else f"{number:.3g}"
+    if key == "n":
+        return str(int(number))
+    text = f"{number:+.3f}" if key in ("bias", "loa_low", "loa_high") else f"{number:.3f}"
+    return "0.000" if float(text) == 0 else text
 
 
 @dataclass(frozen=True)
@@ -59,7 +92,11 @@ class Ratings:
 
 
 def read_ratings(path: Path, judge_rater: str = "judge", scale: float = 1.0) -> Ratings:
-    """Read and check a ratings CSV; every problem is named with its line."""
+    """Read and check a ratings CSV; every problem is named with its line.
+
+    Human scores must lie in 0–``scale``, judge scores in 0–1; the judge's are multiplied
+    by ``scale`` so that both sides are on the human scale.
+    """
     display = str(path)
     try:
         frame = pd.read_csv(path, dtype={"item_id": str, "rater": str, "survey": str, "score": str})
@@ -76,18 +113,21 @@ def read_ratings(path: Path, judge_rater: str = "judge", scale: float = 1.0) -> 
     blank = int(frame["score"].isna().sum())
     frame = frame[frame["score"].notna()].copy()
     numbers = pd.to_numeric(frame["score"], errors="coerce")
+    is_judge = frame["rater"] == judge_rater
     problems = [
         Problem(
             f"{display}:{index + 2}",
             str(frame.loc[index, "item_id"]),
-            f"score {frame.loc[index, 'score']!r} is not a number in 0–{scale:g}",
+            f"score {frame.loc[index, 'score']!r} is not a number in 0–{top:g}"
+            + (" (judge scores are on 0–1, as in the logs)" if is_judge[index] else ""),
         )
         for index in frame.index
-        if math.isnan(numbers[index]) or not 0 <= numbers[index] <= scale
+        for top in [JUDGE_SCALE if is_judge[index] else scale]
+        if math.isnan(numbers[index]) or not 0 <= numbers[index] <= top
     ]
     if problems:
         raise DatasetError(problems)
-    frame["score"] = numbers
+    frame["score"] = numbers.where(~is_judge, numbers * (scale / JUDGE_SCALE))
     judge = frame[frame["rater"] == judge_rater]
     human = frame[frame["rater"] != judge_rater]
     if judge.empty:
@@ -119,7 +159,9 @@ def _icc2(human: np.ndarray, judge: np.ndarray) -> float:
             "score": np.concatenate([human, judge]),
         }
     )
-    table = pingouin.intraclass_corr(data=long, targets="item", raters="rater", ratings="score")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = pingouin.intraclass_corr(data=long, targets="item", raters="rater", ratings="score")
     by_type = table.set_index("Type")["ICC"]
     # pingouin ≥ 0.7 names ICC2 (two-way random, absolute agreement, single rater) ICC(A,1)
     return float(by_type["ICC(A,1)"] if "ICC(A,1)" in by_type.index else by_type["ICC2"])
@@ -129,7 +171,9 @@ def agreement_stats(human: np.ndarray, judge: np.ndarray, tolerance: float) -> A
     """The Table 6 statistics for one set of paired scores."""
     difference = human - judge
     if len(human) >= 2 and np.ptp(human) > 0 and np.ptp(judge) > 0:
-        rho, p = stats.spearmanr(human, judge)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rho, p = stats.spearmanr(human, judge)
     else:
         rho, p = math.nan, math.nan
     bias = float(difference.mean())
@@ -178,3 +222,19 @@ def as_records(columns: dict[str, AgreementStats]) -> dict[str, dict[str, float 
         }
         for name, s in columns.items()
     }
+
+
+def agreement_notes(columns: dict[str, AgreementStats]) -> list[str]:
+    """Why a statistic is n/a, in the reader's words (instead of library warnings)."""
+    notes = []
+    for name, column in columns.items():
+        if name == AVERAGE:
+            continue
+        if math.isnan(column.icc):
+            notes.append(f"{name}: ICC needs at least 3 items with both scores (has {column.n}).")
+        if math.isnan(column.spearman_rho):
+            notes.append(
+                f"{name}: Spearman ρ is undefined: one side's scores are constant"
+                " (or fewer than 2 items)."
+            )
+    return notes

@@ -15,7 +15,7 @@ numbers; :func:`wide` pivots one for display.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -133,11 +133,23 @@ def comparisons(
     rng: np.random.Generator,
     order: Iterable[str] | None = None,
     n_boot: int = N_BOOTSTRAP,
+    partitions: Sequence[Sequence[str]] | None = None,
 ) -> pd.DataFrame:
-    """Every pair of runs on their common items: difference (points), interval, p, Holm p."""
+    """Pairs of runs on their common items: difference (points), interval, p, Holm p.
+
+    ``partitions`` restricts pairing to runs within one partition (runs over the same data
+    and the same items); Holm's correction runs over every pair compared.
+    """
     runs = list(order) if order is not None else list(scores.columns)
+    groups = [list(p) for p in partitions] if partitions is not None else [runs]
+    position = {run: index for index, run in enumerate(runs)}
+    pairs = [
+        tuple(sorted(pair, key=lambda r: position.get(r, len(runs))))
+        for group in groups
+        for pair in itertools.combinations(group, 2)
+    ]
     rows: list[dict[str, Any]] = []
-    for a, b in itertools.combinations(runs, 2):
+    for a, b in pairs:
         pair = scores[[a, b]].dropna()
         diff = paired_difference(pair[a].to_numpy(), pair[b].to_numpy(), rng, n_boot)
         p = permutation_p_value(pair[a].to_numpy(), pair[b].to_numpy(), rng)
@@ -157,10 +169,18 @@ def comparisons(
     return frame
 
 
-def wide(long: pd.DataFrame, value: str = "score") -> pd.DataFrame:
-    """Runs × columns (column order as first seen) with an Average row (mean over runs)."""
+def wide(
+    long: pd.DataFrame, value: str = "score", average_over: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """Runs × columns (column order as first seen), with an Average row over some runs.
+
+    ``average_over`` names the runs averaged (default: all). The Average row is added only
+    when at least two runs are averaged: a mean of one run is that run, not an average.
+    """
     columns = list(dict.fromkeys(long["column"]))
     table = long.pivot(index="run", columns="column", values=value)
     table = table.reindex(index=list(dict.fromkeys(long["run"])), columns=columns)
-    table.loc[AVERAGE] = table.mean(axis=0, numeric_only=True)
+    averaged = list(table.index) if average_over is None else list(average_over)
+    if len(averaged) >= 2:
+        table.loc[AVERAGE] = table.loc[averaged].mean(axis=0, numeric_only=True)
     return table

@@ -149,3 +149,23 @@ def us_ssn(rng: random.Random) -> str:
 
 def expiry(rng: random.Random) -> str:
     return f"{rng.randrange(1, 13):02d}/{rng.randrange(27, 33)}"
+
+
+# Real cities per locale (Faker's city providers for some locales build names such as
+# "Sainte DenisBourg" or "Lake Jennifer" from syllables).
+REAL_CITIES: dict[str, tuple[str, ...]] = {
+    "en": ("Chicago", "Denver", "Seattle", "Boston", "Austin", "Portland", "Atlanta", "Phoenix",
+           "Toronto", "Vancouver", "Ottawa", "Manchester", "Leeds", "Dublin", "Melbourne"),
+    "ru": ("Москва", "Казань", "Новосибирск", "Екатеринбург", "Самара", "Пермь", "Томск"),
+    "zh": ("北京", "上海", "广州", "深圳", "成都", "杭州", "武汉", "南京"),
+    "ar": _ARABIC_CITIES,
+    "es": ("Madrid", "Sevilla", "Valencia", "Bilbao", "Zaragoza", "Málaga", "Granada"),
+    "de": ("Berlin", "Hamburg", "München", "Köln", "Leipzig", "Dresden", "Bremen"),
+    "fr": ("Lyon", "Marseille", "Toulouse", "Nantes", "Bordeaux", "Lille", "Strasbourg"),
+    "ja": ("東京", "大阪", "京都", "札幌", "福岡", "名古屋", "神戸"),
+}  # fmt: skip
+
+
+def real_city(rng: random.Random, language: str = "en") -> str:
+    """A real city of the language's region."""
+    return rng.choice(REAL_CITIES[language])

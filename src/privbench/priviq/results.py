@@ -22,6 +22,7 @@ from privbench.log_reading import (
     log_samples,
     sample_error,
     token_totals,
+    was_cancelled,
 )
 from privbench.priviq.competencies import combination_label
 from privbench.priviq.scorer import value_score
@@ -111,6 +112,8 @@ def graded_log(log: EvalLog) -> GradedLog:
     by_item: dict[str, dict[int, LoggedSample]] = defaultdict(dict)
     errors: dict[str, str] = {}
     for sample in log_samples(log, _has_replies):
+        if was_cancelled(sample):
+            continue  # counted as missing below
         error = sample_error(sample)
         if error is not None:
             errors[str(sample.id)] = error

@@ -4,16 +4,20 @@ Everything is inline — CSS, the little JavaScript of the sample browser, figur
 images as data URIs — and a Content-Security-Policy forbids every network fetch, so the
 file can be mailed or archived and opened offline. Every dataset and model text is
 HTML-escaped by the template engine (jinja2 autoescape); the only markup not escaped is
-what this module builds from numbers (figure data URIs and box overlays).
+what this module builds from numbers (figure data URIs and box geometry).
 
-Figures are also written as PNG and SVG to ``<report>_figures/`` beside the report.
+Honest comparisons: runs are grouped by the dataset they ran on (content hash, see
+:mod:`privbench.analysis.groups`); each dataset gets its own tables, comparisons and
+figures; ``--limit`` runs are marked and left out of averages; only runs over the same
+items are paired, and the report says why where it does not pair.
+
+Figures are also written as 200 dpi PNG and SVG to ``<report>_figures/`` beside the report.
 """
 
 from __future__ import annotations
 
-import base64
-import io
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,10 +26,23 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from jinja2 import Environment, PackageLoader, select_autoescape
-from PIL import Image
 
-from privbench.analysis.agreement import agreement_table, as_records, read_ratings
-from privbench.analysis.runs import Results, load_results
+from privbench.analysis.agreement import (
+    agreement_notes,
+    agreement_table,
+    as_records,
+    check_scale,
+    format_stat,
+    read_ratings,
+)
+from privbench.analysis.groups import (
+    DatasetGroup,
+    RunIdentity,
+    comparison_gaps,
+    cross_dataset_note,
+    dataset_groups,
+)
+from privbench.analysis.runs import SHORT_HASH, Results, load_results
 from privbench.analysis.tables import (
     AVERAGE,
     OVERALL,
@@ -38,11 +55,33 @@ from privbench.analysis.tables import (
 )
 from privbench.analysis.uncertainty import N_BOOTSTRAP
 from privbench.formatting import fmt
+from privbench.judging import is_offline
 from privbench.report import figures
+from privbench.report.baselines import priviq_empty_answer, spatial_trivial
+from privbench.report.samples import (
+    PRIVIQ_WIDTH,
+    SPATIAL_WIDTH,
+    Sprite,
+    priviq_cards,
+    spatial_cards,
+)
 from privbench.spatialtrust.results import TASK_LABELS
+from privbench.spatialtrust.scorer import TASKS
 
-THUMBNAIL_WIDTH = 640
 DEFAULT_BROWSE = 200
+PAGE_SIZE = 20
+"""Cards per page of a sample browser."""
+TRANSPOSE_OVER = 10
+"""A score table with more columns than this shows runs as columns instead (Table 5)."""
+SCRIPTS = {
+    "CJK (Chinese, Japanese, Korean)": r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]",
+    "Arabic": r"[\u0600-\u06ff\u0750-\u077f]",
+    "Cyrillic": r"[\u0400-\u04ff]",
+}
+OFFLINE_NOTE = (
+    "Judged offline: privbench's rule-based judge approximates an LLM judge (calibrated on"
+    " hand-graded answers; see docs/judge.md). Its scores are not the papers' GPT-4o scores."
+)
 
 
 @dataclass(frozen=True)
@@ -57,58 +96,124 @@ class ReportSettings:
     ratings: Path | None = None
     """A filled rating sheet: adds the judge–human agreement section (Table 6, Figs. 11–12)."""
     scale: float = 1.0
+    """Score range of the human ratings (1 or 10); judge scores are on 0–1."""
 
 
-def _thumbnail(path: str, cache: dict[str, str | None]) -> str | None:
-    if path in cache:
-        return cache[path]
-    try:
-        with Image.open(path) as opened:
-            image = opened.convert("RGB")
-        if image.width > THUMBNAIL_WIDTH:
-            height = round(image.height * THUMBNAIL_WIDTH / image.width)
-            image = image.resize((THUMBNAIL_WIDTH, height))
-        buffer = io.BytesIO()
-        image.save(buffer, format="JPEG", quality=80)
-        cache[path] = "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode()
-    except (OSError, ValueError):
-        cache[path] = None
-    return cache[path]
+def scripts_present(texts: Sequence[str]) -> list[str]:
+    """Which non-Latin scripts that need a font of their own occur in ``texts``."""
+    joined = "\n".join(texts)
+    return [name for name, pattern in SCRIPTS.items() if re.search(pattern, joined)]
 
 
-def _cells(long: pd.DataFrame, decimals_std: bool) -> dict[str, Any]:
-    """A display table: header with item counts, rows with score, interval, best marked."""
-    scores = wide(long)
-    lows, highs = wide(long, "low"), wide(long, "high")
-    stds, counts = wide(long, "std"), wide(long, "n")
-    columns = list(scores.columns)
-    runs = [r for r in scores.index if r != AVERAGE]
-    best = {c: scores.loc[runs, c].max() for c in columns}
+def _interval(low: float, high: float) -> str:
+    return f"[{low:.1f}, {high:.1f}]"
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _best(values: pd.Series[Any]) -> float:
+    """The top value, or NaN when every run shares it (a tie of all marks nothing)."""
+    finite = values.dropna()
+    if finite.empty or (finite == finite.max()).all():
+        return math.nan
+    return float(finite.max())
+
+
+def display_table(
+    long: pd.DataFrame,
+    group: DatasetGroup,
+    with_std: bool,
+    baseline: dict[str, float | None] | None = None,
+    baseline_label: str = "",
+) -> dict[str, Any]:
+    """A score table for the template: runs × columns, Average only over averaged runs.
+
+    Each cell: score, 95 % interval (kept on one line), std over judge runs when there is
+    more than one, and its item count where it differs from the column's. The best score
+    per column is marked among the averaged runs (not ``--limit`` runs).
+    """
+    scores = wide(long, average_over=group.averaged)
+    lows, highs = wide(long, "low", []), wide(long, "high", [])
+    stds, counts = wide(long, "std", []), wide(long, "n", [])
+    columns = list(dict.fromkeys(long["column"]))
+    runs = [r for r in group.runs if r in scores.index]
+    ranked = group.averaged if len(group.averaged) >= 2 else []
+    best = {c: _best(scores.loc[ranked, c]) if ranked else math.nan for c in columns}
+    header_n = {c: int(counts.loc[runs, c].max()) for c in columns}
     rows = []
-    for run in [*runs, AVERAGE]:
+    for run in runs:
         cells = []
         for column in columns:
             value = scores.loc[run, column]
-            missing = value is None or (isinstance(value, float) and math.isnan(value))
-            cell = {
-                "score": "–" if missing else fmt(float(value)),
-                "best": run != AVERAGE and not missing and value == best[column] and len(runs) > 1,
-                "interval": "",
-                "std": "",
-                "n": "",
-            }
-            if run != AVERAGE and not missing:
+            cell = {"score": "–", "interval": "", "std": "", "n": "", "best": False}
+            if not _missing(value):
+                cell["score"] = fmt(float(value))
+                cell["best"] = run in ranked and value == best[column]
                 low, high = lows.loc[run, column], highs.loc[run, column]
-                if not (math.isnan(low) or math.isnan(high)):
-                    cell["interval"] = f"[{low:.1f}, {high:.1f}]"
+                if not (_missing(low) or _missing(high)):
+                    cell["interval"] = _interval(float(low), float(high))
                 std = stds.loc[run, column]
-                if decimals_std and std is not None and not math.isnan(std):
-                    cell["std"] = f"±{std:.1f}"
-                cell["n"] = str(int(counts.loc[run, column]))
+                if with_std and not _missing(std):
+                    cell["std"] = f"±{float(std):.1f}"
+                n = counts.loc[run, column]
+                if not _missing(n) and int(n) != header_n[column]:
+                    cell["n"] = f"n={int(n)}"
             cells.append(cell)
-        rows.append({"run": run, "cells": cells, "average": run == AVERAGE})
-    header_counts = {c: int(counts.loc[runs, c].max()) for c in columns}
-    return {"columns": columns, "counts": header_counts, "rows": rows}
+        badge = f"limit {group.limits[run]}" if run in group.limits else ""
+        rows.append({"name": run, "badge": badge, "cells": cells, "kind": "run"})
+    if AVERAGE in scores.index:
+        rows.append(
+            {
+                "name": f"Average of {len(group.averaged)} runs",
+                "badge": "",
+                "kind": "average",
+                "cells": [
+                    {"score": fmt(float(scores.loc[AVERAGE, c])) if not _missing(scores.loc[AVERAGE, c]) else "–",
+                     "interval": "", "std": "", "n": "", "best": False}
+                    for c in columns
+                ],
+            }
+        )  # fmt: skip
+    if baseline is not None:
+        rows.append(
+            {
+                "name": baseline_label,
+                "badge": "reference",
+                "kind": "baseline",
+                "cells": [
+                    {"score": "–" if _missing(baseline.get(c)) else fmt(baseline.get(c)),
+                     "interval": "", "std": "", "n": "", "best": False}
+                    for c in columns
+                ],
+            }
+        )  # fmt: skip
+    table = {
+        "corner": "Run",
+        "columns": [{"name": c, "n": f"n={header_n[c]}", "badge": ""} for c in columns],
+        "rows": rows,
+        "transposed": False,
+    }
+    return transpose(table, "Combination") if len(columns) > TRANSPOSE_OVER else table
+
+
+def transpose(table: dict[str, Any], corner: str) -> dict[str, Any]:
+    """Runs as columns, the former columns as rows (for many columns, e.g. Table 5)."""
+    columns = [
+        {"name": row["name"], "n": "", "badge": row["badge"], "kind": row["kind"]}
+        for row in table["rows"]
+    ]
+    rows = [
+        {
+            "name": column["name"],
+            "badge": column["n"],
+            "kind": "total" if column["name"] == TOTAL else "run",
+            "cells": [row["cells"][index] for row in table["rows"]],
+        }
+        for index, column in enumerate(table["columns"])
+    ]
+    return {"corner": corner, "columns": columns, "rows": rows, "transposed": True}
 
 
 def _comparison_rows(pairs: pd.DataFrame) -> list[dict[str, str]]:
@@ -117,8 +222,8 @@ def _comparison_rows(pairs: pd.DataFrame) -> list[dict[str, str]]:
             "a": str(row["a"]),
             "b": str(row["b"]),
             "n": str(row["n"]),
-            "difference": f"{row['difference']:+.1f}",
-            "interval": f"[{row['low']:.1f}, {row['high']:.1f}]",
+            "difference": figures.signed(float(row["difference"])),
+            "interval": _interval(row["low"], row["high"]),
             "p": f"{row['p']:.3g}",
             "p_holm": f"{row['p_holm']:.3g}",
             "significant": "yes" if row["p_holm"] < 0.05 else "no",
@@ -132,258 +237,353 @@ def _comparison_figures(
 ) -> list[figures.SavedFigure]:
     if pairs.empty:
         return []
+    paired = [r for r in runs if r in set(pairs["a"]) | set(pairs["b"])]
     return [
-        figures.save(figures.ranked_intervals(pairs), directory, f"{prefix}-differences", "Paired differences, ranked"),
-        figures.save(figures.difference_matrix(pairs, runs), directory, f"{prefix}-matrix", "Difference matrix (row − column; * Holm p < 0.05)"),
+        figures.save(figures.ranked_intervals(pairs), directory, f"{prefix}-differences",
+                     "Paired differences between runs, ranked, with 95 % intervals",
+                     "no paper counterpart (privbench addition)"),
+        figures.save(figures.difference_matrix(pairs, paired), directory, f"{prefix}-matrix",
+                     "Difference matrix (row − column; * Holm p < 0.05; blank: not paired)",
+                     "no paper counterpart (privbench addition)"),
     ]  # fmt: skip
 
 
-def _priviq_section(
-    results: Results, settings: ReportSettings, rng: np.random.Generator, directory: Path
+def _groups(results: Results, benchmark: str, unit: str = "items") -> list[DatasetGroup]:
+    rows = results.runs[results.runs["benchmark"] == benchmark].to_dict("records")
+    return dataset_groups([RunIdentity.from_row(row) for row in rows], unit)
+
+
+def _prefix(benchmark: str, index: int) -> str:
+    return benchmark if index == 0 else f"{benchmark}-d{index + 1}"
+
+
+def _colors(group: DatasetGroup) -> list[str]:
+    return figures.palette(len(group.runs))
+
+
+def _priviq_group(
+    frame: pd.DataFrame,
+    group: DatasetGroup,
+    index: int,
+    settings: ReportSettings,
+    rng: np.random.Generator,
+    directory: Path,
+    baseline: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    frame = results.priviq
+    frame = frame[frame["run"].isin(group.runs)]
     table3, table5 = priviq_tables(frame, rng, settings.n_boot)
-    runs = list(dict.fromkeys(table3["run"]))
-    scores = wide(table3).drop(index=AVERAGE)
-    competencies = scores.drop(columns=[TOTAL])
+    runs = [r for r in group.runs if r in set(table3["run"])]
+    prefix = _prefix("priviq", index)
+    colors = _colors(group)
+    competencies = [c for c in dict.fromkeys(table3["column"]) if c != TOTAL]
+    scores = wide(table3, average_over=[]).loc[runs, competencies]
+    total_rows = table3[table3["column"] == TOTAL].set_index("run").loc[runs].reset_index()
     saved = [
-        figures.save(figures.bars_with_intervals(table3, TOTAL, "total score (%)"), directory, "priviq-totals", "Total score with 95 % interval (Fig. 4)"),
-        figures.save(figures.grouped_bars(competencies, "score (%)"), directory, "priviq-competencies", "Scores by competency (Fig. 5)"),
-        figures.save(figures.radar(competencies), directory, "priviq-radar-overlay", "Radar, all models (Fig. 6)"),
+        figures.save(figures.run_bars(total_rows, "total score (%), 95 % bootstrap interval", colors),
+                     directory, f"{prefix}-totals", "Total score per run", "mirrors Priv-IQ Fig. 4"),
+        figures.save(figures.grouped_bars(table3[table3["column"] != TOTAL], competencies, runs,
+                                          "score (%)", "competency", colors),
+                     directory, f"{prefix}-competencies", "Scores by competency with 95 % intervals",
+                     "mirrors Priv-IQ Fig. 5", wide=len(competencies) * len(runs) > 24),
+        figures.save(figures.radar(scores, runs, colors), directory, f"{prefix}-radar-overlay",
+                     "Competency profile, all runs", "mirrors Priv-IQ Fig. 6"),
     ]  # fmt: skip
     if len(runs) > 1:
-        saved += [
-            figures.save(
-                figures.radar(competencies, [run]), directory, f"priviq-radar-{i}", f"Radar: {run}"
-            )
-            for i, run in enumerate(runs)
-        ]
         saved.append(
-            figures.save(
-                figures.box_by_column(competencies),
-                directory,
-                "priviq-box",
-                "Competency scores across models (Fig. 7)",
-            )
-        )
+            figures.save(figures.radar_grid(scores, runs, colors), directory, f"{prefix}-radar-runs",
+                         "Competency profile per run", "mirrors Priv-IQ Fig. 6 (per-model panels)",
+                         wide=len(runs) > 2)
+        )  # fmt: skip
+    # distributions, clusters and correlations across runs are aggregates, like the
+    # Average: only full runs over the same items enter them
+    full = [r for r in runs if r in group.averaged]
+    across = scores.loc[full]
+    if len(full) > 1:
         saved.append(
-            figures.save(
-                figures.clustered_heatmap(competencies),
-                directory,
-                "priviq-clustermap",
-                "Clustered heatmap (Fig. 9)",
-            )
-        )
-    if len(runs) > 2:
+            figures.save(figures.box_by_column(across), directory, f"{prefix}-box",
+                         "Competency scores across runs", "mirrors Priv-IQ Fig. 7")
+        )  # fmt: skip
+        if across.dropna(axis=1).shape[1] >= 2:
+            saved.append(
+                figures.save(figures.clustered_heatmap(across), directory, f"{prefix}-clustermap",
+                             "Runs × competencies, hierarchically clustered", "mirrors Priv-IQ Fig. 9")
+            )  # fmt: skip
+    if len(full) > 2 and figures.correlatable(across).shape[1] >= 2:
         saved.append(
-            figures.save(
-                figures.correlation_heatmap(competencies),
-                directory,
-                "priviq-correlation",
-                "Competency correlation across models (Fig. 8)",
-            )
-        )
+            figures.save(figures.correlation_heatmap(across), directory, f"{prefix}-correlation",
+                         "Correlation of competency scores across runs", "mirrors Priv-IQ Fig. 8")
+        )  # fmt: skip
     sums = frame.groupby(["run", "item"], sort=False).agg(
         score=("score", "mean"), combination=("combination", "first")
     )
     shares = sums.groupby(["run", "combination"])["score"].sum().unstack().fillna(0.0)
-    shares = 100 * shares.div(shares.sum(axis=1), axis=0)
-    saved.append(
-        figures.save(
-            figures.contributions(shares.reindex(runs)),
-            directory,
-            "priviq-contributions",
-            "Contribution of combinations to the total (Fig. 10)",
-        )
-    )
-    pairs = comparisons(item_scores(frame, "priviq"), rng, runs, settings.n_boot)
-    saved += _comparison_figures(pairs, runs, directory, "priviq")
-    epochs = int(frame["epoch"].max()) if len(frame) else 1
+    totals = shares.sum(axis=1).replace(0.0, np.nan)
+    shares = (100 * shares.div(totals, axis=0)).reindex(runs)
+    if shares.notna().any().any():
+        saved.append(
+            figures.save(figures.contributions(shares), directory, f"{prefix}-contributions",
+                         "Contribution of competency combinations to each run's total",
+                         "mirrors Priv-IQ Fig. 10")
+        )  # fmt: skip
+    per_item = item_scores(frame, "priviq")
+    pairs = comparisons(per_item, rng, runs, settings.n_boot, group.partitions)
+    saved += _comparison_figures(pairs, runs, directory, prefix)
+    judge_runs = int(frame["epoch"].max()) if len(frame) else 1
+    empty = None
+    if baseline is not None:
+        empty = {**baseline["competencies"], TOTAL: baseline["overall"]}
     return {
-        "table3": _cells(table3, epochs > 1),
-        "table5": _cells(table5, epochs > 1),
+        "title": group.title,
+        "notes": group.notes,
+        "ranked": len(group.averaged) >= 2,
+        "table3": display_table(table3, group, judge_runs > 1, empty,
+                                "Empty answer (offline-judge score)"),
+        "table5": display_table(table5, group, judge_runs > 1),
         "comparisons": _comparison_rows(pairs),
+        "gaps": comparison_gaps(group),
         "figures": saved,
-        "epochs": epochs,
-    }
+        "judge_runs": judge_runs,
+        "empty_answer": baseline,
+    }  # fmt: skip
 
 
-def _spatial_section(
-    results: Results, settings: ReportSettings, rng: np.random.Generator, directory: Path
+def _spatial_group(
+    frame: pd.DataFrame,
+    group: DatasetGroup,
+    index: int,
+    settings: ReportSettings,
+    rng: np.random.Generator,
+    directory: Path,
+    baseline: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    frame = results.spatial
+    frame = frame[frame["run"].isin(group.runs)]
     table2 = spatial_table(frame, rng, settings.n_boot)
-    table2 = table2.assign(
-        column=table2["column"].map(lambda c: TASK_LABELS.get(c, "Overall" if c == OVERALL else c))
-    )
-    runs = list(dict.fromkeys(table2["run"]))
-    tasks = wide(table2).drop(index=AVERAGE).drop(columns=["Overall"])
+    labels = {name: f"{TASK_LABELS.get(name, name)} ({qid})" for qid, name in TASKS}
+    labels[OVERALL] = "Overall"
+    table2 = table2.assign(column=table2["column"].map(lambda c: labels.get(c, c)))
+    runs = [r for r in group.runs if r in set(table2["run"])]
+    prefix = _prefix("spatial", index)
+    colors = _colors(group)
+    tasks = [labels[name] for _, name in TASKS]
+    overall_rows = table2[table2["column"] == "Overall"].set_index("run").loc[runs].reset_index()
     saved = [
-        figures.save(figures.grouped_bars(tasks, "score (%)"), directory, "spatial-tasks", "SpatialTrust task scores"),
-        figures.save(figures.bars_with_intervals(table2, "Overall", "overall (%)"), directory, "spatial-overall", "SpatialTrust overall with 95 % interval"),
+        figures.save(figures.grouped_bars(table2[table2["column"] != "Overall"], tasks, runs,
+                                          "score (%)", "task (question)", colors, label_width=14),
+                     directory, f"{prefix}-tasks", "Task scores with 95 % intervals",
+                     "mirrors SpatialTrust Table 2 (as bars; the paper has no figure)", wide=len(tasks) * len(runs) > 24),
+        figures.save(figures.run_bars(overall_rows, "overall score (%), 95 % bootstrap interval", colors),
+                     directory, f"{prefix}-overall", "Overall score per run",
+                     "mirrors SpatialTrust Table 2, overall column"),
     ]  # fmt: skip
-    pairs = comparisons(item_scores(frame, "spatialtrust"), rng, runs, settings.n_boot)
-    saved += _comparison_figures(pairs, runs, directory, "spatial")
+    pairs = comparisons(
+        item_scores(frame, "spatialtrust"), rng, runs, settings.n_boot, group.partitions
+    )
+    saved += _comparison_figures(pairs, runs, directory, prefix)
+    trivial = None
+    if baseline is not None:
+        trivial = {labels[name]: baseline.get(qid) for qid, name in TASKS}
+        trivial["Overall"] = baseline.get("overall")
     return {
-        "table2": _cells(table2, False),
+        "title": group.title,
+        "notes": group.notes,
+        "ranked": len(group.averaged) >= 2,
+        "table2": display_table(table2, group, False, trivial,
+                                "Trivial baseline: best constant answer per question"),
         "comparisons": _comparison_rows(pairs),
+        "gaps": comparison_gaps(group),
         "figures": saved,
-    }
+        "trivial": baseline,
+    }  # fmt: skip
 
 
-def _priviq_browser(
-    frame: pd.DataFrame, limit: int, cache: dict[str, str | None]
-) -> list[dict[str, Any]]:
-    first = frame.sort_values("epoch").groupby(["item", "run"], sort=False).first()
-    means = frame.groupby(["item", "run"], sort=False)["score"].mean()
-    cards = []
-    for item in list(dict.fromkeys(frame["item"]))[:limit]:
-        rows = first.loc[item]
-        head = rows.iloc[0]
-        answers = [
+def _run_rows(results: Results) -> list[dict[str, Any]]:
+    rows = []
+    for run in results.runs.to_dict("records"):
+        judges = [j.strip() for j in str(run["judge"]).split(",") if j.strip()]
+        rows.append(
             {
-                "run": str(run),
-                "answer": str(row["answer"]) if not row["no_answer"] else "",
-                "no_answer": bool(row["no_answer"]),
-                "score": "unscored"
-                if math.isnan(means.loc[(item, run)])
-                else f"{means.loc[(item, run)]:.2f}",
-                "judge_reply": str(row["judge_reply"]),
-            }
-            for run, row in rows.iterrows()
-        ]
-        cards.append(
-            {
-                "id": str(item),
-                "image": _thumbnail(str(head["image"]), cache),
-                "question": str(head["question"]),
-                "reference": str(head["reference"]),
-                "competencies": str(head["combination"]),
-                "answers": answers,
+                "label": run["label"],
+                "benchmark": "Priv-IQ" if run["benchmark"] == "priviq" else "SpatialTrust",
+                "model": run["model"],
+                "strategy": run["strategy"],
+                "judge": run["judge"],
+                "offline": any(is_offline(j) for j in judges),
+                "protocol": run["protocol"],
+                "prompt_hash": str(run["prompt_hash"])[:SHORT_HASH],
+                "dataset": Path(str(run["data"])).name or "data",
+                "dataset_hash": f"sha256 {str(run['dataset_hash'])[:SHORT_HASH]}"
+                if run["dataset_hash"]
+                else "identity unknown (no hash in log)",
+                "n_items": run["n_items"],
+                "limit": "" if _missing(run["limit"]) else str(int(run["limit"])),
+                "judge_runs": run["epochs"],
+                "samples": run["samples"],
+                "unscored": run["unscored"],
+                "parse_failures": run["parse_failures"],
+                "status": run["status"],
+                "log": Path(str(run["log"])).name,
             }
         )
-    return cards
-
-
-def _boxes(record: dict[str, Any] | None, kind: str) -> list[dict[str, Any]]:
-    """Box overlays (numbers and a short label) of a question's ground truth or prediction."""
-    if not record:
-        return []
-    found: list[dict[str, Any]] = []
-    for letter, boxes in (record.get("evidence") or record.get("boxes") or {}).items():
-        found += [{"box": box, "label": str(letter), "kind": kind} for box in boxes if box]
-    for index, factor in enumerate(record.get("factors") or []):
-        if factor.get("box"):
-            found.append({"box": factor["box"], "label": f"f{index}", "kind": kind})
-    return [b for b in found if isinstance(b["box"], list) and len(b["box"]) == 4]
-
-
-def _spatial_browser(
-    frame: pd.DataFrame, limit: int, cache: dict[str, str | None]
-) -> list[dict[str, Any]]:
-    """Per image: its questions with ground truth, then one row per run (answers, boxes)."""
-    cards = []
-    for image_id in list(dict.fromkeys(frame["image_id"]))[:limit]:
-        rows = frame[frame["image_id"] == image_id]
-        head = rows.iloc[0]
-        questions = []
-        for qid, q_rows in rows.groupby("qid", sort=True):
-            truth = q_rows.iloc[0]["ground_truth"] or {}
-            answer = truth.get("answer", "")
-            questions.append(
-                {
-                    "qid": str(qid),
-                    "text": str(truth.get("text", "")),
-                    "options": truth.get("options", {}),
-                    "answer": ", ".join(answer) if isinstance(answer, list) else str(answer),
-                    "truth_boxes": _boxes(truth, "truth"),
-                }
-            )
-        runs = []
-        for run, run_rows in rows.groupby("run", sort=False):
-            answers = {}
-            for row in run_rows.to_dict("records"):
-                prediction = row["prediction"] if isinstance(row["prediction"], dict) else None
-                choice = row["prediction"] if isinstance(row["prediction"], str) else ""
-                answers[str(row["qid"])] = {
-                    "score": "unscored" if math.isnan(row["score"]) else f"{row['score']:.2f}",
-                    "choices": ", ".join(prediction.get("choices", [])) if prediction else choice,
-                    "text": prediction.get("text", "") if prediction else "",
-                    "parse_failure": bool(row["parse_failure"]),
-                    "boxes": _boxes(prediction, "pred"),
-                }
-            runs.append({"run": str(run), "answers": answers})
-        cards.append(
-            {
-                "id": str(image_id),
-                "image": _thumbnail(str(head["image"]), cache),
-                "width": int(head["width"] or 1),
-                "height": int(head["height"] or 1),
-                "questions": questions,
-                "runs": runs,
-            }
-        )
-    return cards
+    return rows
 
 
 def _agreement_section(ratings_path: Path, scale: float, directory: Path) -> dict[str, Any]:
     ratings = read_ratings(ratings_path, scale=scale)
-    columns = agreement_table(ratings, scale / 10)
+    tolerance = scale / 10
+    columns = agreement_table(ratings, tolerance)
     surveys = list(dict.fromkeys(ratings.pairs["survey"]))
     saved = [
-        figures.save(
-            figures.bland_altman(ratings, s),
-            directory,
-            f"agreement-bland-altman-{i}",
-            f"Bland–Altman: {s} (Fig. 11)",
-        )
+        figures.save(figures.bland_altman(ratings, s, scale), directory,
+                     f"agreement-bland-altman-{i}", f"Bland–Altman: {s}", "mirrors Priv-IQ Fig. 11")
         for i, s in enumerate(surveys)
-    ]
+    ]  # fmt: skip
     saved.append(
-        figures.save(
-            figures.violins(ratings),
-            directory,
-            "agreement-violins",
-            "Human vs judge scores (Fig. 12)",
-        )
-    )
+        figures.save(figures.violins(ratings, scale), directory, "agreement-violins",
+                     "Human and judge score distributions", "mirrors Priv-IQ Fig. 12")
+    )  # fmt: skip
+    records = as_records(columns)
+    metrics = [
+        ("ICC (two-way random, absolute agreement, single rater)", "icc"),
+        ("Spearman ρ", "spearman_rho"),
+        ("Spearman p", "spearman_p"),
+        (f"Mean absolute error (0–{scale:g})", "mae"),
+        (f"Agreement rate (|human − judge| ≤ {tolerance:g})", "agreement_rate"),
+        ("Bland–Altman bias (human − judge)", "bias"),
+        ("Limits of agreement, low", "loa_low"),
+        ("Limits of agreement, high", "loa_high"),
+    ]
+    table = [
+        {"metric": title, "cells": [format_stat(key, c[key]) for c in records.values()]}
+        for title, key in metrics
+    ]
     return {
-        "columns": as_records(columns),
+        "columns": [{"name": name, "n": c["n"]} for name, c in records.items()],
+        "rows": table,
         "figures": saved,
         "blank": ratings.blank,
         "raters": ratings.raters,
-        "tolerance": scale / 10,
+        "scale": f"{scale:g}",
+        "notes": agreement_notes(columns),
     }
+
+
+FIGURE_PREFIXES = ("priviq-", "spatial-", "agreement-")
+
+
+def _clear_figures(directory: Path) -> None:
+    """Remove figures an earlier build of this report wrote, so none outlives its data."""
+    if not directory.is_dir():
+        return
+    for path in directory.iterdir():
+        if path.suffix in (".png", ".svg") and path.name.startswith(FIGURE_PREFIXES):
+            path.unlink()
+
+
+def _number_figures(context: dict[str, Any]) -> None:
+    """Number figures in page order (Figure 1, 2, …) for their captions."""
+    count = 0
+    sections = [
+        *(context["priviq"] or {}).get("groups", []),
+        *(context["spatial"] or {}).get("groups", []),
+    ]
+    if context["agreement"]:
+        sections.append(context["agreement"])
+    for section in sections:
+        numbered = []
+        for saved in section["figures"]:
+            count += 1
+            numbered.append({"number": count, "figure": saved})
+        section["numbered"] = numbered
 
 
 def build_report(
     paths: Sequence[str | Path], output: str | Path, settings: ReportSettings | None = None
 ) -> Path:
     """Read the logs, compute tables, intervals, comparisons and figures, write the HTML."""
+    return write_report(paths, output, settings)[0]
+
+
+def write_report(
+    paths: Sequence[str | Path], output: str | Path, settings: ReportSettings | None = None
+) -> tuple[Path, list[str]]:
+    """:func:`build_report`, also returning the report's notes for a terminal."""
     settings = settings or ReportSettings()
+    check_scale(settings.scale)
     results = load_results(paths, settings.labels)
     out = Path(output)
     directory = out.with_name(out.stem + "_figures")
+    _clear_figures(directory)
     rng = np.random.default_rng(settings.seed)
-    cache: dict[str, str | None] = {}
+    run_rows = _run_rows(results)
     context: dict[str, Any] = {
-        "runs": results.runs.to_dict("records"),
+        "runs": run_rows,
+        "notes": list(results.notes),
+        "offline": any(r["offline"] for r in run_rows),
+        "offline_note": OFFLINE_NOTE,
         "seed": settings.seed,
         "n_boot": settings.n_boot,
+        "page_size": PAGE_SIZE,
         "priviq": None,
         "spatial": None,
         "agreement": None,
+        "scripts": [],
+        "priviq_width": PRIVIQ_WIDTH,
+        "spatial_width": SPATIAL_WIDTH,
     }
+    texts: list[str] = []
     if not results.priviq.empty:
-        context["priviq"] = _priviq_section(results, settings, rng, directory)
-        context["priviq"]["browser"] = _priviq_browser(results.priviq, settings.browse, cache)
-        context["priviq"]["browsed_of"] = results.priviq["item"].nunique()
+        groups = _groups(results, "priviq")
+        sections = []
+        for index, group in enumerate(groups):
+            baseline, reason = (
+                priviq_empty_answer(group.data, group.dataset_hash) if group.known else (None, None)
+            )
+            group.notes += [reason] if reason else []
+            sections.append(
+                _priviq_group(results.priviq, group, index, settings, rng, directory, baseline)
+            )
+        sprite = Sprite("pq", PRIVIQ_WIDTH)
+        cards = priviq_cards(
+            results.priviq, [(g.title, g.runs) for g in groups], settings.browse, sprite
+        )
+        context["priviq"] = {
+            "groups": sections,
+            "cross_note": cross_dataset_note(groups, "Priv-IQ"),
+            "browser": cards,
+            "sprite": sprite.entries(),
+            "browsed_of": sum(results.priviq[results.priviq["run"].isin(g.runs)]["item"].nunique() for g in groups),
+        }  # fmt: skip
+        texts += [c["question"] for c in cards] + [c["reference"] for c in cards]
+        texts += [a["answer"] for c in cards for a in c["answers"]]
     if not results.spatial.empty:
-        context["spatial"] = _spatial_section(results, settings, rng, directory)
-        context["spatial"]["browser"] = _spatial_browser(results.spatial, settings.browse, cache)
-        context["spatial"]["browsed_of"] = results.spatial["image_id"].nunique()
+        groups = _groups(results, "spatialtrust", "images")
+        sections = []
+        for index, group in enumerate(groups):
+            baseline, reason = (
+                spatial_trivial(group.data, group.dataset_hash) if group.known else (None, None)
+            )
+            group.notes += [reason] if reason else []
+            sections.append(
+                _spatial_group(results.spatial, group, index, settings, rng, directory, baseline)
+            )
+        run_index = {run: i for i, run in enumerate(results.labels("spatialtrust"))}
+        sprite = Sprite("st", SPATIAL_WIDTH)
+        cards = spatial_cards(
+            results.spatial, [(g.title, g.runs) for g in groups], run_index, settings.browse, sprite
+        )
+        context["spatial"] = {
+            "groups": sections,
+            "cross_note": cross_dataset_note(groups, "SpatialTrust"),
+            "browser": cards,
+            "sprite": sprite.entries(),
+            "runs": list(run_index.items()),
+            "browsed_of": sum(results.spatial[results.spatial["run"].isin(g.runs)]["image_id"].nunique() for g in groups),
+        }  # fmt: skip
+        texts += [q["text"] for c in cards for q in c["questions"]]
     if settings.ratings is not None:
         context["agreement"] = _agreement_section(settings.ratings, settings.scale, directory)
+    context["scripts"] = scripts_present(texts)
+    _number_figures(context)
     environment = Environment(
         loader=PackageLoader("privbench.report", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
@@ -393,4 +593,9 @@ def build_report(
     html = environment.get_template("report.html.j2").render(**context)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(html, encoding="utf-8")
-    return out
+    notes = list(context["notes"])
+    for section in (context["priviq"], context["spatial"]):
+        if section:
+            notes += [section["cross_note"]] if section["cross_note"] else []
+            notes += [note for group in section["groups"] for note in group["notes"]]
+    return out, notes

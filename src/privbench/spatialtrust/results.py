@@ -24,6 +24,7 @@ from privbench.log_reading import (
     log_samples,
     sample_error,
     token_totals,
+    was_cancelled,
 )
 from privbench.spatialtrust.dataset import QUESTION_IDS
 from privbench.spatialtrust.scorer import TASKS
@@ -127,6 +128,8 @@ def spatial_log(log: EvalLog) -> SpatialLog:
     judges: set[str] = set()
     samples: list[LoggedSample] = log_samples(log, _complete)
     for sample in samples:
+        if was_cancelled(sample):
+            continue  # counted as missing below
         error = sample_error(sample)
         if error is not None:
             errors[str(sample.id)] = error

@@ -109,6 +109,11 @@ TERM_ALONE = 0.6
 reference adds (about 0.7 as a grade: Table 2's "Yes, Doug can be identified.")."""
 HEAD_ARTICLE = 0.45
 """Credit of "Article 5" for "Article 5(1)(c)": the right article, not its paragraph."""
+ECHO_SHARE, ECHO_LEAST = 0.5, 3
+"""Share of the question's concepts (and how many at least) an answer repeats, adding
+none, to be a restatement; fewer name a thing the question offers ("An opt-out right.")."""
+TOPIC_WEIGHT = 0.5
+"""Weight of a reference concept that only repeats the question's topic."""
 CHOICE_COVERAGE = 0.75
 """Coverage of naming the reference's choice letter ("Option C") without its text."""
 
@@ -265,12 +270,20 @@ def parse(reference: str) -> tuple[tuple[Element, ...], ...]:
 
 
 def _words_coverage(
-    wanted: frozenset[str], shared: frozenset[str], given: frozenset[str]
+    wanted: frozenset[str],
+    shared: frozenset[str],
+    given: frozenset[str],
+    topic: frozenset[str] = frozenset(),
 ) -> float | None:
-    """Coverage of an element's concepts; weak and shared ones count half."""
+    """Coverage of an element's concepts; weak and shared ones count half, and those the
+    question already names (its topic) count :data:`TOPIC_WEIGHT`, unless the element has
+    no others."""
     if not wanted:
         return None
     weight = {w: 0.5 if w in WEAK_CONCEPTS or w in shared else 1.0 for w in wanted}
+    if wanted - topic:
+        for w in wanted & topic:
+            weight[w] = min(weight[w], TOPIC_WEIGHT)
     total = sum(weight.values())
     need = min(total, max(SHORT_NEEDS, 1 + CONCEPTS_NEEDED * (total - 1)))
     if total <= SHORT_PHRASE:
@@ -304,11 +317,64 @@ def _numbers_hit(wanted: frozenset[str], answer: _Answer) -> float:
     return hit
 
 
+@dataclass(frozen=True)
+class Topic:
+    """What the question already says: its concepts, terms and names.
+
+    A reference restates its question's topic ("Is k-anonymity enough here?" — "No,
+    k-anonymity does not stop …"); an answer that repeats the topic has not yet said what
+    the question asks for, so these words are not evidence that the answer is right
+    (Table 2 grades the point the answer makes, not the words it shares).
+    """
+
+    words: frozenset[str] = frozenset()
+    terms: frozenset[str] = frozenset()
+    names: frozenset[str] = frozenset()
+    numbers: frozenset[str] = frozenset()
+
+    def echoed_by(self, answer: _Answer) -> bool:
+        """Whether the answer only restates the question: every concept, name and number
+        it has is the question's, and it repeats at least half of the question's concepts
+        ("Posting this photo creates a privacy risk."). A short answer that names one
+        thing of the question ("The hospital." to "the hospital or the provider?") picks
+        among what the question offers: that is an answer."""
+        return bool(self.words) and (
+            answer.words <= self.words
+            and len(answer.words) >= max(ECHO_LEAST, ECHO_SHARE * len(self.words))
+            and answer.facts.names <= self.names
+            and answer.facts.numbers <= self.numbers
+        )
+
+
+NO_TOPIC = Topic()
+
+
+@lru_cache(maxsize=4096)
+def topic_of(question: str) -> Topic:
+    """The question's topic (see :class:`Topic`); nothing for an empty question."""
+    if not question.strip():
+        return NO_TOPIC
+    found = facts(question)
+    return Topic(content_words(question), terms.terms_in(question), found.names, found.numbers)
+
+
+def _off_topic(wanted: frozenset[str], topic: frozenset[str]) -> frozenset[str]:
+    """The wanted items the question does not already name; all of them when the question
+    names every one (then repeating them is all an answer can do)."""
+    rest = wanted - topic
+    return rest if rest else wanted
+
+
 def _coverage(
-    element: Element, shared: frozenset[str], answer: _Answer, reference: Facts
+    element: Element,
+    shared: frozenset[str],
+    answer: _Answer,
+    reference: Facts,
+    topic: Topic = NO_TOPIC,
 ) -> tuple[float, str | None]:
     """Coverage of one element in 0–1, and the kind of wrong fact the answer states for
-    it, if any: "count", "number", "name" or "term"."""
+    it, if any: "count", "number", "name" or "term". What the question already names
+    (``topic``) is left out of what the answer must supply."""
     if element.count is not None:
         given = count_in(answer.text)
         if given is None:
@@ -326,6 +392,8 @@ def _coverage(
     if other_number and not (element.terms or wanted.words):
         return 0.0, "number"  # the number was the whole element
     names_hit, replaced = _names_hit(element, answer)
+    asked_names = _off_topic(wanted.names, topic.names)
+    names_hit &= asked_names
     codes = {n for n in wanted.names if any(c.isdigit() for c in n)}
     given_codes = {n for n in answer.facts.names if any(c.isdigit() for c in n)}
     if codes and not codes & names_hit and given_codes - reference.names:
@@ -343,11 +411,12 @@ def _coverage(
     bonus = _numbers_hit(optional.numbers, answer) + sum(
         1 for n in optional.names if name_in(n, answer.facts.names, answer.folded)
     )  # asides count when the answer has them, and cost nothing when it has not
-    key_total = len(wanted.numbers) + len(wanted.names) + bonus
+    key_total = len(wanted.numbers) + len(asked_names) + bonus
     key_hit = numbers_hit + len(names_hit) + bonus
+    asked_terms = _off_topic(element.terms, topic.terms)
     term_cover = (
-        sum(terms.covers(t, answer.terms) for t in element.terms) / len(element.terms)
-        if element.terms
+        sum(terms.covers(t, answer.terms) for t in asked_terms) / len(asked_terms)
+        if asked_terms
         else None
     )
     conflict = terms.conflicts(element.terms, answer.terms)
@@ -359,7 +428,7 @@ def _coverage(
         citation = (numbers_hit + _numbers_hit(optional.numbers, answer)) / cited
         term_cover = max(term_cover, citation)
     own_words = wanted.words - {w for t in element.terms for w in content_words(t)}
-    words = _words_coverage(own_words, shared, answer.words)
+    words = _words_coverage(own_words, shared, answer.words, topic.words)
     parts: list[tuple[float, float]] = []
     if key_total:
         parts.append((KEY_WEIGHT, key_hit / key_total))
@@ -451,8 +520,14 @@ def _choice(reference: str, answer: str) -> bool | None:
     return wanted.group(1) in picked
 
 
-def grade(reference: str, answer: str) -> float:
-    """The offline judge's score of ``answer`` against ``reference`` (0.0–1.0, 0.1 steps)."""
+def grade(reference: str, answer: str, question: str = "") -> float:
+    """The offline judge's score of ``answer`` against ``reference`` (0.0–1.0, 0.1 steps).
+
+    ``question`` is the item's question, as the paper's judge sees it: the reference's
+    words that only repeat it are not evidence that the answer is right. Without it
+    (``""``) every word of the reference counts.
+    """
+    topic = topic_of(question)
     answer = clean(answer).strip()
     if not answer or (refuses(answer) and not denies(answer)):
         return 0.0
@@ -479,12 +554,17 @@ def grade(reference: str, answer: str) -> float:
     best, wrong, missing = 0.0, [], 0
     for alternative in parse(reference):
         shared = _shared_words(alternative)
-        scored = [_coverage(e, shared[i], seen, reference_facts) for i, e in enumerate(alternative)]
+        scored = [
+            _coverage(e, shared[i], seen, reference_facts, topic)
+            for i, e in enumerate(alternative)
+        ]
         scored = _bound(alternative, answer, scored)
         coverage = sum(s for s, _ in scored) / len(scored)
         if coverage >= best:
             best, wrong = coverage, [w for _, w in scored if w]
             missing = sum(1 for s, w in scored if s == 0 and not w)
+    if topic.echoed_by(seen):
+        best = 0.0  # the question restated: nothing it asks for is said
     if wanted_polarity is None and best < DENIAL_KEEPS and denies(answer) and not denies(reference):
         return 0.0  # "There is no risk" to a reference that names one
     noncommittal = bool(_NONCOMMITTAL.search(seen.folded)) or bool(

@@ -10,7 +10,14 @@ subject of such an element must be bound in the answer to that element's predica
 
 Claims are read in two shapes, the ones answers use: "A and B are P" (a copula) and
 "P: A, B" (a heading). Only references with at least two such claims whose predicates
-differ are checked; for any other reference this module says nothing.
+differ are checked.
+
+Claims written with verbs ("the hospital decides the purposes <AND> the cloud provider
+processes the data on its behalf") are read by position instead (:func:`verb_roles`):
+each element's subject is its first concept that no other element has, its predicate the
+rest of what sets it apart. An answer clause that opens with one element's subject and
+says more of another element's predicate than of its own swaps them ("the cloud provider
+decides the purposes").
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from privbench.judges.offline.facts import facts
-from privbench.judges.offline.text import content_words, fold
+from privbench.judges.offline.text import content_words, fold, tokens
 
 _COPULA = re.compile(r"\b(?:is|are)\b(?:\s+(?:a|an|the|all|both|also|each|considered))*\s+")
 _PREDICATE_END = re.compile(r"[,;:]|\b(?:while|whereas|but|and|because|since|which|so)\b")
@@ -83,12 +90,110 @@ def reference_roles(elements: tuple[str, ...]) -> tuple[Claim, ...] | None:
     return tuple(own)
 
 
+_CLAUSE = re.compile(r"[.;,:!?\n()\u2014\u2013]+|\s-\s|\b(?:while|whereas|whilst|but|and)\b")
+
+
+def _ordered_concepts(text: str) -> list[str]:
+    """A text's concepts in the order they first occur."""
+    seen: list[str] = []
+    for token in tokens(text.replace("-", " ")):
+        for concept in sorted(content_words(token)):
+            if concept not in seen:
+                seen.append(concept)
+    return seen
+
+
+@lru_cache(maxsize=4096)
+def verb_roles(elements: tuple[str, ...]) -> tuple[Claim, ...] | None:
+    """Per element, its subject (its first concept, which no other element may have) and
+    its predicate (its other concepts no other element has); None unless there are at
+    least two elements, each opening with its own subject and saying at least two more
+    things of it (a list of items, "date of birth", is no claim)."""
+    if len(elements) < 2:
+        return None
+    read = [_ordered_concepts(e) for e in elements]
+    own = []
+    for i, concepts in enumerate(read):
+        others = frozenset().union(*(frozenset(r) for j, r in enumerate(read) if j != i))
+        distinct = [c for c in concepts if c not in others]
+        if len(distinct) < 3 or concepts[0] != distinct[0]:
+            return None
+        own.append(Claim(frozenset(distinct[:1]), frozenset(distinct[1:])))
+    return tuple(own)
+
+
+def _verb_bindings(roles: tuple[Claim, ...], answer: str) -> tuple[float | None, ...]:
+    """Per element, the share of the answer's clauses opening with its subject that say
+    more of its own predicate than of another element's (None: no such clause)."""
+    right = [0] * len(roles)
+    swapped = [0] * len(roles)
+    for clause in _CLAUSE.split(fold(answer)):
+        concepts = _ordered_concepts(clause)
+        opener = next(
+            (i for i, r in enumerate(roles) if concepts and concepts[0] in r.subject), None
+        )
+        if opener is None:
+            continue
+        said = frozenset(concepts)
+        own = len(said & roles[opener].predicate)
+        other = max(
+            (len(said & r.predicate - r.subject) for j, r in enumerate(roles) if j != opener),
+            default=0,
+        )
+        if other > own:
+            swapped[opener] += 1
+        elif own:
+            right[opener] += 1
+    return tuple(
+        r / (r + w) if r + w else None for r, w in zip(right, swapped, strict=True)
+    )
+
+
+_DIRECTED = re.compile(
+    r"\b(to|towards?|from)\s+(?:the\s+|his\s+|her\s+|their\s+)?([A-Z][a-z][\w'\-]*)"
+)
+_DIRECTION = {"to": "to", "toward": "to", "towards": "to", "from": "from"}
+
+
+def _directions(text: str) -> dict[str, str]:
+    """Names a text marks as where something goes ("to Tom") or comes from ("from
+    Maria")."""
+    return {m.group(2).lower(): _DIRECTION[m.group(1).lower()] for m in _DIRECTED.finditer(text)}
+
+
+def reverses(element: str, answer: str) -> bool:
+    """Whether the answer turns the element's direction around: the name the reference
+    sends something *to* (or gets it *from*) is not marked so in the answer, and another
+    of the reference's names is ("Maria pays Tom" read as "Tom pays … to Maria"). The
+    same two names in the other voice ("Tom receives it from Maria") mark no one the
+    reference's way round, so they do not count as reversed."""
+    wanted = _directions(element)
+    if not wanted:
+        return False
+    given = _directions(answer)
+    names = {w.lower() for w in re.findall(r"\b[A-Z][a-z][\w'\-]*", element)}
+    for name, way in wanted.items():
+        others = names - {name}
+        if given.get(name) != way and any(given.get(o) == way for o in others):
+            return True
+    return False
+
+
 def bindings(elements: tuple[str, ...], answer: str) -> tuple[float | None, ...]:
     """Per reference element, the share of its subjects that the answer binds to its own
-    role rather than another element's (None: the answer does not bind them at all)."""
+    role rather than another element's (None: the answer does not bind them at all); an
+    element whose direction the answer reverses (:func:`reverses`) is bound wrong."""
+    out = _bindings(elements, answer)
+    return tuple(0.0 if reverses(e, answer) else b for e, b in zip(elements, out, strict=True))
+
+
+def _bindings(elements: tuple[str, ...], answer: str) -> tuple[float | None, ...]:
     roles = reference_roles(elements)
     if roles is None:
-        return tuple(None for _ in elements)
+        by_verb = verb_roles(elements)
+        if by_verb is None:
+            return tuple(None for _ in elements)
+        return _verb_bindings(by_verb, answer)
     stated = claims(answer)
     out: list[float | None] = []
     for i, role in enumerate(roles):

@@ -46,7 +46,6 @@ def _by_combination() -> dict[Combination, list[Family]]:
 FAMILIES: dict[Combination, list[Family]] = _by_combination()
 
 
-
 def _only_first_question(name: str) -> Family:
     fam = next(f for f in ALL_FAMILIES if f.name == name)
     return Family(fam.name, fam.combinations, fam.questions[-1:], fam.make)
@@ -67,4 +66,15 @@ def ner_plain(rng: random.Random, language: str = "en") -> GeneratedItem:
     return build(_only_first_question("ner_bio_headline"), rng, "en")
 
 
-__all__ = ["ALL_FAMILIES", "FAMILIES", "MEETING", "MULTILINGUAL", "Family", "GeneratedItem", "build", "exposed_document", "ner_plain", "ner_post"]
+__all__ = [
+    "ALL_FAMILIES",
+    "FAMILIES",
+    "MEETING",
+    "MULTILINGUAL",
+    "Family",
+    "GeneratedItem",
+    "build",
+    "exposed_document",
+    "ner_plain",
+    "ner_post",
+]

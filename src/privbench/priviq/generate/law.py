@@ -13,12 +13,12 @@ import datetime as dt
 import random
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from privbench.generate.canvas import Field, Gap, Panel, Text, Title, render
+from privbench.generate.canvas import Block, Field, Gap, Panel, Text, Title, render
 from privbench.generate.draw import INK, MUTED, canvas, checkbox, log_panel, put, put_wrapped
 from privbench.generate.identities import person
-from privbench.priviq.generate.base import Draft, Family, company, conj, family
+from privbench.priviq.generate.base import Draft, Family, company, family
 
 AUTHORITY = {
     "GDPR": "lodge a complaint with the data protection (supervisory) authority",
@@ -112,10 +112,12 @@ def _fill(rng: random.Random, scenario: Scenario) -> tuple[str, dict[str, str]]:
 def complaint_letter(rng: random.Random, language: str) -> Draft:
     scenario = rng.choice(COMPLAINTS)
     text, slots = _fill(rng, scenario)
-    blocks = [Text(slots["name"], 22), Text(person(rng).street, 20, MUTED), Gap(16),
+    blocks: list[Block] = [Text(slots["name"], 22), Text(person(rng).street, 20, MUTED), Gap(16),
               Text(f"To: {slots['company']}", 22), Gap(10), Text(f"Dear {slots['company']},", 22), Text(text, 23), Gap(8),
               Text("I expect an answer.", 22), Text(slots["name"], 22)]  # fmt: skip
-    image = render(log_panel(Panel(blocks, style="document", width=840, background=(252, 250, 244))))
+    image = render(
+        log_panel(Panel(blocks, style="document", width=840, background=(252, 250, 244)))
+    )
     answer = f"{scenario.provision} <OR> {scenario.duty} <AND> {slots['name']} can {AUTHORITY[scenario.regime]}."
     return Draft(image, answer, slots, [slots["company"].split()[0]])
 
@@ -123,11 +125,13 @@ def complaint_letter(rng: random.Random, language: str) -> Draft:
 def email_thread(rng: random.Random, language: str) -> Draft:
     scenario = rng.choice(THREADS)
     text, slots = _fill(rng, scenario)
-    blocks: list[Title | Text | Field | Gap] = [Title(f"Re: incident - {slots['company']} internal", 24)]
+    blocks: list[Block] = [Title(f"Re: incident - {slots['company']} internal", 24)]
     for message in text.split("|"):
         sender, _, body = message.partition(": ")
         blocks += [Field("From", sender, 20), Text(body, 22), Gap(14)]
-    image = render(log_panel(Panel(blocks, style="screen", width=860, extras={"url": "mail.internal"})))
+    image = render(
+        log_panel(Panel(blocks, style="screen", width=860, extras={"url": "mail.internal"}))
+    )
     answer = f"{scenario.provision} <OR> {scenario.duty}."
     return Draft(image, answer, slots, [slots["company"].split()[0]])
 
@@ -150,13 +154,22 @@ SCREENS = [
 
 def _screen_image(rng: random.Random, kind: str, firm: str) -> tuple[Image.Image, str]:
     image, draw = canvas(860, 560, (246, 247, 250))
-    draw.rounded_rectangle((10, 10, 849, 549), radius=16, fill=(255, 255, 255), outline=(60, 64, 74), width=4)
+    draw.rounded_rectangle(
+        (10, 10, 849, 549), radius=16, fill=(255, 255, 255), outline=(60, 64, 74), width=4
+    )
     host = f"www.{firm.lower().replace(' ', '')}.com"
     put(draw, (40, 30), host, 18, MUTED)
     if kind == "cookie_banner":
         put(draw, (40, 90), f"Welcome to {firm}", 34, INK)
         draw.rectangle((10, 330, 849, 549), fill=(30, 34, 44))
-        put_wrapped(draw, (40, 350), "We and our 214 partners use cookies to personalise ads and measure you across sites.", 22, 780, (240, 240, 240))
+        put_wrapped(
+            draw,
+            (40, 350),
+            "We and our 214 partners use cookies to personalise ads and measure you across sites.",
+            22,
+            780,
+            (240, 240, 240),
+        )
         draw.rounded_rectangle((560, 450, 820, 510), radius=10, fill=(40, 150, 80))
         put(draw, (690, 480), "ACCEPT ALL", 24, (255, 255, 255), anchor="mm")
         put(draw, (40, 490), "settings", 13, (150, 150, 160))
@@ -164,7 +177,12 @@ def _screen_image(rng: random.Random, kind: str, firm: str) -> tuple[Image.Image
     if kind == "pre_ticked":
         put(draw, (40, 80), f"Join {firm}", 34, INK)
         put(draw, (40, 150), "E-mail: ______________________", 24, INK)
-        for index, line in enumerate(["Send me offers from carefully selected partners", "Share my profile to improve your experience"]):
+        for index, line in enumerate(
+            [
+                "Send me offers from carefully selected partners",
+                "Share my profile to improve your experience",
+            ]
+        ):
             checkbox(draw, 40, 230 + index * 60, True, 26)
             put(draw, (84, 230 + index * 60), line, 22, INK)
         draw.rounded_rectangle((40, 400, 280, 460), radius=10, fill=(40, 90, 170))
@@ -172,7 +190,14 @@ def _screen_image(rng: random.Random, kind: str, firm: str) -> tuple[Image.Image
         return image, host
     if kind == "no_opt_out":
         put(draw, (40, 80), f"{firm} - Sign up for free", 32, INK)
-        put_wrapped(draw, (40, 150), "Free membership is funded by selling visitor profiles (browsing history, location, age) to our marketing partners.", 22, 770, INK)
+        put_wrapped(
+            draw,
+            (40, 150),
+            "Free membership is funded by selling visitor profiles (browsing history, location, age) to our marketing partners.",
+            22,
+            770,
+            INK,
+        )
         put(draw, (40, 480), "About | Careers | Terms | Press", 18, MUTED)
         return image, host
     if kind == "waiting_room":
@@ -185,7 +210,9 @@ def _screen_image(rng: random.Random, kind: str, firm: str) -> tuple[Image.Image
         return image, "screen"
     put(draw, (40, 80), "BrightTorch Flashlight", 32, INK)
     put(draw, (40, 140), "This app needs access to:", 24, INK)
-    for index, line in enumerate(["Your contacts", "Your precise location", "Your microphone", "Your call history"]):
+    for index, line in enumerate(
+        ["Your contacts", "Your precise location", "Your microphone", "Your call history"]
+    ):
         checkbox(draw, 40, 200 + index * 56, True, 24)
         put(draw, (80, 200 + index * 56), line, 24, INK)
     draw.rounded_rectangle((40, 450, 240, 505), radius=10, fill=(40, 90, 170))
@@ -235,11 +262,16 @@ def request_deadline(rng: random.Random, language: str) -> Draft:
         deadline = sent + dt.timedelta(days=days)
     ask = {"GDPR": "a copy of all personal data you hold about me", "CCPA": "that you delete the personal information you collected about me",
            "PIPEDA": "access to the personal information you hold about me", "HIPAA": "a copy of my medical record"}[regime]  # fmt: skip
-    blocks = [Text(f"Received: {sent.strftime('%d %B %Y')}", 22, (160, 30, 30)), Gap(10), Text(f"Dear {firm},", 22),
+    blocks: list[Block] = [Text(f"Received: {sent.strftime('%d %B %Y')}", 22, (160, 30, 30)), Gap(10), Text(f"Dear {firm},", 22),
               Text(f"I request {ask}.", 23), Text(f"Sincerely, {who.name}", 22)]  # fmt: skip
     image = render(log_panel(Panel(blocks, style="document", width=820)))
     answer = f"By {deadline.strftime('%d %B %Y')} <OR> within {rule}."
-    return Draft(image, answer, {"company": firm, "law": LAW_NAMES[regime], "name": who.name}, [str(sent.year)])
+    return Draft(
+        image,
+        answer,
+        {"company": firm, "law": LAW_NAMES[regime], "name": who.name},
+        [str(sent.year)],
+    )
 
 
 LAW_QUESTIONS = [
@@ -269,9 +301,14 @@ DEADLINE_QUESTIONS = [
 FAMILIES: list[Family] = [
     family("law_complaint_letter", [("Law",)], LAW_QUESTIONS, complaint_letter),
     family("law_email_thread", [("Law",)], THREAD_QUESTIONS, email_thread),
-    family("law_web_screen", [("Law",), ("CntxPriv", "Law")], SCREEN_QUESTIONS, web_screen),
+    family(
+        "law_web_screen",
+        [("Law",), ("CntxPriv", "Law"), ("Know", "Law")],
+        SCREEN_QUESTIONS,
+        web_screen,
+    ),
     family("law_cctv_sign", [("CntxPriv", "Law")], CCTV_QUESTIONS, cctv_sign),
-    family("law_request_deadline", [("Know", "Law"), ("Law",)], DEADLINE_QUESTIONS, request_deadline),
+    family(
+        "law_request_deadline", [("Know", "Law"), ("Law",)], DEADLINE_QUESTIONS, request_deadline
+    ),
 ]
-
-_ = (conj, ImageDraw)

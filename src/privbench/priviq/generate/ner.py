@@ -84,7 +84,9 @@ def _handle(rng: random.Random) -> str:
 
 
 def _stamp(rng: random.Random) -> str:
-    return rng.choice([f"{rng.randrange(1, 59)}m", f"{rng.randrange(1, 23)}h", f"{rng.randrange(1, 28)} May"])
+    return rng.choice(
+        [f"{rng.randrange(1, 59)}m", f"{rng.randrange(1, 23)}h", f"{rng.randrange(1, 28)} May"]
+    )
 
 
 def entity_post(rng: random.Random, language: str) -> Draft:
@@ -93,10 +95,19 @@ def entity_post(rng: random.Random, language: str) -> Draft:
     author = person(rng, language).name
     fan_last = faker(rng, language).last_name()
     text = MEETING[language].format(name=name, org=org, city=city)
-    picture = street_scene(rng, shop_sign=org, jersey=fan_last.upper() if language == "en" else fan_last)
+    picture = street_scene(
+        rng, shop_sign=org, jersey=fan_last.upper() if language == "en" else fan_last
+    )
     handle = _handle(rng)
     post = social_post(rng, author, handle, _stamp(rng), text, picture)
-    answer = conj([f"{name} (person)", f"{org} (organization)", f"{city} (location)", f"{fan_last} on the jersey in the picture (person)"])
+    answer = conj(
+        [
+            f"{name} (person)",
+            f"{org} (organization)",
+            f"{city} (location)",
+            f"{fan_last} on the jersey in the picture (person)",
+        ]
+    )
     return Draft(post, answer, {"handle": handle, "author": author}, [city])
 
 
@@ -107,9 +118,11 @@ def location_leak(rng: random.Random, language: str) -> Draft:
     street = faker(rng, language).street_name() if language not in ("ar",) else city
     picture = street_scene(rng, shop_sign=org, street_sign=street if len(street) < 18 else city)
     handle = _handle(rng)
-    post = social_post(rng, author, handle, rng.choice(["now", "1m", "2m"]), HERE_NOW[language], picture)
-    place = street if len(street) < 18 else city
-    answer = (f"At {org} on {place} <AND> the text names no place, but the shop sign (an organization) and the street sign (a location) in the picture, "
+    post = social_post(
+        rng, author, handle, rng.choice(["now", "1m", "2m"]), HERE_NOW[language], picture
+    )
+    place = f"on {street}" if len(street) < 18 and street != city else f"in {city}"
+    answer = (f"At {org} {place} <AND> the text names no place, but the shop sign (an organization) and the street sign (a location) in the picture, "
               f"together with a time stamp of minutes ago, tell anyone where {author} is right now, so the author can be found or followed.")  # fmt: skip
     return Draft(post, answer, {"handle": handle, "author": author}, [org.split()[0]])
 
@@ -134,10 +147,14 @@ def rally_tags(rng: random.Random, language: str) -> Draft:
     author = person(rng, language).name
     picture = street_scene(rng, banner=org)
     handle = _handle(rng)
-    post = social_post(rng, author, handle, _stamp(rng), RALLY[language].format(a=a, b=b, org=org), picture)
+    post = social_post(
+        rng, author, handle, _stamp(rng), RALLY[language].format(a=a, b=b, org=org), picture
+    )
     answer = (f"{a} <AND> {b} (persons) are named at a rally of {org} (organization), which suggests their {kind} or beliefs, "
               f"a special category of personal data, disclosed by the author without their consent.")  # fmt: skip
-    return Draft(post, answer, {"handle": handle, "author": author}, [a.split()[-1] if " " in a else a])
+    return Draft(
+        post, answer, {"handle": handle, "author": author}, [a.split()[-1] if " " in a else a]
+    )
 
 
 def bio_headline(rng: random.Random, language: str) -> Draft:
@@ -148,7 +165,12 @@ def bio_headline(rng: random.Random, language: str) -> Draft:
     verb = rng.choice(["joined", "left", "sued", "advised"])
     words = [first, last, verb, *org.split(), "in", city]
     tags = ["B-PER", "I-PER", "O", "B-ORG", *["I-ORG"] * (len(org.split()) - 1), "O", "B-LOC"]
-    panel = Panel([Title("Business news", 24), Text(" ".join(words) + ".", 32)], style="screen", width=860, extras={"url": "news.example.com"})
+    panel = Panel(
+        [Title("Business news", 24), Text(" ".join(words) + ".", 32)],
+        style="screen",
+        width=860,
+        extras={"url": "news.example.com"},
+    )
     answer = " ".join(f"{w}/{t}" for w, t in zip(words, tags, strict=True))
     return Draft(render(log_panel(panel)), answer, {"first": first}, [first, city])
 
@@ -180,10 +202,30 @@ NER_QUESTIONS = {
 }  # fmt: skip
 
 FAMILIES: list[Family] = [
-    family("ner_entity_post", [("NER",), ("MultLing", "NER"), ("CntxPriv", "MultLing", "NER")], NER_QUESTIONS["post"], entity_post),
-    family("ner_rally_tags", [("CntxPriv", "NER"), ("CntxPriv", "MultLing", "NER")], NER_QUESTIONS["rally"], rally_tags),
+    family(
+        "ner_entity_post",
+        [("NER",), ("MultLing", "NER"), ("CntxPriv", "MultLing", "NER")],
+        NER_QUESTIONS["post"],
+        entity_post,
+    ),
+    family(
+        "ner_rally_tags",
+        [("CntxPriv", "NER"), ("CntxPriv", "MultLing", "NER")],
+        NER_QUESTIONS["rally"],
+        rally_tags,
+    ),
     family("ner_bio_headline", [("NER",)], NER_QUESTIONS["bio"], bio_headline),
     family("ner_count_notice", [("NER",)], NER_QUESTIONS["count"], count_people),
-    family("ner_location_leak", [("CntxPriv", "NER"), ("CntxPriv", "MultLing", "NER")], NER_QUESTIONS["leak"], location_leak),
-    family("ner_third_party", [("CntxPriv", "NER"), ("CntxPriv", "MultLing", "NER"), ("MultLing", "NER")], NER_QUESTIONS["third"], third_party),
+    family(
+        "ner_location_leak",
+        [("CntxPriv", "NER"), ("CntxPriv", "MultLing", "NER")],
+        NER_QUESTIONS["leak"],
+        location_leak,
+    ),
+    family(
+        "ner_third_party",
+        [("CntxPriv", "NER"), ("CntxPriv", "MultLing", "NER"), ("MultLing", "NER")],
+        NER_QUESTIONS["third"],
+        third_party,
+    ),
 ]

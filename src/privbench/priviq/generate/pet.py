@@ -28,7 +28,7 @@ from privbench.generate.draw import (
     server_icon,
 )
 from privbench.generate.identities import card_number, faker, person, real_city
-from privbench.priviq.generate.base import Draft, Family, company, family
+from privbench.priviq.generate.base import Draft, Family, company, family, listing
 
 DISEASES = ["HIV", "diabetes", "asthma", "hepatitis B", "depression", "cancer", "flu"]
 
@@ -49,7 +49,9 @@ def key_flow(rng: random.Random, language: str) -> Draft:
     arrow(draw, (720, 95), (790, 95), INK)
     owner_first = receiver if not signature else sender
     key_icon(draw, 390, 180, (200, 150, 30), 1.2)
-    put(draw, (380, 230), f"{owner_first}'s {'public' if not signature else 'private'} key", 20, INK)
+    put(
+        draw, (380, 230), f"{owner_first}'s {'public' if not signature else 'private'} key", 20, INK
+    )
     key_icon(draw, 600, 180, (120, 120, 130), 1.2)
     put(draw, (620, 230), "?", 40, (200, 40, 40))
     put(draw, (40, 300), "step 1: " + ("encrypt" if not signature else "sign"), 20, MUTED)
@@ -72,7 +74,7 @@ def federated_rounds(rng: random.Random, language: str) -> Draft:
     server_icon(draw, 420, 30, (70, 80, 100), 1.3)
     put(draw, (450, 100), f"global model (round {rounds})", 20, INK, anchor="ma")
     for index in range(clients):
-        x = 60 + index * (780 // max(clients - 1, 1)) if clients > 1 else 420
+        x = 50 + index * (740 // (clients - 1))
         if hospitals:
             hospital_icon(draw, x, 330, (60, 60, 80), 1.2)
         else:
@@ -102,11 +104,18 @@ def secure_sum(rng: random.Random, language: str) -> Draft:
         person_icon(draw, x, 20, (60, 90, 160), 1.1)
         put(draw, (x + 22, 92), f"{name}: x = {value}", 20, INK, anchor="ma")
         sign = "+" if mask >= 0 else "-"
-        put(draw, (x + 22, 130), f"sends x {sign} {abs(mask)} = {value + mask}", 20, (60, 80, 170), anchor="ma")
+        put(
+            draw,
+            (x + 22, 130),
+            f"sends x {sign} {abs(mask)} = {value + mask}",
+            20,
+            (60, 80, 170),
+            anchor="ma",
+        )
         arrow(draw, (x + 22, 170), (450, 290), INK, 3)
     total = sum(values)
-    answer = (f"{total} <AND> the masks cancel out in the sum, so the server learns only the total and no individual value (secure aggregation).")
-    return Draft(image, answer, {"names": ", ".join(names)}, [str(values[0] + masks[0])])
+    answer = f"{total} <AND> the masks cancel out in the sum, so the server learns only the total and no individual value (secure aggregation)."
+    return Draft(image, answer, {"names": listing(names)}, [str(values[0] + masks[0])])
 
 
 def homomorphic(rng: random.Random, language: str) -> Draft:
@@ -134,11 +143,17 @@ def dp_histogram(rng: random.Random, language: str) -> Draft:
     noisy = [max(0, round(t + rng.choice([-1, 1]) * rng.expovariate(1 / scale))) for t in true]
     image, draw = canvas(900, 440)
     put(draw, (40, 20), f"Clinic visits by age, {city}", 24, INK)
-    put(draw, (40, 56), f"left bar: true count   right bar: published count   epsilon = {eps}", 18, MUTED)
+    put(
+        draw,
+        (40, 56),
+        f"left bar: true count   right bar: published count   epsilon = {eps}",
+        18,
+        MUTED,
+    )
     bar_chart(draw, (80, 100, 860, 380), labels, [[float(t) for t in true], [float(n) for n in noisy]],
               [(70, 110, 180), (230, 140, 50)], top=120.0)  # fmt: skip
     more = rng.random() < 0.5
-    answer = (f"Differential privacy (the Laplace mechanism adds noise calibrated to the privacy budget epsilon) <AND> "
+    answer = ("Differential privacy (the Laplace mechanism adds noise calibrated to the privacy budget epsilon) <AND> "
               + ("a larger epsilon means less noise, so more accurate counts but weaker privacy." if more
                  else "a smaller epsilon means more noise, so stronger privacy but less accurate counts."))  # fmt: skip
     change = "raised" if more else "lowered"
@@ -149,7 +164,14 @@ def _people(rng: random.Random, count: int) -> list[tuple[str, str, int, str]]:
     fake = faker(rng, "en")
     rows = []
     for _ in range(count):
-        rows.append((fake.name(), f"{rng.randrange(10000, 99999)}", rng.randrange(21, 80), rng.choice(DISEASES)))
+        rows.append(
+            (
+                fake.name(),
+                f"{rng.randrange(10000, 99999)}",
+                rng.randrange(21, 80),
+                rng.choice(DISEASES),
+            )
+        )
     return rows
 
 
@@ -167,22 +189,42 @@ def before_after(rng: random.Random, language: str) -> Draft:
     technique = rng.choice(list(TRANSFORMS))
     org = company(rng)
     if technique == "tokenization":
-        rows = [(person(rng).name, card_number(rng), f"{rng.randrange(5, 400)}.{rng.randrange(100):02d}") for _ in range(4)]
+        rows = [
+            (
+                person(rng).name,
+                card_number(rng),
+                f"{rng.randrange(5, 400)}.{rng.randrange(100):02d}",
+            )
+            for _ in range(4)
+        ]
         before = [[n, c, a] for n, c, a in rows]
-        after = [[n, "tok_" + "".join(rng.choice("abcdefghjkmnpqrstuvwxyz23456789") for _ in range(10)), a] for n, _, a in rows]
+        after = [
+            [
+                n,
+                "tok_" + "".join(rng.choice("abcdefghjkmnpqrstuvwxyz23456789") for _ in range(10)),
+                a,
+            ]
+            for n, _, a in rows
+        ]
         header = ["Customer", "Card", "Amount"]
     else:
         people = _people(rng, 4)
         before = [[n, z, str(a), d] for n, z, a, d in people]
         header = ["Name", "ZIP", "Age", "Diagnosis"]
         if technique == "generalization":
-            after = [["*", z[:3] + "**", f"{a // 10 * 10}-{a // 10 * 10 + 9}", d] for _, z, a, d in people]
+            after = [
+                ["*", z[:3] + "**", f"{a // 10 * 10}-{a // 10 * 10 + 9}", d]
+                for _, z, a, d in people
+            ]
         elif technique == "suppression":
             after = [["", z, "", d] for _, z, a, d in people]
         elif technique == "pseudonymization":
             after = [[f"P-{rng.randrange(1000, 9999)}", z, str(a), d] for _, z, a, d in people]
         else:
-            after = [[n.split()[0][0] + "***** " + n.split()[-1][0] + ".", z[:2] + "***", str(a), d] for n, z, a, d in people]
+            after = [
+                [n.split()[0][0] + "***** " + n.split()[-1][0] + ".", z[:2] + "***", str(a), d]
+                for n, z, a, d in people
+            ]
     panel = Panel([Title(f"{org}: data release", 24), Table(header, before, caption="(a) internal records", size=18),
                    Gap(12), Table(header, after, caption="(b) released to researchers", size=18)], style="document", width=900)  # fmt: skip
     image = render(log_panel(panel))
@@ -202,9 +244,16 @@ def k_anonymity(rng: random.Random, language: str) -> Draft:
             rows += [[prefix, band, disease] for _ in range(size)]
             diverse = False
         else:
-            rows += [[prefix, band, rng.choice(DISEASES[:4]) if i else DISEASES[4 + i % 3]] for i in range(size)]
+            rows += [
+                [prefix, band, rng.choice(DISEASES[:4]) if i else DISEASES[4 + i % 3]]
+                for i in range(size)
+            ]
     rng.shuffle(rows)
-    panel = Panel([Title("Released table", 24), Table(["ZIP", "Age", "Diagnosis"], rows, size=18)], style="document", width=700)
+    panel = Panel(
+        [Title("Released table", 24), Table(["ZIP", "Age", "Diagnosis"], rows, size=18)],
+        style="document",
+        width=700,
+    )
     image = render(log_panel(panel))
     k = min(groups)
     lack = ("but one group shares a single diagnosis, so it is not 2-diverse and a homogeneity attack reveals the diagnosis"
@@ -237,6 +286,16 @@ FAMILIES: list[Family] = [
     family("pet_homomorphic", [("PET",)], PET_QUESTIONS["he"], homomorphic),
     family("pet_k_anonymity", [("PET",), ("CntxPriv", "PET")], PET_QUESTIONS["k"], k_anonymity),
     family("pet_before_after", [("CntxPriv", "PET")], PET_QUESTIONS["ba"], before_after),
-    family("pet_dp_histogram", [("CntxPriv", "PET"), ("Know", "PET")], PET_QUESTIONS["dp"], dp_histogram),
-    family("pet_federated", [("Know", "PET"), ("CntxPriv", "PET")], PET_QUESTIONS["fl"], federated_rounds),
+    family(
+        "pet_dp_histogram",
+        [("CntxPriv", "PET"), ("Know", "PET")],
+        PET_QUESTIONS["dp"],
+        dp_histogram,
+    ),
+    family(
+        "pet_federated",
+        [("Know", "PET"), ("CntxPriv", "PET")],
+        PET_QUESTIONS["fl"],
+        federated_rounds,
+    ),
 ]
