@@ -2,12 +2,12 @@
 
 * Baseline: ``privbench/ocr-pii`` answers the first ``--images`` items of the shipped
   Priv-IQ suite (OCR dominates), timed per image, sequentially.
-* Offline judge, speed: grades every distinct (reference, answer) pair of the graded sets
+* Offline judge, speed: grades every distinct (reference, answer, question) of the graded sets
   and of the shipped suite's baseline answers once with cold caches (every answer new),
   then ``--grades`` calls cycling over them (warm: references already read, as in a run).
 * Offline judge, agreement: Spearman ρ, MAE and share within ±0.1 against the graded
   sets — the development part the rules were tuned on, the held-out part frozen before
-  tuning, the independent set and the fresh independent set — and the share of agreeing
+  tuning, the independent set and the two fresh independent sets — and the share of agreeing
   q4/q5 verdict fields.
 
 Target (issues 5 and 11): offline judge ≥ 200 grades/s.
@@ -41,6 +41,7 @@ GRADED = {
     "heldout": DATA / "judge_calibration_heldout.jsonl",
     "independent": DATA / "judge_heldout_independent.jsonl",
     "fresh": DATA / "judge_heldout_fresh.jsonl",
+    "fresh3": DATA / "judge_heldout_fresh3.jsonl",
 }
 SPATIAL = {
     "spatial dev": DATA / "judge_calibration_spatial_dev.jsonl",
@@ -94,17 +95,23 @@ def main() -> None:
           f"median {statistics.median(seconds):.2f}, max {max(seconds):.2f}")  # fmt: skip
 
     rows = [row for path in GRADED.values() if path.exists() for row in read_graded(path)]
-    pairs = list(dict.fromkeys((str(r["reference"]), str(r["answer"])) for r in rows))
-    pairs += [(item.answer, answer) for item, answer in zip(items, answers, strict=True)]
+    pairs = list(
+        dict.fromkeys(
+            (str(r["reference"]), str(r["answer"]), str(r.get("question", ""))) for r in rows
+        )
+    )
+    pairs += [
+        (item.answer, answer, item.question) for item, answer in zip(items, answers, strict=True)
+    ]
     clear_caches()
     start = time.perf_counter()
-    for reference, answer in pairs:
-        grade(reference, answer)
+    for reference, answer, question in pairs:
+        grade(reference, answer, question)
     cold = len(pairs) / (time.perf_counter() - start)
     calls = [pairs[i % len(pairs)] for i in range(args.grades)]
     start = time.perf_counter()
-    for reference, answer in calls:
-        grade(reference, answer)
+    for reference, answer, question in calls:
+        grade(reference, answer, question)
     warm = len(calls) / (time.perf_counter() - start)
     print(f"offline judge   {len(pairs)} distinct pairs cold: {cold:,.0f} grades/s; "
           f"{len(calls)} calls warm: {warm:,.0f} grades/s (target ≥ 200)")  # fmt: skip

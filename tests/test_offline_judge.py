@@ -24,6 +24,7 @@ DEV = DATA / "judge_calibration_dev.jsonl"
 HELDOUT = DATA / "judge_calibration_heldout.jsonl"
 INDEPENDENT = DATA / "judge_heldout_independent.jsonl"
 FRESH = DATA / "judge_heldout_fresh.jsonl"
+FRESH3 = DATA / "judge_heldout_fresh3.jsonl"
 SPATIAL_DEV = DATA / "judge_calibration_spatial_dev.jsonl"
 SPATIAL_INDEPENDENT = DATA / "spatial_judge_heldout_independent.jsonl"
 
@@ -308,6 +309,134 @@ def test_noncommittal_hedges_state_no_polarity() -> None:
     )
 
 
+# --- rules v4: the question, verb-shaped roles, directions ------------------------------
+
+BOARDING_Q = "What privacy risk does posting a photo of your boarding pass create?"
+BOARDING = (
+    "The barcode on the boarding pass encodes the booking reference and name, so anyone can "
+    "look up and change the booking."
+)
+CLOUD_Q = (
+    "In the diagram, who decides why the data is processed: the hospital or the cloud provider?"
+)
+CLOUD = (
+    "The hospital (the controller) decides the purposes of processing <AND> the cloud "
+    "provider (the processor) processes the data on its behalf."
+)
+
+
+def test_the_old_call_without_a_question_still_works() -> None:
+    assert grade(CARD, "Yes.") == grade(CARD, "Yes.", "") == 0.3
+
+
+def test_words_that_repeat_the_question_count_half() -> None:
+    reference, question = (
+        "Noise is added to the query results.",
+        "What is added to the query results?",
+    )
+    # concepts noise, add, result; the question has add and result (0.5 each): total 2,
+    # a short phrase needs 2 − 0.5 = 1.5. "Noise." 1/1.5 = 0.67 → 0.67/0.85 → 0.8;
+    # "The query results." 0.5/1.5 = 0.33 → 0.4
+    assert grade(reference, "Noise.", question) == 0.8
+    assert grade(reference, "The query results.", question) == 0.4
+    # without the question all three count 1: need 2.5, one of them 0.4 → 0.47 → 0.5
+    assert grade(reference, "Noise.") == grade(reference, "The query results.") == 0.5
+
+
+def test_an_answer_that_restates_the_question_says_nothing() -> None:
+    restated = "Posting a photo of your boarding pass creates a privacy risk."
+    assert grade(BOARDING, restated, BOARDING_Q) == 0.0
+    assert grade(BOARDING, restated) == 0.5  # without the question its words look relevant
+    right = "Someone can scan the barcode and change your booking."
+    assert grade(BOARDING, right, BOARDING_Q) == 0.9
+    # naming only the technique the question asks about is a restatement too
+    smpc = "Secure multi-party computation: the parties jointly compute the result on encrypted shares."
+    assert (
+        grade(smpc, "Secure multi-party computation.", "What is secure multi-party computation?")
+        == 0.0
+    )
+
+
+def test_picking_one_of_the_questions_alternatives() -> None:
+    # the right side without the reason: coverage 0.6 → 0.6/0.85 → 0.7
+    assert grade(CLOUD, "The hospital.", CLOUD_Q) == 0.7
+    assert grade(CLOUD, "The cloud provider.", CLOUD_Q) == 0.0
+
+
+def test_role_swaps_written_with_verbs() -> None:
+    right = "The hospital decides the purposes, and the cloud provider processes the data on its behalf."
+    swapped = "The cloud provider decides the purposes, and the hospital processes the data on its behalf."
+    assert grade(CLOUD, right) == 1.0
+    assert grade(CLOUD, swapped) == 0.0  # both elements bound wrong (0), one wrong fact
+    roles = "The controller decides why and how personal data is processed <AND> the processor processes the data on the controller's behalf."
+    # the controller bound to the processor's role (0); "who decides …" opens with no
+    # subject, so the processor's element stays covered (1): 0.5 → 0.59, −0.2 → 0.4
+    assert (
+        grade(
+            roles,
+            "The controller processes data on behalf of the processor, who decides the purposes.",
+        )
+        == 0.4
+    )
+    # a list of items is no claim: "the sender's name <AND> the recipient's e-mail address"
+    mail = "Yes, the e-mail reveals the sender's name <AND> the recipient's e-mail address."
+    assert grade(mail, "Yes, the sender's name and the recipient's address are visible.") == 1.0
+
+
+def test_reversed_directions() -> None:
+    reference = "Maria is sending €250 to Tom."
+    assert grade(reference, "Tom is sending €250 to Maria.") == 0.0
+    assert grade(reference, "Tom receives €250 from Maria.") == 1.0  # the other voice
+    assert grade(reference, "Maria sends Tom €250.") == 1.0
+    apps = "The weather app sends the location to AdTrack Inc."
+    assert grade(apps, "AdTrack Inc. sends the location to the weather app.") == 0.0
+
+
+def test_a_wrong_number_where_the_question_names_the_unit() -> None:
+    reference = "45 days (extendable once by another 45 days)."
+    question = "Under the CCPA, how many days does a business have to respond to a request to know?"
+    assert grade(reference, "30 days.", question) == 0.0  # "days" is the question's word
+    assert grade(reference, "30 days.") == 0.4
+    assert grade(reference, "45 days.", question) == 1.0
+
+
+def test_the_headline_technique_named_alone() -> None:
+    smpc = (
+        "Secure multi-party computation: the parties jointly compute the result on encrypted "
+        "shares, and no party sees the others' inputs."
+    )
+    # "encrypted shares" explains the heading's technique; naming it: 0.6 → 0.7
+    assert grade(smpc, "Multi-party computation.") == 0.7
+    assert grade(smpc, "Encryption.") < 0.7  # a term of the explanation, not the technique
+
+
+def test_a_wrong_count_costs_once() -> None:
+    # count wrong (0), Anna 1, Ben 1, Carla 0 → 0.5 → 0.59, one wrong fact −0.2 → 0.4
+    assert grade("3 faces: Anna <AND> Ben <AND> Carla.", "Two faces, Anna and Ben.") == 0.4
+
+
+def test_a_no_with_a_sound_reason_of_its_own() -> None:
+    reference = (
+        "No, a camera pointing at the tenant's door records when they come and go and who "
+        "visits, which intrudes on their private life."
+    )
+    question = (
+        "Is it acceptable for the landlord to install a camera facing the tenant's front door?"
+    )
+    own = "Probably not, since it would record the tenant's comings and goings and visitors."
+    assert grade(reference, own, question) == 0.9
+    assert grade(reference, "No.", question) == 0.4
+    assert grade(reference, "No, because the camera might be expensive.", question) <= 0.5
+
+
+def test_nothing_more_is_a_limit_not_a_denial() -> None:
+    reference = (
+        "Collecting and keeping only the personal data that is necessary for the specific purpose."
+    )
+    answer = "Only gather what you need for the purpose, nothing more."
+    assert grade(reference, answer, "What is data minimisation?") == 1.0
+
+
 # --- steering ------------------------------------------------------------------------
 
 
@@ -332,7 +461,7 @@ def test_steering_text_earns_nothing(answer: str, steer: str) -> None:
 
 def test_scores_are_on_the_grid_and_rules_hash_is_stable() -> None:
     for row in read_graded(DEV):
-        value = grade(str(row["reference"]), str(row["answer"]))
+        value = grade(str(row["reference"]), str(row["answer"]), str(row["question"]))
         assert round(value * 10) == pytest.approx(value * 10) and 0.0 <= value <= 1.0
     assert rules_hash() == rules_hash() and len(rules_hash()) == 16
 
@@ -372,16 +501,23 @@ def test_agreement_on_the_independent_set() -> None:
 
 
 def test_agreement_on_the_fresh_independent_set() -> None:
-    """A second independent set, first read by the judge in the one final measurement."""
+    """A second independent set, first read by the judge when rules v3 were final."""
     rows = read_graded(FRESH)
     assert len(rows) >= 100
     _holds(measure(rows, grade), MEASURED["fresh"])
 
 
+def test_agreement_on_the_third_independent_set() -> None:
+    """A third independent set, first read by the judge when rules v4 were final."""
+    rows = read_graded(FRESH3)
+    assert len(rows) >= 100
+    _holds(measure(rows, grade), MEASURED["fresh3"])
+
+
 def test_notice_names_the_rules_and_their_agreement() -> None:
     notice = offline_notice("offline")
     assert notice is not None and "\n" not in notice
-    for held in (MEASURED["independent"], MEASURED["fresh"]):
+    for held in (MEASURED["independent"], MEASURED["fresh"], MEASURED["fresh3"]):
         for part in (f"v{RULES_VERSION}", rules_hash(), f"ρ {held.rho:.2f}", f"MAE {held.mae:.2f}"):
             assert part in notice
     assert "LLM judge" in notice

@@ -242,7 +242,7 @@ def priviq_judge(
         missing = judge_runs - len(reused)
         fresh: list[tuple[float | None, list[str], str]]
         if judge_model is None:
-            grade = offline_judge.grade(target.text, prediction)
+            grade = offline_judge.grade(target.text, prediction, state.input_text)
             fresh = [(grade, [f"{grade:.1f}"], OFFLINE_JUDGE)] * missing
         else:
             model = judge_model

@@ -13,8 +13,10 @@ The rules, one concern per module:
 * :mod:`.terms` — techniques, principles and rights compared as units;
 * :mod:`.text` — concepts: paraphrases of the same thing meet;
 * :mod:`.lists` — extra list items cost credit; entity types go with names;
-* :mod:`.roles` — "X is a direct identifier": subjects bound to the right role;
-* :mod:`.grading` — how these combine into the grade;
+* :mod:`.roles` — "X is a direct identifier", "the hospital decides …", "… to Tom":
+  subjects bound to the right role, directions kept;
+* :mod:`.grading` — how these combine into the grade; the question's topic (its words,
+  the alternatives it offers) is not evidence that an answer is right;
 * :mod:`.spatial` — SpatialTrust q4/q5 structured verdicts.
 """
 
@@ -28,7 +30,7 @@ from privbench.judges.offline.steering import clean
 from privbench.judges.offline.text import content_words
 
 PROTOCOL = "offline-rules"
-RULES_VERSION = "3"
+RULES_VERSION = "4"
 """Raised whenever a rule changes meaning (the hash changes with any edit)."""
 
 _RULE_MODULES = ("__init__", "facts", "grading", "lists", "polarity", "roles", "spatial",
@@ -43,9 +45,9 @@ def clear_caches() -> None:
     """
     from privbench.judges.offline import facts, grading, lists, polarity, roles, terms, text
 
-    for cached in (facts.facts, grading.parse, lists.enumerations, polarity.polarity,
-                   roles.reference_roles, terms.terms_in, text.stem,
-                   text.content_words):  # fmt: skip
+    for cached in (facts.facts, grading.parse, grading.topic_of, lists.enumerations,
+                   polarity.polarity, roles.reference_roles, roles.verb_roles,
+                   terms.terms_in, text.stem, text.content_words):  # fmt: skip
         cached.cache_clear()
 
 

@@ -61,28 +61,42 @@ def read_graded(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def measure(rows: Iterable[Mapping[str, object]], judge: Callable[[str, str], float]) -> Agreement:
-    """Agreement of ``judge(reference, answer)`` with the rows' ``grade``."""
+def measure(
+    rows: Iterable[Mapping[str, object]], judge: Callable[[str, str, str], float]
+) -> Agreement:
+    """Agreement of ``judge(reference, answer, question)`` with the rows' ``grade``.
+
+    The question goes with every row (``""`` where a row has none): the paper's judge sees
+    it, and the offline judge uses it to tell the question's topic from its answer.
+    """
     pairs = [
-        (float(str(row["grade"])), judge(str(row["reference"]), str(row["answer"]))) for row in rows
+        (
+            float(str(row["grade"])),
+            judge(str(row["reference"]), str(row["answer"]), str(row.get("question", ""))),
+        )
+        for row in rows
     ]
     return agreement([p[0] for p in pairs], [p[1] for p in pairs])
 
 
 MEASURED: dict[str, Agreement] = {
-    "dev": Agreement(n=394, rho=0.9434, mae=0.0721, within=0.8325),
+    "dev": Agreement(n=480, rho=0.9332, mae=0.0788, within=0.8104),
     "heldout": Agreement(n=47, rho=0.8171, mae=0.1191, within=0.7872),
-    "independent": Agreement(n=142, rho=0.8055, mae=0.1331, within=0.7113),
-    "fresh": Agreement(n=161, rho=0.7932, mae=0.1565, within=0.6398),
+    "independent": Agreement(n=142, rho=0.8299, mae=0.1296, within=0.7183),
+    "fresh": Agreement(n=161, rho=0.8021, mae=0.1516, within=0.6335),
+    "fresh3": Agreement(n=150, rho=0.7744, mae=0.1393, within=0.7133),
 }
-"""Figures measured once with the final rules (rules v3; see docs/judge.md):
+"""Figures measured once with the final rules (rules v4, each answer graded with its
+question; see docs/judge.md):
 
 * ``dev`` — ``tests/data/judge_calibration_dev.jsonl``, the set the rules were tuned on
-  (fit, not agreement);
+  (fit, not agreement), including the ``d13-*`` triples written for rules v4;
 * ``heldout`` — ``tests/data/judge_calibration_heldout.jsonl``, frozen before tuning and
   not looked at while tuning;
 * ``independent`` — ``tests/data/judge_heldout_independent.jsonl``, realistic model
   answers written and graded by a helper who never saw the rules;
-* ``fresh`` — ``tests/data/judge_heldout_fresh.jsonl``, a second such set, written while
-  rules v3 were tuned and first read by the judge in that one measurement.
+* ``fresh`` — ``tests/data/judge_heldout_fresh.jsonl``, a second such set (first read by
+  the judge when rules v3 were final);
+* ``fresh3`` — ``tests/data/judge_heldout_fresh3.jsonl``, a third such set, written while
+  rules v4 were tuned and first read by the judge in that one measurement.
 """

@@ -30,6 +30,12 @@ nearly every answer has ("someone", "a person"), say less and count half. Two wa
 saying the same thing count alike: a provision's article number or its name ("Article 15"
 for "the right of access (Article 15 GDPR)"), a value or its kind with the value ("the
 phone number +49 …"); the kind without the value ("a phone number") is part of it.
+
+The question (rules v4): the paper's judge sees it, and a reference restates its topic.
+Concepts the question already has count half, its terms and names count only where an
+element has nothing else, an answer that merely restates the question has said nothing,
+and the alternatives a question offers ("the hospital or the cloud provider?") are what
+the answer must pick (see :class:`Topic`).
 """
 
 from __future__ import annotations
@@ -83,6 +89,11 @@ NO_BASE_ABSENCE = 0.7
 """A bare "No." when the reference only says that nothing sensitive is there."""
 NO_BASE_REASON = 0.4
 """A bare "No." when the reference's reason is the point of the answer."""
+NO_WITH_REASON, REASON_MEETS, REASON_CONCEPTS = 0.9, 0.2, 3
+"""A "No" with a reason of its own (at least this many concepts the question has not)
+that meets the reference's reason in part (this much coverage): the paper's judge reads
+the right polarity with a sound reason as (nearly) full — the reference's particular
+words are not required (issue 11, kind 1)."""
 EXTRA_ITEM, EXTRA_ENTITY, MAX_EXTRA_COST = 0.1, 0.2, 0.2
 """Cost of a list item the reference does not have (a named entity costs more: it is a
 claim about the image), and the most that extra items cost together."""
@@ -109,12 +120,17 @@ TERM_ALONE = 0.6
 reference adds (about 0.7 as a grade: Table 2's "Yes, Doug can be identified.")."""
 HEAD_ARTICLE = 0.45
 """Credit of "Article 5" for "Article 5(1)(c)": the right article, not its paragraph."""
-ECHO_SHARE, ECHO_LEAST = 0.5, 3
-"""Share of the question's concepts (and how many at least) an answer repeats, adding
-none, to be a restatement; fewer name a thing the question offers ("An opt-out right.")."""
+ECHO_SHARE, ECHO_LEAST, ECHO_NEW = 0.5, 3, 0
+"""Share of the question's concepts (and how many at least) an answer repeats, and how many
+of its own it adds at most, to be a restatement; fewer repeated name a thing the question
+offers ("An opt-out right.")."""
 TOPIC_WEIGHT = 0.5
 """Weight of a reference concept that only repeats the question's topic."""
 CHOICE_COVERAGE = 0.75
+OFFERED_COVERAGE = 0.6
+"""Coverage of picking the reference's side of a choice the question offers ("the hospital
+or the cloud provider?") without the reason: about 0.7 as a grade, like Table 2's "Yes,
+Doug can be identified." """
 """Coverage of naming the reference's choice letter ("Option C") without its text."""
 
 _BIO_PAIR = re.compile(r"(\S+)/([BIO](?:-[A-Z]+)?)\b")
@@ -165,6 +181,10 @@ class Element:
     typed: tuple[str, str] | None
     cited: bool = False
     """Whether the element cites a provision by number ("Article 9 GDPR: …")."""
+    head_terms: frozenset[str] = frozenset()
+    """Terms of the element's heading ("Secure multi-party computation: the parties …"):
+    the technique the reference names as its answer; the terms of the explanation after
+    the colon ("encrypted shares") explain it."""
     label: frozenset[str] = frozenset()
     """Concepts of what the element's value is ("phone number" of "the phone number
     +49 …"): an answer that names the kind but not the value has part of the element."""
@@ -207,8 +227,18 @@ def _element(text: str) -> Element:
     )
     found = facts(main)
     cited = bool(found.numbers) and bool(CITED_NUMBER.search(fold(main)))
+    heading = re.match(r"\s*([^:]{2,60}):\s", main)
+    head_terms = terms.terms_in(heading.group(1)) if heading else frozenset()
     return Element(
-        text, found, facts(inside), terms.terms_in(text), count, None, cited, _label(main, found)
+        text,
+        found,
+        facts(inside),
+        terms.terms_in(text),
+        count,
+        None,
+        cited,
+        head_terms,
+        _label(main, found),
     )
 
 
@@ -331,16 +361,24 @@ class Topic:
     terms: frozenset[str] = frozenset()
     names: frozenset[str] = frozenset()
     numbers: frozenset[str] = frozenset()
+    choices: frozenset[str] = frozenset()
+    """Concepts of the alternatives the question offers ("the hospital or the cloud
+    provider?"): naming one of them is the answer, not the topic."""
+    offered: tuple[frozenset[str], frozenset[str]] | None = None
+    """The question's first pair of alternatives, each side's concepts."""
 
     def echoed_by(self, answer: _Answer) -> bool:
-        """Whether the answer only restates the question: every concept, name and number
-        it has is the question's, and it repeats at least half of the question's concepts
-        ("Posting this photo creates a privacy risk."). A short answer that names one
-        thing of the question ("The hospital." to "the hospital or the provider?") picks
-        among what the question offers: that is an answer."""
-        return bool(self.words) and (
-            answer.words <= self.words
-            and len(answer.words) >= max(ECHO_LEAST, ECHO_SHARE * len(self.words))
+        """Whether the answer only restates the question: it repeats at least half of the
+        question's concepts (three at least) and adds at most one of its own ("Posting this
+        photo creates a privacy risk for the customer."), and no name or number. A short
+        answer that names one thing of the question ("The hospital." to "the hospital or
+        the provider?") picks among what the question offers: that is an answer."""
+        said = self.words | self.choices
+        repeated = len(answer.words & said)
+        return (
+            bool(self.words)
+            and len(answer.words - said) <= ECHO_NEW
+            and repeated >= max(ECHO_LEAST, ECHO_SHARE * len(self.words))
             and answer.facts.names <= self.names
             and answer.facts.numbers <= self.numbers
         )
@@ -355,7 +393,54 @@ def topic_of(question: str) -> Topic:
     if not question.strip():
         return NO_TOPIC
     found = facts(question)
-    return Topic(content_words(question), terms.terms_in(question), found.names, found.numbers)
+    pairs = _choices(question)
+    choices = frozenset().union(*(left | right for left, right in pairs))
+    return Topic(
+        content_words(question) - choices,
+        terms.terms_in(question),
+        found.names - choices,
+        found.numbers,
+        choices,
+        next(((left, right) for left, right in pairs if left and right and not left & right), None),
+    )
+
+
+_OFFERED = re.compile(r"((?:[\w'\-]+\s+){1,3})or\s+((?:[\w'\-]+\s*){1,3})")
+
+
+def _choices(question: str) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """Concepts of the (at most three) words on either side of each "or" of the question,
+    within its clause: the alternatives it asks the answer to pick from."""
+    found = []
+    for clause in re.split(r"[:;,?!.()\u2014]", fold(question)):
+        for match in _OFFERED.finditer(clause + " "):
+            found.append((content_words(match.group(1)), content_words(match.group(2))))
+    return found
+
+
+def _sides(offered: tuple[frozenset[str], frozenset[str]], text: str) -> list[int]:
+    """Which of the question's two alternatives a text names (0, 1), in the order it
+    first names them."""
+    named: list[int] = []
+    for token in re.findall(r"[\w'\-]+", fold(text)):
+        concepts = content_words(token)
+        for side in (0, 1):
+            if concepts & offered[side] and side not in named:
+                named.append(side)
+    return named
+
+
+def _offered_choice(topic: Topic, reference: str, answer: str) -> bool | None:
+    """For a question that offers two alternatives ("the hospital or the cloud
+    provider?") and an answer that names just one of them: whether it is the one the
+    reference names first. An answer naming both is read by its other elements."""
+    if topic.offered is None:
+        return None
+    wanted = _sides(topic.offered, reference)
+    given = _sides(topic.offered, answer)
+    if not wanted or len(given) != 1:
+        return None
+    return wanted[0] == given[0]
 
 
 def _off_topic(wanted: frozenset[str], topic: frozenset[str]) -> frozenset[str]:
@@ -389,8 +474,8 @@ def _coverage(
         and not numbers_hit
         and (answer.facts.numbers - reference.numbers - heads - counted)
     )  # a different number where the reference has one
-    if other_number and not (element.terms or wanted.words):
-        return 0.0, "number"  # the number was the whole element
+    if other_number and not (element.terms or wanted.words - topic.words):
+        return 0.0, "number"  # the number was the whole element ("45 days" to "how many days")
     names_hit, replaced = _names_hit(element, answer)
     asked_names = _off_topic(wanted.names, topic.names)
     names_hit &= asked_names
@@ -444,6 +529,10 @@ def _coverage(
         value = max(value, PARAPHRASE * words)  # the technique explained without its name
     if element.terms and term_cover == 1 and not conflict and not required_keys:
         value = max(value, TERM_ALONE)  # the right technique named, not explained
+    head = element.head_terms - topic.terms
+    named = bool(head) and all(terms.covers(t, answer.terms) == 1 for t in head)
+    if named and not conflict and not required_keys:
+        value = max(value, TERM_ALONE)  # the heading's technique named, not explained
     if element.cited and not numbers_hit and not other_number and words is not None:
         value = max(value, PARAPHRASE * words)  # the provision explained without its number
     if element.label and required_keys and key_hit == key_total and not other_number:
@@ -472,6 +561,12 @@ def _coverage(
     elif replaced and not names_hit:
         wrong = "name"
     return max(0.0, value), wrong
+
+
+def _own_reason_beyond(answer: str, topic: Topic) -> bool:
+    """Whether a "No" answer gives a reason of its own beyond the polarity and beyond
+    what the question already says (three concepts at least)."""
+    return len(content_words(answer) - _GENERIC_REASON - topic.words) >= REASON_CONCEPTS
 
 
 def _own_reason(answer: str) -> bool:
@@ -555,8 +650,7 @@ def grade(reference: str, answer: str, question: str = "") -> float:
     for alternative in parse(reference):
         shared = _shared_words(alternative)
         scored = [
-            _coverage(e, shared[i], seen, reference_facts, topic)
-            for i, e in enumerate(alternative)
+            _coverage(e, shared[i], seen, reference_facts, topic) for i, e in enumerate(alternative)
         ]
         scored = _bound(alternative, answer, scored)
         coverage = sum(s for s, _ in scored) / len(scored)
@@ -575,6 +669,12 @@ def grade(reference: str, answer: str, question: str = "") -> float:
     choice = _choice(reference, answer)
     if choice:
         best = max(best, CHOICE_COVERAGE)
+    elif choice is None:
+        choice = _offered_choice(topic, reference, answer)
+        if choice:
+            best = max(best, OFFERED_COVERAGE)
+        elif choice is False:
+            best = 0.0  # the other alternative: what it says of it is said of the wrong one
     base = 0.0
     if wanted_polarity == "yes" and (
         given_polarity == "yes"
@@ -584,8 +684,11 @@ def grade(reference: str, answer: str, question: str = "") -> float:
     elif wanted_polarity == "no" and given_polarity == "no":
         base = NO_BASE_REASON
     score = base + (1 - base) * min(1.0, best / NEARLY_COMPLETE)
+    if base == NO_BASE_REASON and best >= REASON_MEETS and _own_reason_beyond(answer, topic):
+        score = max(score, NO_WITH_REASON)  # the right "No" with a sound reason of its own
     elements = tuple(e.text for alternative in parse(reference) for e in alternative)
-    extras = lists.extra_items(answer, elements)
+    # a wrong count ("Two faces, …") is a wrong fact already, not also an extra list item
+    extras = max(0, lists.extra_items(answer, elements) - wrong.count("count"))
     entities = lists.foreign_entities(answer, reference) if _entity_list(reference) else 0
     entities = max(0, entities - wrong.count("name"))  # a wrong name is also a foreign one
     # a wrong number in place of the reference's is a wrong fact already, not an extra

@@ -50,7 +50,7 @@ _REVEAL = (
 _DENIAL = re.compile(
     rf"{_NEGATION}(?:\s+[\w'-]+){{0,4}}?\s+{_SENSITIVE}\b"
     rf"|{_NEGATION}(?:\s+[\w'-]+){{0,3}}?\s+{_REVEAL}\w*\b"
-    r"|^\W*(?:nothing|none)\b"
+    r"|^\W*(?:nothing|none)\b(?!\s+(?:more|else|less|beyond)\b)"  # "…, nothing more": a limit
     r"|\bno\s+(?:one|body)\b(?:\s+[\w'-]+){0,3}\s+(?:identif|recogni)\w*",
 )
 _GENERAL_DENIAL = re.compile(

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from privbench.judges.offline.facts import facts
-from privbench.judges.offline.text import content_words, fold, tokens
+from privbench.judges.offline.text import content_words, fold, tokens, word_set
 
 _COPULA = re.compile(r"\b(?:is|are)\b(?:\s+(?:a|an|the|all|both|also|each|considered))*\s+")
 _PREDICATE_END = re.compile(r"[,;:]|\b(?:while|whereas|but|and|because|since|which|so)\b")
@@ -103,32 +103,76 @@ def _ordered_concepts(text: str) -> list[str]:
     return seen
 
 
+CLAUSE_CONCEPTS = 3
+"""Concepts an element needs to be read as a claim (subject, verb, object), not an item;
+with just that many it also needs a verb (:data:`_VERB`): "the recipient's e-mail
+address" is an item."""
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|can|could|may|might|must|should|will|would|does|do|has|have|"
+    r"\w+(?:es|ed))\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class VerbRoles:
+    """Claims read by position, and the concepts every element shares ("data")."""
+
+    claims: tuple[Claim, ...]
+    common: frozenset[str]
+
+
 @lru_cache(maxsize=4096)
-def verb_roles(elements: tuple[str, ...]) -> tuple[Claim, ...] | None:
-    """Per element, its subject (its first concept, which no other element may have) and
-    its predicate (its other concepts no other element has); None unless there are at
-    least two elements, each opening with its own subject and saying at least two more
-    things of it (a list of items, "date of birth", is no claim)."""
+def verb_roles(elements: tuple[str, ...]) -> VerbRoles | None:
+    """Per element, its subject (its first concept after those every element opens with)
+    and its predicate (its other concepts no other element has); None unless there are at
+    least two elements, each a clause of at least :data:`CLAUSE_CONCEPTS` concepts with a subject of its own
+    and a predicate (a list of items, "date of birth", is no claim)."""
     if len(elements) < 2:
         return None
     read = [_ordered_concepts(e) for e in elements]
+    if any(len(r) < CLAUSE_CONCEPTS or (len(r) == CLAUSE_CONCEPTS and not _VERB.search(e))
+           for r, e in zip(read, elements, strict=True)):  # fmt: skip
+        return None
+    common = frozenset.intersection(*(frozenset(r[:2]) for r in read))
+    subjects = [next(c for c in r if c not in common) for r in read]
+    if len(set(subjects)) < len(subjects) or any(_participle_first(e, common) for e in elements):
+        return None
     own = []
     for i, concepts in enumerate(read):
         others = frozenset().union(*(frozenset(r) for j, r in enumerate(read) if j != i))
-        distinct = [c for c in concepts if c not in others]
-        if len(distinct) < 3 or concepts[0] != distinct[0]:
+        predicate = frozenset(concepts) - others - {subjects[i]}
+        if not predicate:
             return None
-        own.append(Claim(frozenset(distinct[:1]), frozenset(distinct[1:])))
-    return tuple(own)
+        own.append(Claim(frozenset({subjects[i]}), predicate))
+    return VerbRoles(tuple(own), common)
 
 
-def _verb_bindings(roles: tuple[Claim, ...], answer: str) -> tuple[float | None, ...]:
-    """Per element, the share of the answer's clauses opening with its subject that say
-    more of its own predicate than of another element's (None: no such clause)."""
+def _participle_first(element: str, common: frozenset[str]) -> bool:
+    """Whether the element opens with a participle phrase ("combined with the post, …"):
+    it does not open with its subject, so its claim cannot be read by position. A
+    participle before a noun ("anonymised data") is part of the subject."""
+    found = tokens(element)
+    for i, token in enumerate(found):
+        concepts = content_words(token)
+        if concepts and not concepts <= common:
+            after = found[i + 1] if i + 1 < len(found) else ""
+            return token.endswith(("ed", "ing")) and after in _PREPOSITIONS
+    return False
+
+
+_PREPOSITIONS = word_set("with by in on to from at for into as over under")
+
+
+def _verb_bindings(read: VerbRoles, answer: str) -> tuple[float | None, ...]:
+    """Per element, the share of the answer's clauses opening with its subject (after
+    what all elements share) that say more of its own predicate than of another
+    element's (None: no such clause)."""
+    roles = read.claims
     right = [0] * len(roles)
     swapped = [0] * len(roles)
     for clause in _CLAUSE.split(fold(answer)):
-        concepts = _ordered_concepts(clause)
+        concepts = [c for c in _ordered_concepts(clause) if c not in read.common]
         opener = next(
             (i for i, r in enumerate(roles) if concepts and concepts[0] in r.subject), None
         )
@@ -144,37 +188,49 @@ def _verb_bindings(roles: tuple[Claim, ...], answer: str) -> tuple[float | None,
             swapped[opener] += 1
         elif own:
             right[opener] += 1
-    return tuple(
-        r / (r + w) if r + w else None for r, w in zip(right, swapped, strict=True)
-    )
+    return tuple(r / (r + w) if r + w else None for r, w in zip(right, swapped, strict=True))
 
 
 _DIRECTED = re.compile(
-    r"\b(to|towards?|from)\s+(?:the\s+|his\s+|her\s+|their\s+)?([A-Z][a-z][\w'\-]*)"
+    r"\b(to|towards?|from)\s+(?:(?:the|a|an|his|her|their|its)\s+([\w'\-]+)"
+    r"|([A-Z][\w'\-]*))"
 )
+"""Where something goes ("to Tom", "to the weather app") or comes from: a determiner or a
+capital after the preposition ("to enter the home" is an infinitive, not a direction)."""
 _DIRECTION = {"to": "to", "toward": "to", "towards": "to", "from": "from"}
 
 
+def _mark(word: str) -> str:
+    """The concept a directed word stands for (the word itself when it has none)."""
+    concepts = content_words(word)
+    return min(concepts) if concepts else word.lower()
+
+
 def _directions(text: str) -> dict[str, str]:
-    """Names a text marks as where something goes ("to Tom") or comes from ("from
-    Maria")."""
-    return {m.group(2).lower(): _DIRECTION[m.group(1).lower()] for m in _DIRECTED.finditer(text)}
+    """What a text marks as where something goes ("to Tom") or comes from ("from
+    Maria"): the concept of the first word after the preposition."""
+    return {
+        _mark(m.group(2) or m.group(3)): _DIRECTION[m.group(1).lower()]
+        for m in _DIRECTED.finditer(text)
+    }
 
 
 def reverses(element: str, answer: str) -> bool:
-    """Whether the answer turns the element's direction around: the name the reference
-    sends something *to* (or gets it *from*) is not marked so in the answer, and another
-    of the reference's names is ("Maria pays Tom" read as "Tom pays … to Maria"). The
-    same two names in the other voice ("Tom receives it from Maria") mark no one the
-    reference's way round, so they do not count as reversed."""
+    """Whether the answer turns the element's direction around: what the reference sends
+    something *to* (or gets it *from*) is not marked so in the answer, and another thing
+    the reference names is ("Maria pays Tom" read as "Tom pays … to Maria"). The same two
+    in the other voice ("Tom receives it from Maria") mark nothing the reference's way
+    round, so they do not count as reversed."""
     wanted = _directions(element)
     if not wanted:
         return False
     given = _directions(answer)
-    names = {w.lower() for w in re.findall(r"\b[A-Z][a-z][\w'\-]*", element)}
-    for name, way in wanted.items():
-        others = names - {name}
-        if given.get(name) != way and any(given.get(o) == way for o in others):
+    named = content_words(element) | {_mark(w) for w in re.findall(r"[\w'\-]+", element)}
+    for way in set(wanted.values()):
+        ends = {t for t, w in wanted.items() if w == way}  # "to an address of Jana": one end
+        if all(given.get(t) != way for t in ends) and any(
+            given.get(o) == way for o in named - ends
+        ):
             return True
     return False
 
