@@ -1,17 +1,23 @@
-"""Benchmark: report build time at the papers' scale, with 1,000 bootstrap resamples.
+"""Benchmark: report build time, HTML size and Chromium load time at the papers' scale.
 
-Two scenarios (issue 6), each timed on its own:
+Two scenarios (issues 6 and 12), each timed on its own:
 
-* Priv-IQ: 7 models × 146 items (Table 1's combination counts), 1 epoch;
+* Priv-IQ: 7 models × 146 items (Table 1's combination counts), 1 judge run;
 * SpatialTrust: 8 models × 577 images, five questions each.
 
 The logs are real inspect logs: one small grading run per benchmark against the loopback
 judge gives a template log, whose sample is cloned with new ids, competencies, scores and
 boxes and written with ``inspect_ai.log.write_eval_log`` (grading 4,616 SpatialTrust
-samples for real would take minutes and measure the judge, not the report). Images: 64
-distinct 1440×960 captures, cycled, for both benchmarks. Target: under 60 s per report on the 2-core machine.
+samples for real would take minutes and measure the judge, not the report). Every item has
+its own image (146 of 920×300, 577 of 1440×960) with photo-like noise, so that the
+embedded images weigh what real captures do (≈ 33 kB each as 720 px WebP), not what flat
+test pictures do.
 
-    .venv/bin/python bench/report.py [--bootstrap 1000] [--browse 200]
+Targets: build under 60 s per report on the 2-core machine; HTML under 15 MB; loaded in
+Debian's Chromium (headless, the flags the tests use) in under 5 s. The load time is from
+navigation start to the page's own script having run (``document.body.dataset.ready``).
+
+    .venv/bin/python bench/report.py [--bootstrap 1000] [--browse 200] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -20,15 +26,17 @@ import argparse
 import json
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from inspect_ai.scorer import Score
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFilter
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
@@ -37,6 +45,7 @@ from conftest import FOUR_ITEMS, spatial_record, write_json, write_priviq, write
 from loopback_server import LoopbackServer  # noqa: E402
 
 from privbench.priviq.api import grade_priviq  # noqa: E402
+from privbench.priviq.scorer import item_value  # noqa: E402
 from privbench.report.html import ReportSettings, build_report  # noqa: E402
 from privbench.running import RunOptions  # noqa: E402
 from privbench.spatialtrust.api import grade_spatialtrust  # noqa: E402
@@ -71,26 +80,42 @@ def template_logs(work: Path) -> tuple[EvalLog, EvalLog]:
             "id": "st-1",
             "q1": "A",
             "q2": {"choices": ["A"], "boxes": {"A": [[10, 10, 50, 50]]}},
-        }
+            "q3": {"choices": ["B"], "boxes": {"B": [[100, 10, 150, 60]]}},
+            "q4": {"text": "A person watches the screen.", "factors": [
+                {"name": "background person", "why": "watches", "box": [10, 10, 50, 50]}]},
+            "q5": {"text": "An open doorway.", "factors": []},
+        }  # fmt: skip
         predictions = work / "preds.jsonl"
         predictions.write_text(json.dumps(record) + "\n")
         spatial = grade_spatialtrust(spatial_dir, predictions, options=options).log_location
     return read_eval_log(priviq), read_eval_log(spatial)
 
 
-def captures(work: Path, count: int) -> list[str]:
-    rng = random.Random(0)
+def photo(seed: int, size: tuple[int, int]) -> Image.Image:
+    """A photo-like picture: smooth colour field, a few objects, sensor-like noise."""
+    rng = np.random.default_rng(seed)
+    width, height = size
+    field = rng.uniform(0, 255, (12, 18, 3)).astype(np.uint8)
+    image = Image.fromarray(field).resize(size, Image.Resampling.BICUBIC)
+    draw = ImageDraw.Draw(image)
+    for _ in range(10):
+        x, y = int(rng.integers(0, width - 240)), int(rng.integers(0, height - 60))
+        w, h = int(rng.integers(60, 300)), int(rng.integers(40, 300))
+        draw.rectangle((x, y, x + w, y + h), fill=tuple(int(v) for v in rng.integers(0, 255, 3)))
+    noisy = np.asarray(image).astype(np.int16) + rng.normal(0, 14, (height, width, 3)).astype(
+        np.int16
+    )
+    return Image.fromarray(np.clip(noisy, 0, 255).astype(np.uint8)).filter(
+        ImageFilter.GaussianBlur(0.5)
+    )
+
+
+def captures(work: Path, count: int, size: tuple[int, int], prefix: str) -> list[str]:
+    """``count`` distinct photo-like images of ``size``."""
     paths = []
     for index in range(count):
-        image = Image.new("RGB", (1440, 960), (rng.randrange(150, 230),) * 3)
-        draw = ImageDraw.Draw(image)
-        for _ in range(6):
-            x, y = rng.randrange(0, 1200), rng.randrange(0, 700)
-            draw.rectangle(
-                (x, y, x + 200, y + 240), fill=tuple(rng.randrange(0, 255) for _ in range(3))
-            )
-        path = work / f"capture-{index}.png"
-        image.save(path)
+        path = work / f"{prefix}-{index}.jpg"  # ~0.3 MB each; a noisy PNG would be 2.8 MB
+        photo(index + (0 if prefix == "capture" else 10_000), size).save(path, quality=92)
         paths.append(str(path))
     return paths
 
@@ -105,7 +130,13 @@ def priviq_logs(template: EvalLog, work: Path, models: int, images: list[str]) -
         skill = rng.uniform(0.4, 0.85)
         for index, combo in enumerate(combos):
             value = min(1.0, max(0.0, round(rng.gauss(skill, 0.3), 1)))
-            score = base.scores["priviq_judge"].model_copy(update={"value": value})  # type: ignore[index]
+            template_score = base.scores["priviq_judge"]  # type: ignore[index]
+            score = template_score.model_copy(
+                update={
+                    "value": item_value([value]),
+                    "metadata": {**(template_score.metadata or {}), "runs": [value]},
+                }
+            )
             metadata = {
                 **base.metadata,
                 "competencies": list(combo),
@@ -127,9 +158,25 @@ def priviq_logs(template: EvalLog, work: Path, models: int, images: list[str]) -
     return out
 
 
+def scaled(value: Any, sx: float, sy: float) -> Any:
+    """Every ``[x1, y1, x2, y2]`` box inside ``value`` scaled by (sx, sy)."""
+    if (
+        isinstance(value, list)
+        and len(value) == 4
+        and all(isinstance(v, int | float) for v in value)
+    ):
+        return [value[0] * sx, value[1] * sy, value[2] * sx, value[3] * sy]
+    if isinstance(value, list):
+        return [scaled(v, sx, sy) for v in value]
+    if isinstance(value, dict):
+        return {k: scaled(v, sx, sy) for k, v in value.items()}
+    return value
+
+
 def spatial_logs(template: EvalLog, work: Path, models: int, images: list[str]) -> Path:
     rng = random.Random(2)
     base = template.samples[0]  # type: ignore[index]
+    truth = scaled(base.metadata.get("ground_truth", {}), 1440 / 200, 960 / 100)
     out = work / "spatial-logs"
     for model in range(models):
         samples = []
@@ -147,6 +194,7 @@ def spatial_logs(template: EvalLog, work: Path, models: int, images: list[str]) 
             new_score = Score(value=values, answer=score.answer, metadata=metadata)
             sample_metadata = {
                 **base.metadata,
+                "ground_truth": truth,
                 "image": images[index % len(images)],
                 "width": 1440,
                 "height": 960,
@@ -167,28 +215,78 @@ def spatial_logs(template: EvalLog, work: Path, models: int, images: list[str]) 
     return out
 
 
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def chromium_load_seconds(report: Path) -> float | None:
+    """Seconds from navigation start until the report's script ran, in Debian's Chromium."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        return None
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=chromium, args=CHROMIUM_FLAGS, headless=True
+        )
+        page = context.new_page()
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        page.goto(report.as_uri(), wait_until="load", timeout=120_000)
+        page.wait_for_function("document.body.dataset.ready === '1'")
+        seconds = page.evaluate(
+            "(performance.getEntriesByType('navigation')[0].loadEventEnd) / 1000"
+        )
+        context.close()
+    return float(seconds)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--bootstrap", type=int, default=1000)
     parser.add_argument("--browse", type=int, default=200)
+    parser.add_argument(
+        "--keep", type=Path, help="Keep logs and reports here (reused by a later run)."
+    )
     args = parser.parse_args()
     os.environ.setdefault("INSPECT_DISPLAY", "none")
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        priviq_template, spatial_template = template_logs(work)
-        images = captures(work, 64)
+        work = args.keep or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
         settings = ReportSettings(n_boot=args.bootstrap, browse=args.browse)
-        scenarios = {
-            "Priv-IQ, 7 models × 146 items": priviq_logs(priviq_template, work, 7, images),
-            "SpatialTrust, 8 models × 577 images": spatial_logs(spatial_template, work, 8, images),
-        }
+        reuse = len(list(work.glob("*-logs/*.eval"))) == 7 + 8  # --keep of an earlier run
+        if reuse:
+            scenarios = {
+                "Priv-IQ, 7 models × 146 items": work / "priviq-logs",
+                "SpatialTrust, 8 models × 577 images": work / "spatial-logs",
+            }
+        else:
+            priviq_template, spatial_template = template_logs(work)
+            documents = captures(work, 146, (920, 300), "document")
+            scenes = captures(work, 577, (1440, 960), "capture")
+            scenarios = {
+                "Priv-IQ, 7 models × 146 items": priviq_logs(priviq_template, work, 7, documents),
+                "SpatialTrust, 8 models × 577 images": spatial_logs(
+                    spatial_template, work, 8, scenes
+                ),
+            }
         for name, logs in scenarios.items():
             start = time.perf_counter()
             report = build_report([logs], work / f"{logs.name}.html", settings)
             seconds = time.perf_counter() - start
             size = report.stat().st_size / 1e6
-            print(f"{name:38s} {seconds:6.1f} s  (target < 60 s; {args.bootstrap} resamples, "
-                  f"{args.browse} browsed, report {size:.1f} MB)")  # fmt: skip
+            load = chromium_load_seconds(report)
+            shown = "n/a (no chromium)" if load is None else f"{load:.2f} s (target < 5 s)"
+            print(f"{name:38s} build {seconds:6.1f} s (target < 60 s; {args.bootstrap} resamples, "
+                  f"{args.browse} browsed); HTML {size:.1f} MB (target < 15 MB); "
+                  f"Chromium load {shown}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -268,3 +268,32 @@ def test_differences_never_show_a_signed_zero() -> None:
 
     assert signed(-0.04) == "0.0" and signed(0.04) == "0.0"
     assert signed(-1.25) == "-1.2" and signed(3.0) == "+3.0"
+
+
+def test_reference_rows_and_offline_judge_note(tmp_path: Path) -> None:
+    """Offline-judged runs: the empty-answer floor and the trivial baseline are in the
+    tables, labelled as such, with the note that the offline judge approximates an LLM's."""
+    data = write_priviq(tmp_path / "data", FOUR_ITEMS)
+    answers = write_json(tmp_path / "model.json", {k: f"answer {k}" for k in FOUR_ITEMS})
+    options = run_options(tmp_path, judge="offline")
+    grade_priviq(data, answers, options=options)
+    spatial = write_spatial(tmp_path / "st", [spatial_record("st-1"), spatial_record("st-2")])
+    predictions = write_predictions(
+        tmp_path / "preds.jsonl", [{"id": "st-1", **PERFECT}, {"id": "st-2", **PERFECT}]
+    )
+    grade_spatialtrust(spatial, predictions, options=options)
+    html = build_report(
+        [tmp_path / "logs"], tmp_path / "r.html", ReportSettings(n_boot=100)
+    ).read_text()
+    assert "Empty answer (offline-judge score)" in html
+    assert "Trivial baseline: best constant answer per question" in html
+    assert "a property of the dataset, not a run" in html
+    assert "approximates an LLM judge" in html
+    assert html.count('class="badge off"') == 2  # the judge column marks both runs
+
+
+def test_llm_judged_runs_only_mention_the_offline_floor(report: Path) -> None:
+    html = report.read_text()
+    assert "Empty answer (offline-judge score)" not in html
+    assert "so that floor does not apply to them" in html
+    assert "approximates an LLM judge" not in html

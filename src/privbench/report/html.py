@@ -269,7 +269,13 @@ def _priviq_group(
     rng: np.random.Generator,
     directory: Path,
     baseline: dict[str, Any] | None,
+    offline: bool,
 ) -> dict[str, Any]:
+    """Tables, comparisons and figures of one dataset's Priv-IQ runs.
+
+    ``offline``: some run was graded by the offline judge, so its empty-answer score is
+    the floor to show in Table 3 (for LLM-judged runs it is only mentioned).
+    """
     frame = frame[frame["run"].isin(group.runs)]
     table3, table5 = priviq_tables(frame, rng, settings.n_boot)
     runs = [r for r in group.runs if r in set(table3["run"])]
@@ -330,11 +336,18 @@ def _priviq_group(
     saved += _comparison_figures(pairs, runs, directory, prefix)
     judge_runs = int(frame["epoch"].max()) if len(frame) else 1
     empty = None
-    if baseline is not None:
+    notes = list(group.notes)
+    if baseline is not None and offline:
         empty = {**baseline["competencies"], TOTAL: baseline["overall"]}
+    elif baseline is not None:
+        notes.append(
+            f"An empty answer scores {fmt(baseline['overall'])} % overall under the offline"
+            " judge; these runs were graded by an LLM judge, so that floor does not apply to"
+            " them and is not shown in the table."
+        )
     return {
         "title": group.title,
-        "notes": group.notes,
+        "notes": notes,
         "ranked": len(group.averaged) >= 2,
         "table3": display_table(table3, group, judge_runs > 1, empty,
                                 "Empty answer (offline-judge score)"),
@@ -539,8 +552,15 @@ def write_report(
                 priviq_empty_answer(group.data, group.dataset_hash) if group.known else (None, None)
             )
             group.notes += [reason] if reason else []
+            offline = any(
+                r["offline"]
+                for r in run_rows
+                if r["benchmark"] == "Priv-IQ" and r["label"] in group.runs
+            )
             sections.append(
-                _priviq_group(results.priviq, group, index, settings, rng, directory, baseline)
+                _priviq_group(
+                    results.priviq, group, index, settings, rng, directory, baseline, offline
+                )
             )
         sprite = Sprite("pq", PRIVIQ_WIDTH)
         cards = priviq_cards(

@@ -1,0 +1,186 @@
+"""Which runs may be put side by side, averaged or paired (honest comparisons).
+
+Why: a number is comparable with another only when both were computed over the same data
+and the same items. Two suites can share item ids (``v1_0`` …) and differ in every
+question, so the report groups runs by the dataset's content hash (recorded in every log
+by :mod:`privbench.dataset_identity`) and, within a dataset, pairs only runs that answered
+the same item set. A run whose log has no hash (written before privbench recorded one)
+stands alone. A ``--limit`` run is kept in its dataset's table, marked, and left out of the
+Average. Everything here is a pure function of the runs' identity fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from privbench.analysis.runs import SHORT_HASH
+
+
+@dataclass(frozen=True)
+class RunIdentity:
+    """What decides comparability for one run."""
+
+    label: str
+    dataset_hash: str
+    items: frozenset[str]
+    limit: int | None = None
+    data: str = ""
+
+    @classmethod
+    def from_row(cls, row: dict[Any, Any]) -> RunIdentity:
+        """From a row of :attr:`Results.runs`."""
+        limit = row.get("limit")
+        return cls(
+            label=str(row["label"]),
+            dataset_hash=str(row.get("dataset_hash") or ""),
+            items=frozenset(row.get("items") or ()),
+            limit=None if limit is None or limit != limit else int(limit),
+            data=str(row.get("data") or ""),
+        )
+
+
+@dataclass
+class DatasetGroup:
+    """Runs over one dataset: shown in one table; averaged and paired only where allowed."""
+
+    dataset_hash: str
+    """Empty for a run whose log records no dataset identity (such a group has one run)."""
+    data: str
+    runs: list[str]
+    partitions: list[list[str]]
+    """Runs with identical item sets: the only pairs that are compared."""
+    averaged: list[str]
+    """Runs in the Average row (not ``--limit`` runs; the largest shared item set)."""
+    limits: dict[str, int] = field(default_factory=dict)
+    n_items: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    unit: str = "items"
+
+    @property
+    def known(self) -> bool:
+        """Whether the dataset identity is recorded."""
+        return bool(self.dataset_hash)
+
+    @property
+    def title(self) -> str:
+        """A reader's name for the dataset: folder name, short hash, item count."""
+        name = Path(self.data).name if self.data else "dataset"
+        if not self.known:
+            return f"{name} (identity unknown: the log records no dataset hash)"
+        counts = sorted(set(self.n_items.values()))
+        items = f"{counts[-1]} {self.unit}" if counts else f"no {self.unit}"
+        return f"{name} · sha256 {self.dataset_hash[:SHORT_HASH]} · {items}"
+
+
+def _partitions(runs: Sequence[RunIdentity]) -> list[list[str]]:
+    by_items: dict[frozenset[str], list[str]] = {}
+    for run in runs:
+        by_items.setdefault(run.items, []).append(run.label)
+    return list(by_items.values())
+
+
+def dataset_groups(runs: Sequence[RunIdentity], unit: str = "items") -> list[DatasetGroup]:
+    """Group runs of one benchmark by dataset, in the order the runs were given.
+
+    ``unit`` names what the dataset's ids count (items, images) in titles and notes.
+    """
+    order: list[str] = []
+    members: dict[str, list[RunIdentity]] = {}
+    for run in runs:
+        key = run.dataset_hash or f"unknown:{run.label}"
+        if key not in members:
+            order.append(key)
+            members[key] = []
+        members[key].append(run)
+    groups = []
+    for key in order:
+        group_runs = members[key]
+        known = not key.startswith("unknown:")
+        full = [r for r in group_runs if r.limit is None]
+        shared: list[RunIdentity] = []
+        if full:
+            biggest = max(_partitions(full), key=len)
+            shared = [r for r in full if r.label in biggest]
+        group = DatasetGroup(
+            dataset_hash=key if known else "",
+            data=group_runs[0].data,
+            runs=[r.label for r in group_runs],
+            partitions=_partitions(group_runs) if known else [[r.label] for r in group_runs],
+            averaged=[r.label for r in shared] if len(shared) >= 2 else [],
+            limits={r.label: r.limit for r in group_runs if r.limit is not None},
+            n_items={r.label: len(r.items) for r in group_runs},
+            unit=unit,
+        )
+        group.notes = _group_notes(group, group_runs)
+        groups.append(group)
+    return groups
+
+
+def _group_notes(group: DatasetGroup, runs: Sequence[RunIdentity]) -> list[str]:
+    notes: list[str] = []
+    if not group.known:
+        notes.append(
+            f"{group.runs[0]}: its log records no dataset hash (written before privbench"
+            " recorded dataset identity), so it is shown alone and never averaged or paired"
+            " with another run, even where item ids coincide."
+        )
+        return notes
+    for label, limit in group.limits.items():
+        notes.append(
+            f"{label} ran with --limit {limit} ({group.n_items[label]} {group.unit}): marked, kept"
+            f" out of the Average, and compared only with runs over the same {group.unit}."
+        )
+    full = [r for r in runs if r.limit is None]
+    if len(full) >= 2 and len(group.averaged) < len(full):
+        left_out = [r.label for r in full if r.label not in group.averaged]
+        notes.append(
+            "Left out of the Average (item set differs from the other runs): "
+            + ", ".join(left_out)
+            + "."
+        )
+    return notes
+
+
+def comparison_gaps(group: DatasetGroup) -> list[str]:
+    """Why some of this group's runs are not paired: one sentence per set of runs left out.
+
+    The largest set of runs over identical items is the one compared; every other set is
+    named with its item count and that of the compared runs.
+    """
+    if not group.known or len(group.partitions) < 2:
+        return []
+    main = max(group.partitions, key=len)
+    main_items = group.n_items[main[0]]
+    reasons = []
+    for partition in group.partitions:
+        if partition is main:
+            continue
+        items = group.n_items[partition[0]]
+        who = ", ".join(partition)
+        paired = " (paired among themselves)" if len(partition) > 1 else ""
+        reasons.append(
+            f"{who} answered another set ({items} {group.unit}){paired}; not paired with the"
+            f" runs over the {main_items} {group.unit} of {', '.join(main)}."
+        )
+    return reasons
+
+
+def cross_dataset_note(groups: Sequence[DatasetGroup], benchmark: str) -> str | None:
+    """One sentence when a benchmark's runs span several datasets (or unknown ones)."""
+    if len(groups) < 2:
+        return None
+    known = sum(1 for g in groups if g.known)
+    unknown = len(groups) - known
+    parts = []
+    if known:
+        parts.append(f"{known} dataset(s) with different content hashes")
+    if unknown:
+        parts.append(f"{unknown} run(s) of unknown dataset identity")
+    return (
+        f"These {benchmark} runs span {' and '.join(parts)}: each dataset has its own tables and"
+        " figures, and runs over different data are never averaged or paired, even where"
+        " item ids coincide."
+    )
