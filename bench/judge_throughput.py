@@ -87,7 +87,7 @@ def main() -> None:
     os.environ.setdefault("INSPECT_DISPLAY", "none")
     try:
         from privbench.priviq.api import grade_priviq
-        from privbench.running import RunOptions
+        from privbench.runtime.running import RunOptions
 
         with tempfile.TemporaryDirectory() as tmp:
             predictions = make_dataset(Path(tmp) / "data", args.items)

@@ -47,7 +47,7 @@ from loopback_server import LoopbackServer  # noqa: E402
 from privbench.priviq.api import grade_priviq  # noqa: E402
 from privbench.priviq.scorer import item_value  # noqa: E402
 from privbench.report.html import ReportSettings, build_report  # noqa: E402
-from privbench.running import RunOptions  # noqa: E402
+from privbench.runtime.running import RunOptions  # noqa: E402
 from privbench.spatialtrust.api import grade_spatialtrust  # noqa: E402
 
 TABLE_1 = {

@@ -12,7 +12,7 @@ import pytest
 from loopback_server import LoopbackServer
 from PIL import Image
 
-from privbench.running import RunOptions
+from privbench.runtime.running import RunOptions
 
 API_KEY = "sk-canary-DO-NOT-LOG-0123456789"
 JUDGE = "openai-api/loopjudge/judge"

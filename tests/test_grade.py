@@ -21,7 +21,6 @@ from conftest import (
 )
 from loopback_server import Fault, LoopbackServer
 
-from privbench.errors import JudgeUnavailableError, PrivbenchError
 from privbench.json_files import read_jsonl
 from privbench.priviq.api import grade_priviq
 from privbench.priviq.dataset import load_priviq
@@ -34,7 +33,8 @@ from privbench.priviq.judge import (
 )
 from privbench.priviq.predictions import load_grade_file, load_predictions
 from privbench.priviq.tables import truncation_lines
-from privbench.running import Generation
+from privbench.runtime.errors import JudgeUnavailableError, PrivbenchError
+from privbench.runtime.running import Generation
 
 EXPECTED_PROMPT = (Path(__file__).parent / "data" / "paper_prompt_expected.txt").read_text(
     encoding="utf-8"

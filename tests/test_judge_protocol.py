@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from privbench.judging import attempt_temperature
 from privbench.priviq.judge import (
     HARDENED,
     MAX_TRIES,
@@ -19,6 +18,7 @@ from privbench.priviq.judge import (
     space_connectives,
     table_cell,
 )
+from privbench.runtime.judging import attempt_temperature
 
 EXPECTED = (Path(__file__).parent / "data" / "paper_prompt_expected.txt").read_text(
     encoding="utf-8"

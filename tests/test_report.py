@@ -30,10 +30,10 @@ from PIL import Image
 from test_spatial_grade import PERFECT, write_predictions
 from test_spatial_strategies import JUDGE_MARK, VERDICT
 
-from privbench.errors import UsageError
 from privbench.priviq.api import grade_priviq
 from privbench.report.html import ReportSettings, build_report, scripts_present
 from privbench.report.samples import stack_labels
+from privbench.runtime.errors import UsageError
 from privbench.spatialtrust.api import grade_spatialtrust
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -89,7 +89,7 @@ def test_interrupted_grade_resumes_without_paying_twice(
     data = write_priviq(tmp_path / "data", many_items(60))
     answers = write_json(tmp_path / "results.json", {f"v1_{i}": f"answer {i}" for i in range(60)})
     out, logs = tmp_path / "out", tmp_path / "logs"
-    args = ["grade", "priviq", "--data", data, "--predictions", answers, "--judge", JUDGE,
+    args: list[str | Path] = ["grade", "priviq", "--data", data, "--predictions", answers, "--judge", JUDGE,
             "--judge-connections", "4", "--out", out, "--log-dir", logs]  # fmt: skip
     process = subprocess.Popen(
         command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -131,7 +131,7 @@ def test_killed_eval_resumes_from_what_the_log_flushed(
 ) -> None:
     data = write_priviq(tmp_path / "data", many_items(40))
     logs = tmp_path / "logs"
-    args = ["eval", "priviq", "--data", data, "--model", MODEL, "--judge", JUDGE,
+    args: list[str | Path] = ["eval", "priviq", "--data", data, "--model", MODEL, "--judge", JUDGE,
             "--max-connections", "4", "--judge-connections", "4", "--log-dir", logs]  # fmt: skip
     process = subprocess.Popen(
         command(*args), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -156,7 +156,7 @@ def test_stale_grades_are_never_reused(
     server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "out"
-    base = ["grade", "priviq", "--data", priviq_dir, "--judge", JUDGE, "--out", out,
+    base: list[str | Path] = ["grade", "priviq", "--data", priviq_dir, "--judge", JUDGE, "--out", out,
             "--log-dir", tmp_path / "logs", "--json"]  # fmt: skip
     first = privbench(*base, "--predictions", predictions)
     assert first.returncode == 0, first.stderr
@@ -345,7 +345,7 @@ def test_cache_makes_a_rerun_free(
     server: LoopbackServer, priviq_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
-    args = ["eval", "priviq", "--data", priviq_dir, "--model", MODEL, "--judge", JUDGE,
+    args: list[str | Path] = ["eval", "priviq", "--data", priviq_dir, "--model", MODEL, "--judge", JUDGE,
             "--cache", "--log-dir", tmp_path / "logs", "--json"]  # fmt: skip
     first = privbench(*args)
     assert first.returncode == 0, first.stderr
@@ -375,7 +375,7 @@ def test_show_prints_any_log(
 
 def test_interrupted_spatialtrust_eval_resumes(slow_server: LoopbackServer, tmp_path: Path) -> None:
     logs, out = tmp_path / "logs", tmp_path / "out"
-    args = ["eval", "spatialtrust", "--model", MODEL, "--judge", "offline", "--limit", "40",
+    args: list[str | Path] = ["eval", "spatialtrust", "--model", MODEL, "--judge", "offline", "--limit", "40",
             "--max-connections", "4", "--log-dir", logs, "--out", out]  # fmt: skip
     process = subprocess.Popen(
         command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -419,7 +419,7 @@ def test_judge_name_is_stable_when_grades_are_reused(
     server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path
 ) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
-    base = ["grade", "priviq", "--data", priviq_dir, "--predictions", predictions, "--judge", JUDGE,
+    base: list[str | Path] = ["grade", "priviq", "--data", priviq_dir, "--predictions", predictions, "--judge", JUDGE,
             "--log-dir", tmp_path / "logs"]  # fmt: skip
     assert privbench(*base, "--out", first).returncode == 0
     (grade_file,) = first.glob("*-grade-1runs.json")

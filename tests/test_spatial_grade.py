@@ -13,7 +13,7 @@ from loopback_server import LoopbackServer
 from test_cli import one_line_error, privbench
 from test_spatial_strategies import JUDGE_MARK, VERDICT
 
-from privbench.errors import PrivbenchError, UsageError
+from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.spatialtrust.api import grade_spatialtrust
 from privbench.spatialtrust.dataset import load_spatialtrust
 from privbench.spatialtrust.predictions import (

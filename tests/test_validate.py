@@ -14,9 +14,9 @@ import pytest
 from conftest import FOUR_ITEMS, item, write_priviq
 from PIL import Image
 
-from privbench.errors import DatasetError
 from privbench.json_files import load_valid
 from privbench.priviq.dataset import load_priviq, validate_priviq
+from privbench.runtime.errors import DatasetError
 
 
 def run_validate(directory: Path) -> subprocess.CompletedProcess[str]:

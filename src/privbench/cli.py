@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from privbench.errors import PrivbenchError, UsageError
-from privbench.redaction import redact
+from privbench.runtime.errors import PrivbenchError, UsageError
+from privbench.runtime.redaction import redact
 
 if TYPE_CHECKING:
-    from privbench.running import Generation, RunOptions
+    from privbench.runtime.running import Generation, RunOptions
 
 app = typer.Typer(
     name="privbench",
@@ -112,7 +112,7 @@ def _generation(
     cache: bool,
     batch: bool,
 ) -> Generation:
-    from privbench.running import Generation
+    from privbench.runtime.running import Generation
 
     return Generation(
         temperature=0.0 if temperature is None else temperature,
@@ -250,7 +250,7 @@ def _stop_if_interrupted(run: Any, resume: str) -> None:
 
 def _tokens(run: Any) -> str:
     from privbench.formatting import tokens_line
-    from privbench.log_reading import token_totals
+    from privbench.runtime.log_reading import token_totals
 
     return tokens_line(token_totals(run.log))
 
@@ -427,8 +427,8 @@ def show(
     as_json: JsonOption = False,
 ) -> None:
     """Tables and exports of a finished privbench log (also one finished by inspect eval-retry)."""
-    from privbench.log_reading import benchmark_of
     from privbench.priviq.api import read_priviq_log
+    from privbench.runtime.log_reading import benchmark_of
     from privbench.spatialtrust.api import read_spatial_log
 
     def action() -> None:
@@ -472,7 +472,7 @@ def _show_spatial(run: Any, as_json: bool, resume: str | None = None) -> None:
 
 def _warn_extra_ids(run: Any) -> None:
     """One warning line on stderr per input file with ids that match no item."""
-    from privbench.errors import extra_ids_warning
+    from privbench.runtime.errors import extra_ids_warning
 
     for file, ids in getattr(run, "extra_ids", {}).items():
         typer.echo(extra_ids_warning(file, ids), err=True)
@@ -624,7 +624,7 @@ def _generate(generator: Callable[..., Path], n: int, seed: int, out: Path, forc
     from privbench.validation import validate_directory
 
     def action() -> None:
-        from privbench.output_dirs import ensure_writable_dir
+        from privbench.runtime.output_dirs import ensure_writable_dir
 
         ensure_writable_dir(out, "--out")
         generator(n, seed, out, force=force)
@@ -859,7 +859,7 @@ def _run_options(
 ) -> RunOptions:
     """Run settings from the shared options."""
     from privbench.priviq.judge import get_protocol
-    from privbench.running import Generation, RunOptions
+    from privbench.runtime.running import Generation, RunOptions
 
     try:
         get_protocol(protocol)

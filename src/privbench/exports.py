@@ -3,7 +3,7 @@
 Why one place: Priv-IQ (:mod:`privbench.priviq.exports`) and SpatialTrust
 (:mod:`privbench.spatialtrust.exports`) both name their files ``{model}_{judge}-...``
 after the graded model and the judge, and write them with any API key redacted. (The
-output directory itself is checked before anything is paid: :mod:`privbench.output_dirs`.)
+output directory itself is checked before anything is paid: :mod:`privbench.runtime.output_dirs`.)
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from privbench.redaction import redact
+from privbench.runtime.redaction import redact
 
 
 def file_part(text: str) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from privbench.errors import DatasetError, Problem, UsageError
+from privbench.runtime.errors import DatasetError, Problem, UsageError
 
 T = TypeVar("T")
 

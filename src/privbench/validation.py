@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from privbench.errors import Problem, UsageError
 from privbench.priviq.dataset import (
     DATASET_FILE,
     combination_counts,
     competency_counts,
     validate_priviq,
 )
+from privbench.runtime.errors import Problem, UsageError
 from privbench.spatialtrust.dataset import DATASET_FILE as SPATIAL_FILE
 from privbench.spatialtrust.dataset import validate_spatialtrust
 

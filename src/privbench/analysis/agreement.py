@@ -33,7 +33,7 @@ import pandas as pd
 import pingouin
 from scipy import stats
 
-from privbench.errors import DatasetError, Problem, UsageError
+from privbench.runtime.errors import DatasetError, Problem, UsageError
 
 AVERAGE = "Average"
 OVERALL = "Overall"

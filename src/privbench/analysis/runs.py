@@ -36,9 +36,9 @@ from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.scorer import Score
 
 from privbench.dataset_identity import DATASET_HASH_KEY
-from privbench.errors import UsageError
 from privbench.priviq.competencies import COMPETENCIES, combination_label
 from privbench.priviq.results import logged_runs
+from privbench.runtime.errors import UsageError
 
 PRIVIQ_SCORER = "priviq_judge"
 SPATIAL_SCORER = "spatialtrust_scorer"

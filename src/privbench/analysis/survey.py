@@ -21,7 +21,7 @@ import pandas as pd
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from privbench.analysis.runs import load_results
-from privbench.errors import UsageError
+from privbench.runtime.errors import UsageError
 
 COLUMNS = ["item_id", "rater", "score", "survey", "model", "question", "reference", "answer"]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from privbench.errors import UsageError
 from privbench.priviq.dataset import DATASET_FILE as PRIVIQ_FILE
+from privbench.runtime.errors import UsageError
 from privbench.spatialtrust.dataset import DATASET_FILE as SPATIAL_FILE
 
 

@@ -499,7 +499,7 @@ def run_baseline(log: EvalLog | str, ids: Iterable[str]) -> dict[str, Any] | Non
     from inspect_ai.log import read_eval_log
 
     from privbench.dataset_identity import DATASET_HASH_KEY, dataset_hash
-    from privbench.errors import PrivbenchError
+    from privbench.runtime.errors import PrivbenchError
     from privbench.spatialtrust.scorer import TASKS
 
     try:

@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import Image
 
-from privbench.errors import UsageError
+from privbench.runtime.errors import UsageError
 
 
 def prepare(out: Path, index_file: str, force: bool) -> Path:

@@ -17,10 +17,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample
 
-from privbench.errors import UsageError
 from privbench.exports import file_part, write_export
-from privbench.log_reading import expected_ids, run_label
-from privbench.output_dirs import ensure_writable_dir
 from privbench.priviq.dataset import load_priviq
 from privbench.priviq.exports import write_exports
 from privbench.priviq.predictions import load_grade_file, load_predictions
@@ -28,7 +25,10 @@ from privbench.priviq.results import GradedLog, graded_log, json_document
 from privbench.priviq.scorer import runs_to_grade
 from privbench.priviq.scores import PrivIQScores, priviq_scores
 from privbench.priviq.task import priviq, priviq_grade
-from privbench.running import (
+from privbench.runtime.errors import UsageError
+from privbench.runtime.log_reading import expected_ids, run_label
+from privbench.runtime.output_dirs import ensure_writable_dir
+from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
     RunOutcome,

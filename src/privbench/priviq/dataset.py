@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from privbench.errors import Problem
 from privbench.images import image_problem, resolve_inside
 from privbench.json_files import JsonObject, load_valid, read_json_object
 from privbench.priviq.competencies import (
@@ -27,6 +26,7 @@ from privbench.priviq.competencies import (
     combination_of,
     normalize_competency,
 )
+from privbench.runtime.errors import Problem
 
 DATASET_FILE = "priv-IQ.json"
 IMAGES_DIR = "images"

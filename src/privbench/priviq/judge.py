@@ -17,7 +17,7 @@ Two deliberate departures from the reference, both for integrity:
   pre-fill the correctness cell.
 
 ``hardened`` keeps the instruction and the ten examples but fences the prediction as
-untrusted data between tagged markers (:func:`privbench.judging.fenced`) and asks for a
+untrusted data between tagged markers (:func:`privbench.runtime.judging.fenced`) and asks for a
 JSON verdict ``{"score": x, "reason": "..."}``.
 """
 
@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from privbench.judging import fenced
+from privbench.runtime.judging import fenced
 
 ProtocolName = Literal["paper", "hardened"]
 PROTOCOLS: tuple[ProtocolName, ...] = ("paper", "hardened")

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from privbench.errors import DatasetError, Problem, missing_ids_error
 from privbench.json_files import read_json_object
+from privbench.runtime.errors import DatasetError, Problem, missing_ids_error
 
 
 class Answers(dict[str, str | None]):

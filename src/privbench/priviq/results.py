@@ -15,7 +15,10 @@ from inspect_ai.log import EvalLog, EvalSampleSummary
 from inspect_ai.scorer import Value
 
 from privbench.dataset_identity import DATASET_HASH_KEY
-from privbench.log_reading import (
+from privbench.priviq.competencies import combination_label
+from privbench.priviq.scorer import value_score
+from privbench.priviq.scores import ItemGrades, PrivIQScores, ScoreCell
+from privbench.runtime.log_reading import (
     LoggedSample,
     dataset_order,
     expected_ids,
@@ -24,9 +27,6 @@ from privbench.log_reading import (
     token_totals,
     was_cancelled,
 )
-from privbench.priviq.competencies import combination_label
-from privbench.priviq.scorer import value_score
-from privbench.priviq.scores import ItemGrades, PrivIQScores, ScoreCell
 
 SCORER_NAME = "priviq_judge"
 

@@ -32,10 +32,10 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from privbench.judges import offline as offline_judge
-from privbench.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
 from privbench.priviq.competencies import COMPETENCIES
 from privbench.priviq.judge import MAX_TRIES, JudgeProtocol, get_protocol, truncate_for_judge
 from privbench.priviq.predictions import GradeRecord, answer_hash, load_grade_file
+from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
 
 SCORE_KEY = "score"
 UNSCORED_KEY = "unscored_runs"

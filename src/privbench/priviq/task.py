@@ -20,14 +20,14 @@ from inspect_ai.model import CachePolicy, ChatMessageUser, ContentImage, Content
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
 from privbench.dataset_identity import DATASET_HASH_KEY, dataset_hash
-from privbench.judge_check import grader_role
 from privbench.judges import offline as offline_judge
-from privbench.judging import is_offline
 from privbench.priviq.competencies import combination_label
 from privbench.priviq.dataset import PrivIQItem, load_priviq
 from privbench.priviq.judge import MAX_TRIES, get_protocol
 from privbench.priviq.predictions import load_predictions
 from privbench.priviq.scorer import priviq_judge
+from privbench.runtime.judge_check import grader_role
+from privbench.runtime.judging import is_offline
 from privbench.shipped import PRIVIQ_SUITE
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from privbench.dataset_identity import dataset_hash
-from privbench.errors import PrivbenchError
+from privbench.runtime.errors import PrivbenchError
 
 Baseline = tuple[dict[str, Any] | None, str | None]
 """The reference row's values, or None and the reason it is left out (for a note)."""

@@ -55,7 +55,6 @@ from privbench.analysis.tables import (
 )
 from privbench.analysis.uncertainty import N_BOOTSTRAP
 from privbench.formatting import fmt
-from privbench.judging import is_offline
 from privbench.report import figures
 from privbench.report.baselines import priviq_empty_answer, spatial_trivial
 from privbench.report.samples import (
@@ -65,6 +64,7 @@ from privbench.report.samples import (
     priviq_cards,
     spatial_cards,
 )
+from privbench.runtime.judging import is_offline
 from privbench.spatialtrust.results import TASK_LABELS
 from privbench.spatialtrust.scorer import TASKS
 

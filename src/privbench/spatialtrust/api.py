@@ -8,9 +8,9 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
 
-from privbench.log_reading import run_label
-from privbench.output_dirs import ensure_writable_dir
-from privbench.running import (
+from privbench.runtime.log_reading import run_label
+from privbench.runtime.output_dirs import ensure_writable_dir
+from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
     RunOutcome,

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from privbench.errors import Problem
 from privbench.images import image_problem, image_size, resolve_inside
 from privbench.json_files import load_valid, read_jsonl
+from privbench.runtime.errors import Problem
 from privbench.spatialtrust.boxes import Box, inside, is_proper, read_box
 
 DATASET_FILE = "spatialtrust.jsonl"

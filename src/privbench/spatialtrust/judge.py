@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from privbench.judges.offline.spatial import offline_verdict as offline_verdict
-from privbench.judging import fenced
+from privbench.runtime.judging import fenced
 from privbench.spatialtrust.dataset import ExplanationQuestion
 from privbench.spatialtrust.parsing import ExplanationAnswer, extract_json_object
 from privbench.spatialtrust.scoring import ExplanationVerdict, FactorVerdict, verdict_problem

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from privbench.errors import DatasetError, PrivbenchError, Problem, missing_ids_error
 from privbench.json_files import read_jsonl
+from privbench.runtime.errors import DatasetError, PrivbenchError, Problem, missing_ids_error
 from privbench.spatialtrust.boxes import BoxConvention
 from privbench.spatialtrust.dataset import EXPLANATION_QUESTIONS, QUESTION_IDS, SpatialItem
 from privbench.spatialtrust.parsing import (

@@ -17,7 +17,7 @@ from inspect_ai.log import EvalLog, EvalSampleSummary
 
 from privbench.audit.spatialtrust import run_baseline
 from privbench.dataset_identity import DATASET_HASH_KEY
-from privbench.log_reading import (
+from privbench.runtime.log_reading import (
     LoggedSample,
     dataset_order,
     expected_ids,

@@ -18,7 +18,7 @@ from inspect_ai.model import CachePolicy, Model, get_model
 from inspect_ai.scorer import SampleScore, Score, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
-from privbench.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
+from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
 from privbench.spatialtrust import judge as st_judge
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.dataset import (

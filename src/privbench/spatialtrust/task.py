@@ -18,7 +18,7 @@ from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from privbench.dataset_identity import DATASET_HASH_KEY, dataset_hash
-from privbench.judge_check import grader_role
+from privbench.runtime.judge_check import grader_role
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.dataset import SpatialItem, ground_truth_record, load_spatialtrust

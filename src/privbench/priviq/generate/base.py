@@ -76,13 +76,23 @@ def build(fam: Family, rng: random.Random, language: str = "en") -> GeneratedIte
     return GeneratedItem(
         draft.image,
         question,
-        draft.answer,
+        fit_polarity(question, draft.answer),
         fam.name,
         draft.facts,
         language,
         [t for t in log if t],
         draft.photo,
     )
+
+
+_YES_NO = re.compile(r"(^|[.,] )(does|do|is|are|would|can|could|did|should|was)\b", re.IGNORECASE)
+
+
+def fit_polarity(question: str, answer: str) -> str:
+    """Drop a leading "Yes, " when the question is not a yes/no question ("What could…")."""
+    if answer.startswith("Yes, ") and not _YES_NO.search(question):
+        return answer[5].upper() + answer[6:]
+    return answer
 
 
 def conj(parts: list[str], op: str = "AND") -> str:
@@ -112,14 +122,15 @@ def article(noun: str) -> str:
 _COMPANY_SUFFIX = re.compile(r",? (Inc|LLC|Ltd|PLC|Group|and Sons)\.?$")
 
 
-def company(rng: random.Random, language: str = "en") -> str:
-    """A fictitious organisation name in the locale (legal suffixes trimmed for English)."""
+def company(rng: random.Random, language: str = "en", kind: str = "") -> str:
+    """A fictitious organisation name in the locale (legal suffixes trimmed for English);
+    ``kind`` (English only) fixes the line of business, e.g. "Clinic"."""
     if language == "en":
         fake = faker(rng, "en")
         stem = fake.last_name()
-        kind = rng.choice(["Health", "Bank", "Retail", "Insurance", "Telecom", "Clinic", "Travel",
+        business = rng.choice(["Health", "Bank", "Retail", "Insurance", "Telecom", "Clinic", "Travel",
                            "Analytics", "Pharmacy", "Fitness", "Energy", "Books"])  # fmt: skip
-        return f"{stem} {kind}"
+        return f"{stem} {kind or business}"
     if language == "ru":
         return f"{rng.choice(['ООО', 'АО'])} «{faker(rng, language).last_name()}»"
     name = person(rng, language).company

@@ -123,7 +123,7 @@ PRINCIPLES = [
 
 def principle_form(rng: random.Random, language: str) -> Draft:
     purpose, fields, principle = rng.choice(PRINCIPLES)
-    firm = company(rng)
+    firm = company(rng, kind={"parking app": "Parking", "loyalty card": "Retail"}.get(purpose, ""))
     image, draw = canvas(820, 140 + 56 * len(fields), (255, 255, 255))
     put(draw, (40, 30), f"{firm} {purpose} sign-up", 28, INK)
     for index, label in enumerate(fields):
@@ -225,7 +225,7 @@ def linkage(rng: random.Random, language: str) -> Draft:
                    Table(["Job", "Sex", "Age", "Diagnosis"], rows_b, caption="(b) health survey, names removed")], style="document", width=860)  # fmt: skip
     sex_word = "female" if sex == "F" else "male"
     answer = (f"Yes, {name}, a {sex_word} {job.lower()} aged {age}, is the only match and is revealed to have {disease} <AND> "
-              f"this is a linkage (re-identification) attack on the quasi-identifiers, which removing names does not prevent.")  # fmt: skip
+              f"this is a linkage attack <OR> a re-identification attack on the quasi-identifiers, which removing names does not prevent.")  # fmt: skip
     return Draft(render(log_panel(panel)), answer, {"company": org}, [name])
 
 
@@ -246,7 +246,7 @@ def homogeneity(rng: random.Random, language: str) -> Draft:
         width=700,
     )
     answer = (f"That {neighbour} has {disease} <AND> every record of the {prefix}** / 30-39 group has the same diagnosis, so k-anonymity does not stop this "
-              f"homogeneity (attribute disclosure) attack; l-diversity would.")  # fmt: skip
+              f"homogeneity attack <OR> attribute disclosure; l-diversity would.")  # fmt: skip
     slots = {"name": neighbour, "age": str(age), "zip": f"{prefix}{rng.randrange(10, 99)}"}
     return Draft(render(log_panel(panel)), answer, slots, [disease])
 

@@ -18,7 +18,7 @@ from PIL import Image
 from privbench.generate.canvas import Block, Field, Gap, Panel, Text, Title, render
 from privbench.generate.draw import INK, MUTED, canvas, checkbox, log_panel, put, put_wrapped
 from privbench.generate.identities import person
-from privbench.priviq.generate.base import Draft, Family, company, family
+from privbench.priviq.generate.base import Draft, Family, company, conj, family
 
 AUTHORITY = {
     "GDPR": "lodge a complaint with the data protection (supervisory) authority",
@@ -36,6 +36,7 @@ class Scenario:
     provision: str
     duty: str
     gap_days: tuple[int, int] = (3, 20)
+    kind: str = ""  # the organisation's line of business, if the situation implies one
 
 
 COMPLAINTS = [
@@ -50,7 +51,7 @@ COMPLAINTS = [
     Scenario("GDPR", "My loan request was turned down by your website within seconds on {d1}. When I asked for a person to look at it, you said the score cannot be reviewed.",
              "Article 22 GDPR", "the right to human intervention and to contest a solely automated decision"),
     Scenario("GDPR", "On {d2} a newspaper reported that files of patients from your clinic were put online weeks ago. Nobody from the clinic has ever contacted me.",
-             "Article 34 GDPR", "a breach likely to cause high risk must be communicated to the people affected without undue delay"),
+             "Article 34 GDPR", "a breach likely to cause high risk must be communicated to the people affected without undue delay", kind="Clinic"),
     Scenario("PIPEDA", "On {d1} your store passed my name and my purchase history to {partner}. Nobody asked me, and I only found out from their letter.",
              "PIPEDA Principle 4.3", "the knowledge and consent of the individual before disclosure"),
     Scenario("PIPEDA", "On {d1} I asked what information you keep about me. On {d2} you replied that internal records are never shown to customers.",
@@ -66,11 +67,11 @@ COMPLAINTS = [
     Scenario("CCPA", "After I asked you not to pass my data on, you raised my subscription price by {n}%.",
              "CCPA/CPRA § 1798.125", "no discrimination against a consumer for exercising privacy rights"),
     Scenario("HIPAA", "A nurse at your clinic posted about my visit on her public social media account on {d2}, with my name and why I came in.",
-             "the HIPAA Privacy Rule (45 CFR 164.502)", "protected health information may not be disclosed without authorization"),
+             "the HIPAA Privacy Rule (45 CFR 164.502)", "protected health information may not be disclosed without authorization", kind="Clinic"),
     Scenario("HIPAA", "I asked for a copy of my medical records on {d1}. It is now {d2} and your office says it is too busy.",
-             "the HIPAA right of access (45 CFR 164.524)", "copies of records within 30 days", (40, 80)),
+             "the HIPAA right of access (45 CFR 164.524)", "copies of records within 30 days", (40, 80), "Health"),
     Scenario("HIPAA", "My employer {partner} received my diagnosis from your clinic although I never signed anything allowing it.",
-             "45 CFR 164.508 (HIPAA Privacy Rule)", "a written authorization before disclosing health information to an employer"),
+             "45 CFR 164.508 (HIPAA Privacy Rule)", "a written authorization before disclosing health information to an employer", kind="Clinic"),
 ]  # fmt: skip
 
 THREADS = [
@@ -79,13 +80,13 @@ THREADS = [
     Scenario("GDPR", "IT, {d1}: the cheapest host for our EU customer files is abroad.|Legal, {d2}: that country has no EU approval and we have signed no contract clauses with them, but go ahead.",
              "Chapter V GDPR (Articles 44-46)", "transfers to a third country need an adequacy decision or safeguards such as standard contractual clauses"),
     Scenario("GDPR", "Product, {d1}: the new cameras will match every shopper's face against our list of past shoplifters.|Director, {d2}: launch on Monday, no need for paperwork.",
-             "Articles 9 and 35 GDPR", "biometric data need an Article 9 condition and large-scale monitoring needs a data protection impact assessment first"),
+             "Articles 9 and 35 GDPR", "biometric data need an Article 9 condition and large-scale monitoring needs a data protection impact assessment first", kind="Retail"),
     Scenario("HIPAA", "IT, {d1}: the laptop with {n}00 patients' records (unencrypted) was stolen from a car.|Manager, {d2}: we will tell the patients in our newsletter next quarter.",
-             "the HIPAA Breach Notification Rule (45 CFR 164.404-408)", "notify each patient without unreasonable delay and within 60 days, and HHS (and the media if over 500 in a state)"),
+             "the HIPAA Breach Notification Rule (45 CFR 164.404-408)", "notify each patient without unreasonable delay and within 60 days, and HHS (and the media if over 500 in a state)", kind="Clinic"),
     Scenario("PIPEDA", "IT, {d1}: an intruder downloaded customers' card numbers.|VP, {d2}: this could hurt people, but reporting it would be bad publicity, so keep it internal.",
              "PIPEDA section 10.1", "report a breach with a real risk of significant harm to the Privacy Commissioner and notify the individuals"),
     Scenario("CCPA", "Growth, {d1}: {n}% of our app users are 13-15 years old.|CEO, {d2}: include them in the data we sell to advertisers, nobody opted out.",
-             "CCPA/CPRA § 1798.120(c)", "selling or sharing data of consumers under 16 needs their opt-in consent (a parent's under 13)"),
+             "CCPA/CPRA § 1798.120(c)", "selling or sharing data of consumers under 16 needs their opt-in consent (a parent's under 13)", kind="Games"),
 ]  # fmt: skip
 
 
@@ -99,7 +100,7 @@ def _fill(rng: random.Random, scenario: Scenario) -> tuple[str, dict[str, str]]:
     first, second = _dates(rng, scenario.gap_days)
     slots = {
         "name": who.name,
-        "company": company(rng),
+        "company": company(rng, kind=scenario.kind),
         "partner": company(rng),
         "d1": first.strftime("%d %B %Y"),
         "d2": second.strftime("%d %B %Y"),
@@ -222,7 +223,9 @@ def _screen_image(rng: random.Random, kind: str, firm: str) -> tuple[Image.Image
 
 def web_screen(rng: random.Random, language: str) -> Draft:
     screen = rng.choice(SCREENS)
-    firm = company(rng)
+    firm = company(
+        rng, kind={"waiting_room": "Pharmacy", "app_permissions": "Apps"}.get(screen.kind, "")
+    )
     image, host = _screen_image(rng, screen.kind, firm)
     slots = {"company": firm, "law": LAW_NAMES[screen.regime], "host": host}
     return Draft(image, screen.answer, slots, [firm.split()[0]])
@@ -274,6 +277,105 @@ def request_deadline(rng: random.Random, language: str) -> Draft:
     )
 
 
+def breach_letter(rng: random.Random, language: str) -> Draft:
+    """A breach notice to customers whose dates show whether it came in time."""
+    regime = rng.choice(["HIPAA", "GDPR"])
+    firm = company(rng, kind="Clinic" if regime == "HIPAA" else "")
+    who = person(rng)
+    found = dt.date(2025, rng.randrange(1, 10), rng.randrange(1, 28))
+    if regime == "HIPAA":
+        gap = rng.choice([rng.randrange(20, 50), rng.randrange(75, 130)])
+        sent = found + dt.timedelta(days=gap)
+        line = f"On {found.strftime('%d %B %Y')} we found that an e-mail account holding patient records had been accessed by an outsider."
+        late = gap > 60
+        verdict = (
+            f"No, {gap} days passed between discovery and this letter"
+            if late
+            else f"Yes, {gap} days is within the limit"
+        )
+        answer = (f"{verdict} <AND> HIPAA's Breach Notification Rule requires notice to each patient without unreasonable delay "
+                  f"and no later than 60 days after discovery (45 CFR 164.404).")  # fmt: skip
+        reported = ""
+    else:
+        hours = rng.choice([rng.randrange(20, 70), rng.randrange(90, 400)])
+        reported_at = dt.datetime(found.year, found.month, found.day, 9) + dt.timedelta(hours=hours)
+        sent = reported_at.date() + dt.timedelta(days=rng.randrange(1, 5))
+        line = f"On {found.strftime('%d %B %Y')} at 09:00 we found that an outsider had copied our customer files."
+        reported = f"We reported the incident to the regulator on {reported_at.strftime('%d %B %Y at %H:%M')}."
+        late = hours > 72
+        verdict = (
+            f"No, the regulator was told {hours} hours after discovery"
+            if late
+            else f"Yes, the regulator was told after {hours} hours"
+        )
+        answer = (f"{verdict} <AND> Article 33 GDPR requires notifying the supervisory authority without undue delay and, where feasible, "
+                  f"within 72 hours of becoming aware of the breach.")  # fmt: skip
+    blocks: list[Block] = [Text(sent.strftime("%d %B %Y"), 20, MUTED), Title(f"{firm}: notice of a data incident", 26),
+                           Text(f"Dear {who.name},", 22), Text(line, 22)]  # fmt: skip
+    if reported:
+        blocks.append(Text(reported, 22))
+    blocks += [Text("We are sorry for any concern this may cause.", 22)]
+    image = render(log_panel(Panel(blocks, style="document", width=860)))
+    subject = (
+        f"the notice it sent {who.name}"
+        if regime == "HIPAA"
+        else f"its report to the regulator, as told to {who.name}"
+    )
+    slots = {"company": firm, "law": LAW_NAMES[regime], "name": who.name, "subject": subject}
+    return Draft(image, answer, slots, [firm.split()[0]])
+
+
+AUTH_ELEMENTS = {
+    "Information to be disclosed": "a description of the information to be disclosed",
+    "Recipient": "who will receive it",
+    "Purpose": "the purpose of the disclosure",
+    "Expiration date or event": "an expiration date or event",
+    "You may revoke this authorization in writing at any time.": "a statement of the right to revoke",
+    "Signature and date": "the patient's signature and date",
+}
+
+
+def consent_form(rng: random.Random, language: str) -> Draft:
+    """A HIPAA authorization form that lacks some of its required core elements."""
+    firm = company(rng, kind="Clinic")
+    employer = company(rng)
+    missing = rng.sample(list(AUTH_ELEMENTS), rng.randrange(1, 3))
+    image, draw = canvas(860, 560, (255, 255, 255))
+    put(draw, (40, 30), f"{firm} - authorization to release records", 26, INK)
+    patient = person(rng).name
+    put(draw, (40, 80), f"Records of: {patient}", 22, INK)
+    y = 130
+    values = {"Information to be disclosed": "complete medical record", "Recipient": employer,
+              "Purpose": "at the request of the employer", "Expiration date or event": "none"}  # fmt: skip
+    for label in AUTH_ELEMENTS:
+        if label in missing:
+            continue
+        if label.startswith("You may"):
+            put(draw, (40, y), label, 20, MUTED)
+        elif label == "Signature and date":
+            signed = f"{rng.randrange(1, 13):02d}/{rng.randrange(1, 29):02d}/2026"
+            put(draw, (40, y), f"Signature: {patient}   Date: {signed}", 22, INK)
+        else:
+            put(draw, (40, y), f"{label}: {values[label]}", 22, INK)
+        y += 52
+    lacks = [AUTH_ELEMENTS[m] for m in missing]
+    if "Expiration date or event" not in missing:
+        lacks.append('a real expiration ("none" is not one)')
+    answer = (f"No, it lacks {conj(lacks)} <AND> a valid HIPAA authorization must contain all core elements and required statements "
+              f"(45 CFR 164.508(c)), so the clinic may not release the records on it.")  # fmt: skip
+    return Draft(image, answer, {"company": firm, "law": "HIPAA"}, [firm.split()[0]])
+
+
+BREACH_QUESTIONS = [
+    "Did {company} meet the {law} deadline with {subject}? Explain with the dates.",
+    "Judging from the dates in {company}'s letter to {name}, was the breach handled on time under {law}?",
+]
+FORM_QUESTIONS = [
+    "Can {company} release the patient's records on the strength of this form under {law}? Why?",
+    "Is the authorization form used by {company} valid under {law}? What is wrong with it?",
+]
+
+
 LAW_QUESTIONS = [
     "{name} sent this letter to {company}. Which {law} obligation did the company fail, and what can {name} do about it?",
     "Under {law}, which provision did {company} breach according to the letter in the image? What recourse does the writer have?",
@@ -308,6 +410,8 @@ FAMILIES: list[Family] = [
         web_screen,
     ),
     family("law_cctv_sign", [("CntxPriv", "Law")], CCTV_QUESTIONS, cctv_sign),
+    family("law_breach_letter", [("Law",)], BREACH_QUESTIONS, breach_letter),
+    family("law_consent_form", [("Law",), ("CntxPriv", "Law")], FORM_QUESTIONS, consent_form),
     family(
         "law_request_deadline", [("Know", "Law"), ("Law",)], DEADLINE_QUESTIONS, request_deadline
     ),

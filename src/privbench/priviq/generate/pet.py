@@ -153,7 +153,7 @@ def dp_histogram(rng: random.Random, language: str) -> Draft:
     bar_chart(draw, (80, 100, 860, 380), labels, [[float(t) for t in true], [float(n) for n in noisy]],
               [(70, 110, 180), (230, 140, 50)], top=120.0)  # fmt: skip
     more = rng.random() < 0.5
-    answer = ("Differential privacy (the Laplace mechanism adds noise calibrated to the privacy budget epsilon) <AND> "
+    answer = ("Differential privacy <OR> the Laplace mechanism, which adds noise calibrated to the privacy budget epsilon <AND> "
               + ("a larger epsilon means less noise, so more accurate counts but weaker privacy." if more
                  else "a smaller epsilon means more noise, so stronger privacy but less accurate counts."))  # fmt: skip
     change = "raised" if more else "lowered"
@@ -176,18 +176,20 @@ def _people(rng: random.Random, count: int) -> list[tuple[str, str, int, str]]:
 
 
 TRANSFORMS = {
-    "generalization": "Generalization (coarsening ZIP codes and ages into ranges) to make the table k-anonymous",
+    "generalization": "Generalization (coarsening ZIP codes and ages into ranges) <OR> k-anonymization by generalization",
     "suppression": "Suppression (deleting the names and whole values) <OR> redaction",
-    "pseudonymization": "Pseudonymization (identifiers replaced by consistent codes); the records stay personal data because whoever holds the mapping can re-identify them",
-    "tokenization": "Tokenization (card numbers replaced by random tokens that only the token vault can map back)",
-    "masking": "Masking (partially hiding characters of each identifier)",
+    "pseudonymization": "Pseudonymization <OR> replacing names with consistent codes <AND> the records stay personal data because whoever holds the mapping can re-identify them",
+    "tokenization": "Tokenization <OR> replacing card numbers with random tokens that only the token vault can map back",
+    "masking": "Masking <OR> partially hiding the characters of each identifier",
 }
 
 
 def before_after(rng: random.Random, language: str) -> Draft:
     """A table (a) and the released table (b); which technique, and what it implies."""
     technique = rng.choice(list(TRANSFORMS))
-    org = company(rng)
+    org = company(
+        rng, kind="Bank" if technique == "tokenization" else rng.choice(["Clinic", "Health"])
+    )
     if technique == "tokenization":
         rows = [
             (

@@ -217,7 +217,7 @@ def photograph(
             )
         )
     if held:
-        placed.append(Placed(hand((320, 320), rng.choice(SKINS)), 0.22, 0.82))
+        placed.append(Placed(hand((320, 320), rng.choice(SKINS)), 0.17, 0.9))
     scene = compose(rng, surface_name, placed)
     level = strength if strength is not None else rng.uniform(0.3, 0.65)
     return camera(rng, scene, level), surface_name, [name for _, name in extras]

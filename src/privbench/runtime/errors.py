@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from privbench.redaction import redact
+from privbench.runtime.redaction import redact
 
 
 class PrivbenchError(Exception):

@@ -14,7 +14,7 @@ from typing import Any
 from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.model import GenerateConfig, Model, get_model
 
-from privbench.errors import JudgeUnavailableError, PrivbenchError
+from privbench.runtime.errors import JudgeUnavailableError, PrivbenchError
 
 _MARKUP = re.compile(r"\[/?[a-z ]+\]")
 

@@ -12,7 +12,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from privbench.errors import UsageError
+from privbench.runtime.errors import UsageError
 
 
 def _reason(error: OSError) -> str:

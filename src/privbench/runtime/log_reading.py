@@ -20,7 +20,7 @@ from inspect_ai.log import (
     read_eval_log_sample_summaries,
 )
 
-from privbench.redaction import redact
+from privbench.runtime.redaction import redact
 
 LoggedSample = EvalSample | EvalSampleSummary
 
@@ -82,7 +82,7 @@ def token_totals(log: EvalLog) -> dict[str, dict[str, int]]:
 
 def benchmark_of(location: str | Path) -> str:
     """``priviq`` or ``spatialtrust``: which privbench benchmark wrote the log."""
-    from privbench.errors import UsageError
+    from privbench.runtime.errors import UsageError
 
     path = Path(location)
     if not path.is_file():

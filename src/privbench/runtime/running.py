@@ -26,11 +26,11 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import GenerateConfig, Model
 
-from privbench.errors import PrivbenchError, UsageError
-from privbench.gc_tuning import fewer_gc_pauses
-from privbench.judge_check import check_endpoint, describe_failure, make_judge, make_model
-from privbench.judging import DEFAULT_JUDGE, is_offline
-from privbench.output_dirs import ensure_writable_dir
+from privbench.runtime.errors import PrivbenchError, UsageError
+from privbench.runtime.gc_tuning import fewer_gc_pauses
+from privbench.runtime.judge_check import check_endpoint, describe_failure, make_judge, make_model
+from privbench.runtime.judging import DEFAULT_JUDGE, is_offline
+from privbench.runtime.output_dirs import ensure_writable_dir
 
 DEFAULT_JUDGE_CONNECTIONS = 32
 NO_MODEL = "none/none"
@@ -197,7 +197,7 @@ def _run(call: Callable[[], list[EvalLog]], log_dir: str, already_done: int = 0)
     runs carry no privbench hook; what inspect prints on stdout (its hook banner) goes to
     stderr, so a ``--json`` document stays alone on stdout.
     """
-    from privbench import progress
+    from privbench.runtime import progress
 
     before = _log_files(log_dir)
     progress.start(already_done)
