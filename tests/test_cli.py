@@ -116,7 +116,7 @@ def test_unreachable_judge_is_one_line_without_the_key(
 ) -> None:
     monkeypatch.setenv("LOOPJUDGE_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("LOOPJUDGE_API_KEY", API_KEY)
-    result = privbench(*grade_args(priviq_dir, predictions, tmp_path))
+    result = privbench(*grade_args(priviq_dir, predictions, tmp_path, "--max-retries", "0"))
     assert result.returncode == 1
     line = one_line_error(result)
     assert f"judge {JUDGE} at http://127.0.0.1:9/v1 does not answer: cannot connect" in line

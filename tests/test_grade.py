@@ -317,8 +317,9 @@ def test_unreachable_judge_stops_before_grading(
 ) -> None:
     monkeypatch.setenv("LOOPJUDGE_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("LOOPJUDGE_API_KEY", API_KEY)
+    options = run_options(tmp_path, generation=Generation(max_retries=0))
     with pytest.raises(JudgeUnavailableError, match="cannot connect"):
-        grade_priviq(priviq_dir, predictions, options=run_options(tmp_path))
+        grade_priviq(priviq_dir, predictions, options=options)
     assert not list((tmp_path / "logs").glob("*.eval"))  # nothing ran, nothing was logged
 
 

@@ -266,7 +266,7 @@ def test_judge_that_always_fails_stops_before_grading(
 
 
 def test_endpoint_failing_every_call_ends_the_run(server: LoopbackServer, tmp_path: Path) -> None:
-    data = write_priviq(tmp_path / "data", many_items(80))
+    data = write_priviq(tmp_path / "data", many_items(30))
     server.script(r"Question number", Fault("500"))
     result = privbench("eval", "priviq", "--data", data, "--model", MODEL, "--judge", "offline",
                        "--max-retries", "0", "--max-connections", "2",
@@ -276,7 +276,7 @@ def test_endpoint_failing_every_call_ends_the_run(server: LoopbackServer, tmp_pa
     assert "run stopped" in line and "server error (HTTP 5xx)" in line and "--resume" in line
     assert "failed" in result.stderr.splitlines()[-2]  # the last progress line counts them
     # bounded: each item at most two sample attempts of at most three HTTP requests each
-    assert server.count("Question number") <= 80 * 2 * 3
+    assert server.count("Question number") <= 30 * 2 * 3
 
 
 @pytest.mark.parametrize(
