@@ -22,18 +22,15 @@ import json
 import statistics
 import time
 from pathlib import Path
-from typing import Any
 
 from PIL import Image
 
 from privbench.judges.offline import clear_caches, grade
 from privbench.judges.offline.agreement import MEASURED, measure, read_graded
-from privbench.judges.offline.spatial import offline_verdict
+from privbench.judges.offline.spatial import graded_verdict_fields
 from privbench.models.ocr_pii import answer_priviq, read_text
 from privbench.priviq.dataset import load_priviq
 from privbench.shipped import PRIVIQ_SUITE
-from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
-from privbench.spatialtrust.parsing import ExplanationAnswer, PredictedFactor
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 GRADED = {
@@ -47,34 +44,6 @@ SPATIAL = {
     "spatial dev": DATA / "judge_calibration_spatial_dev.jsonl",
     "spatial independent": DATA / "spatial_judge_heldout_independent.jsonl",
 }
-
-
-def _verdict_fields(rows: list[dict[str, Any]]) -> tuple[int, int]:
-    agree = total = 0
-    for row in rows:
-        question = ExplanationQuestion(
-            row["question"],
-            "",
-            row["reference"],
-            tuple(Factor(f["name"], f["why"], (0, 0, 1, 1)) for f in row["factors"]),
-        )
-        answer = ExplanationAnswer(
-            row["answer_text"],
-            tuple(PredictedFactor(p["name"], p["why"], None) for p in row["answer_factors"]),
-        )
-        verdict = offline_verdict(question, answer)
-        want = row["verdict"]
-        pairs = [
-            (verdict.unsupported, want["unsupported"]),
-            (verdict.states_none, want["states_none"]),
-        ]
-        for got, identified, explained in zip(
-            verdict.factors, want["identified"], want["explained"], strict=True
-        ):
-            pairs += [(got.identified, identified), (got.explanation_correct, explained)]
-        agree += sum(a == b for a, b in pairs)
-        total += len(pairs)
-    return agree, total
 
 
 def main() -> None:
@@ -128,7 +97,7 @@ def main() -> None:
             rows_ = [
                 json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line
             ]
-            agree, total = _verdict_fields(rows_)
+            agree, total = graded_verdict_fields(rows_)
             print(
                 f"q4/q5 verdicts  {part:20s} {agree}/{total} fields agree ({100 * agree / total:.0f} %)"
             )

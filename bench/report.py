@@ -26,7 +26,6 @@ import argparse
 import json
 import os
 import random
-import shutil
 import sys
 import tempfile
 import time
@@ -46,6 +45,7 @@ from loopback_server import LoopbackServer  # noqa: E402
 
 from privbench.priviq.api import grade_priviq  # noqa: E402
 from privbench.priviq.scorer import item_value  # noqa: E402
+from privbench.report.browser import CHROMIUM_FLAGS, find_chromium  # noqa: E402
 from privbench.report.html import ReportSettings, build_report  # noqa: E402
 from privbench.runtime.running import RunOptions  # noqa: E402
 from privbench.spatialtrust.api import grade_spatialtrust  # noqa: E402
@@ -215,20 +215,9 @@ def spatial_logs(template: EvalLog, work: Path, models: int, images: list[str]) 
     return out
 
 
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
 def chromium_load_seconds(report: Path) -> float | None:
     """Seconds from navigation start until the report's script ran, in Debian's Chromium."""
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    chromium = find_chromium()
     if chromium is None:
         return None
     from playwright.sync_api import sync_playwright

@@ -12,12 +12,11 @@ import pytest
 from privbench.judges import offline_notice
 from privbench.judges.offline import RULES_VERSION, clean, grade, rules_hash
 from privbench.judges.offline.agreement import MEASURED, Agreement, measure, read_graded
-from privbench.judges.offline.spatial import offline_verdict
+from privbench.judges.offline.spatial import graded_verdict_fields, offline_verdict
 from privbench.priviq.competencies import COMPETENCIES
 from privbench.spatialtrust import judge as spatial_judge
 from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
 from privbench.spatialtrust.parsing import ExplanationAnswer, PredictedFactor
-from privbench.spatialtrust.scoring import ExplanationVerdict
 
 DATA = Path(__file__).parent / "data"
 DEV = DATA / "judge_calibration_dev.jsonl"
@@ -572,29 +571,8 @@ def test_offline_verdict_flags_unsupported_and_states_none() -> None:
 
 
 def _verdict_agreement(rows: list[dict[str, Any]]) -> float:
-    """Share of verdict fields (identified, explanation correct per factor; unsupported,
-    states none per answer) on which the offline verdict agrees with the graded one."""
-    agree = total = 0
-    for row in rows:
-        question = ExplanationQuestion(
-            row["question"],
-            "",
-            row["reference"],
-            tuple(Factor(f["name"], f["why"], (0, 0, 1, 1)) for f in row["factors"]),
-        )
-        answer = ExplanationAnswer(
-            row["answer_text"],
-            tuple(PredictedFactor(p["name"], p["why"], None) for p in row["answer_factors"]),
-        )
-        got: ExplanationVerdict = offline_verdict(question, answer)
-        want = row["verdict"]
-        pairs = [(got.unsupported, want["unsupported"]), (got.states_none, want["states_none"])]
-        for factor, identified, explained in zip(
-            got.factors, want["identified"], want["explained"], strict=True
-        ):
-            pairs += [(factor.identified, identified), (factor.explanation_correct, explained)]
-        agree += sum(a == b for a, b in pairs)
-        total += len(pairs)
+    """Share of verdict fields on which the offline verdict agrees with the graded one."""
+    agree, total = graded_verdict_fields(rows)
     return agree / total
 
 

@@ -11,7 +11,6 @@ the top, a Priv-IQ card and a SpatialTrust card to a folder it prints.
 from __future__ import annotations
 
 import re
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -31,21 +30,13 @@ from test_spatial_grade import PERFECT, write_predictions
 from test_spatial_strategies import JUDGE_MARK, VERDICT
 
 from privbench.priviq.api import grade_priviq
+from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
 from privbench.report.html import ReportSettings, build_report, scripts_present
 from privbench.report.samples import stack_labels
 from privbench.runtime.errors import UsageError
 from privbench.spatialtrust.api import grade_spatialtrust
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+CHROMIUM = find_chromium()
 SCRIPT_ATTACK = "<script>document.body.dataset.pwned = 'script'</script>"
 IMG_ATTACK = "<img src=x onerror=\"document.body.dataset.pwned = 'img'\">"
 needs_chromium = pytest.mark.skipif(

@@ -12,10 +12,12 @@ meets "a background person".
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from privbench.judges.offline.text import content_words
-from privbench.spatialtrust.dataset import ExplanationQuestion
-from privbench.spatialtrust.parsing import ExplanationAnswer
+from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
+from privbench.spatialtrust.parsing import ExplanationAnswer, PredictedFactor
 from privbench.spatialtrust.scoring import ExplanationVerdict, FactorVerdict
 
 OFFLINE_MATCH = 0.34
@@ -100,3 +102,33 @@ def offline_verdict(question: ExplanationQuestion, answer: ExplanationAnswer) ->
     unsupported = any(k not in used and predicted[k] for k in range(len(answer.factors)))
     states_none = not answer.factors and bool(_NONE.search(answer.text))
     return ExplanationVerdict(tuple(factors), unsupported, states_none)
+
+
+def graded_verdict_fields(rows: Iterable[Mapping[str, Any]]) -> tuple[int, int]:
+    """(fields agreeing, fields in all) between :func:`offline_verdict` and hand-graded
+    q4/q5 verdicts: per factor *identified* and *explanation correct*, per answer
+    *unsupported* and *states none*. The rows are the calibration files' JSON lines
+    (``question``, ``reference``, ``factors``, ``answer_text``, ``answer_factors``,
+    ``verdict``); boxes play no part in these fields."""
+    agree = total = 0
+    for row in rows:
+        question = ExplanationQuestion(
+            row["question"],
+            "",
+            row["reference"],
+            tuple(Factor(f["name"], f["why"], (0, 0, 1, 1)) for f in row["factors"]),
+        )
+        answer = ExplanationAnswer(
+            row["answer_text"],
+            tuple(PredictedFactor(p["name"], p["why"], None) for p in row["answer_factors"]),
+        )
+        got = offline_verdict(question, answer)
+        want = row["verdict"]
+        pairs = [(got.unsupported, want["unsupported"]), (got.states_none, want["states_none"])]
+        for factor, identified, explained in zip(
+            got.factors, want["identified"], want["explained"], strict=True
+        ):
+            pairs += [(factor.identified, identified), (factor.explanation_correct, explained)]
+        agree += sum(a == b for a, b in pairs)
+        total += len(pairs)
+    return agree, total
