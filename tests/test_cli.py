@@ -46,7 +46,9 @@ def test_grade_json_prints_one_document_only(
     server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path
 ) -> None:
     server.script("answer-a", "0.9")
-    result = privbench(*grade_args(priviq_dir, predictions, tmp_path, "--json", "--judge-runs", "2"))
+    result = privbench(
+        *grade_args(priviq_dir, predictions, tmp_path, "--json", "--judge-runs", "2")
+    )
     assert result.returncode == 0, result.stderr
     document = json.loads(result.stdout)  # the whole of stdout is one JSON document
     assert document["benchmark"] == "priviq"

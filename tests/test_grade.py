@@ -153,7 +153,10 @@ def test_resume_from_a_grade_file_rejudges_nothing_it_holds(
 ) -> None:
     script_scores(server)
     first = grade_priviq(
-        priviq_dir, predictions, out_dir=tmp_path / "one", options=run_options(tmp_path, judge_runs=2)
+        priviq_dir,
+        predictions,
+        out_dir=tmp_path / "one",
+        options=run_options(tmp_path, judge_runs=2),
     )
     assert len(judge_requests(server)) == 8
     before = server.count()
@@ -228,7 +231,9 @@ def test_injected_faults_end_with_every_item_graded(
 ) -> None:
     script_scores(server)
     server.fail_first_attempts(faults, pattern=JUDGE_PROMPT)
-    run = grade_priviq(priviq_dir, predictions, options=run_options(tmp_path, generation=Generation(timeout=2)))
+    run = grade_priviq(
+        priviq_dir, predictions, options=run_options(tmp_path, generation=Generation(timeout=2))
+    )
     assert run.error is None
     assert run.scores.items == pytest.approx({"a": 1.0, "b": 0.4, "c": 0.7, "d": 0.0})
     injected = [r.answered_with for r in server.requests if r.answered_with.startswith("fault:")]
