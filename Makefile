@@ -36,6 +36,8 @@ bench: install
 	$(BIN)/python bench/generate.py
 	$(BIN)/python bench/offline.py
 	$(BIN)/python bench/report.py
+	$(BIN)/python bench/resume.py
+	$(BIN)/python bench/audit.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
