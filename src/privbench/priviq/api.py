@@ -26,7 +26,7 @@ from privbench.priviq.scorer import runs_to_grade
 from privbench.priviq.scores import PrivIQScores, priviq_scores
 from privbench.priviq.task import priviq, priviq_grade
 from privbench.runtime.errors import UsageError
-from privbench.runtime.log_reading import expected_ids, run_label
+from privbench.runtime.log_reading import expected_ids, run_label, task_name
 from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.running import (
     NO_MODEL,
@@ -194,7 +194,7 @@ def resume_priviq(
     options = options or RunOptions()
     exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
     final = resume_task(log, TASKS, options, 2 * options.judge_connections)
-    is_eval = final.eval.task.split("/")[-1] == "priviq"
+    is_eval = task_name(final) == "priviq"
     if exports_dir is None and not is_eval:
         exports_dir = Path(str(final.eval.task_args.get("predictions", "."))).parent
     return finish_priviq(run_label(final, model_name), final, exports_dir, with_answers=is_eval)
@@ -210,5 +210,5 @@ def read_priviq_log(
     """
     exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
     header = read_eval_log(str(log), header_only=True)
-    is_eval = header.eval.task.split("/")[-1] == "priviq"
+    is_eval = task_name(header) == "priviq"
     return finish_priviq(run_label(header, model), header, exports_dir, with_answers=is_eval)

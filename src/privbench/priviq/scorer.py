@@ -41,14 +41,18 @@ SCORE_KEY = "score"
 UNSCORED_KEY = "unscored_runs"
 
 
+def blank_or_text(text: str | None) -> tuple[str, bool]:
+    """An answer as graded, and whether it is *no answer*: None or blank becomes ""."""
+    return (text, False) if text and text.strip() else ("", True)
+
+
 def answer_text(output: ModelOutput | None) -> tuple[str, bool]:
     """The model's answer and whether it counts as *no answer* (empty, refused or None)."""
     if output is None or not output.choices:
         return "", True
     if output.stop_reason == "content_filter":
         return "", True
-    text = output.completion or ""
-    return (text, False) if text.strip() else ("", True)
+    return blank_or_text(output.completion)
 
 
 def protocol_identity(protocol: str, judge: str | None) -> tuple[str, str]:
@@ -75,8 +79,7 @@ def runs_to_grade(
     protocol_name, prompt_hash = protocol_identity(protocol, judge)
     missing = 0
     for item_id, raw in answers.items():
-        text = raw if raw and raw.strip() else ""
-        judged, _ = truncate_for_judge(text)
+        judged, _ = truncate_for_judge(blank_or_text(raw)[0])
         reusable = reusable_runs(
             prior.get(item_id, []),
             answer=judged,

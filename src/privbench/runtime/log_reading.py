@@ -120,3 +120,8 @@ def run_label(log: EvalLog, model_name: str | None = None) -> str:
         return model_name
     predictions = log.eval.task_args.get("predictions")
     return Path(str(predictions)).stem if predictions else log.eval.model
+
+
+def task_name(log: EvalLog) -> str:
+    """The task's bare name (``priviq``), whether registered as ``privbench/priviq`` or not."""
+    return log.eval.task.split("/")[-1]

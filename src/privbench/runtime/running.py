@@ -30,6 +30,7 @@ from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.gc_tuning import fewer_gc_pauses
 from privbench.runtime.judge_check import check_endpoint, describe_failure, make_judge, make_model
 from privbench.runtime.judging import DEFAULT_JUDGE, is_offline
+from privbench.runtime.log_reading import task_name
 from privbench.runtime.output_dirs import ensure_writable_dir
 
 DEFAULT_JUDGE_CONNECTIONS = 32
@@ -305,8 +306,7 @@ def resume_task(
     ensure_writable_dir(options.log_dir, "--log-dir")
     header, done = read_log_header(location)
     spec = header.eval
-    task_name = spec.task.split("/")[-1]
-    if task_name not in task_names:
+    if task_name(header) not in task_names:
         raise UsageError(
             f"--resume {location}: a log of {spec.task}, not of {' or '.join(task_names)}"
         )
