@@ -97,12 +97,10 @@ def test_interrupted_grade_resumes_without_paying_twice(
     )  # fmt: skip
     wait_for(slow_server, JUDGE_PROMPT, 12)
     sent_at_signal = slow_server.count(JUDGE_PROMPT)
-    signalled = time.monotonic()
     process.send_signal(signum)
-    stdout, stderr = process.communicate(timeout=30)
-    stopped_after = time.monotonic() - signalled
+    # the bound, as a timeout: a run still going 10 s after the signal fails here
+    stdout, stderr = process.communicate(timeout=10)
     assert process.returncode == 130, stderr
-    assert stopped_after < 10
     assert "Traceback" not in stdout + stderr
     assert "interrupted: partial log" in stderr
     resume_line = next(line for line in stderr.splitlines() if line.startswith("resume"))
@@ -244,10 +242,10 @@ def test_unreachable_model_fails_fast_naming_model_and_url(
     url = f"http://127.0.0.1:{closed_port()}/v1"
     monkeypatch.setenv("GONE_BASE_URL", url)
     monkeypatch.setenv("GONE_API_KEY", API_KEY)
-    started = time.monotonic()
+    # the check is bounded to 60 s; a run that hangs instead fails here as a timeout
     result = privbench("eval", "priviq", "--data", priviq_dir, "--model", "openai-api/gone/m",
-                       "--judge", "offline", "--log-dir", tmp_path / "logs", "--max-retries", "1")  # fmt: skip
-    assert time.monotonic() - started < 90  # the check itself is bounded to 60 s
+                       "--judge", "offline", "--log-dir", tmp_path / "logs", "--max-retries", "1",
+                       timeout=90)  # fmt: skip
     assert result.returncode == 1
     line = error_line(result)
     assert "openai-api/gone/m" in line and url in line and "connect" in line
