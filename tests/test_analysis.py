@@ -380,3 +380,18 @@ def test_radar_scale_labels_go_where_the_data_reach_least() -> None:
 def test_tick_labels_wrap_at_natural_breaks() -> None:
     assert wrap("privbench/ocr-pii · limit 5", 12) == "privbench/\nocr-pii ·\nlimit 5"
     assert wrap("Law", 12) == "Law"
+
+
+def test_a_limit_run_given_first_never_becomes_the_compared_set() -> None:
+    """One full run and one --limit run: the full run's items are what the note names,
+    whichever log was read first (this was order-dependent)."""
+    from privbench.analysis.groups import RunIdentity, comparison_gaps, dataset_groups
+
+    full = RunIdentity("full", "h", frozenset("abcd"))
+    limited = RunIdentity("limited", "h", frozenset("ab"), limit=2)
+    for runs in ([full, limited], [limited, full]):
+        (group,) = dataset_groups(runs)
+        assert comparison_gaps(group) == [
+            "limited answered another set (2 items); not paired with the runs over the"
+            " 4 items of full."
+        ]

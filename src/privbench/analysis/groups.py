@@ -82,6 +82,13 @@ def _partitions(runs: Sequence[RunIdentity]) -> list[list[str]]:
     return list(by_items.values())
 
 
+def main_partition(partitions: Sequence[list[str]], n_items: dict[str, int]) -> list[str]:
+    """The runs compared with each other: the largest set over identical items; a tie goes
+    to the set over more items (so a ``--limit`` run never displaces a full one), then to
+    the first given."""
+    return max(partitions, key=lambda runs: (len(runs), n_items[runs[0]]))
+
+
 def dataset_groups(runs: Sequence[RunIdentity], unit: str = "items") -> list[DatasetGroup]:
     """Group runs of one benchmark by dataset, in the order the runs were given.
 
@@ -102,7 +109,7 @@ def dataset_groups(runs: Sequence[RunIdentity], unit: str = "items") -> list[Dat
         full = [r for r in group_runs if r.limit is None]
         shared: list[RunIdentity] = []
         if full:
-            biggest = max(_partitions(full), key=len)
+            biggest = main_partition(_partitions(full), {r.label: len(r.items) for r in full})
             shared = [r for r in full if r.label in biggest]
         group = DatasetGroup(
             dataset_hash=key if known else "",
@@ -152,7 +159,7 @@ def comparison_gaps(group: DatasetGroup) -> list[str]:
     """
     if not group.known or len(group.partitions) < 2:
         return []
-    main = max(group.partitions, key=len)
+    main = main_partition(group.partitions, group.n_items)
     main_items = group.n_items[main[0]]
     reasons = []
     for partition in group.partitions:
