@@ -498,14 +498,16 @@ def _coverage(
     )  # asides count when the answer has them, and cost nothing when it has not
     key_total = len(wanted.numbers) + len(asked_names) + bonus
     key_hit = numbers_hit + len(names_hit) + bonus
-    asked_terms = _off_topic(element.terms, topic.terms)
+    laws = terms.regimes(element.terms)
+    element_terms = element.terms - laws if element.terms - laws or wanted.numbers else laws
+    asked_terms = _off_topic(element_terms, topic.terms)
     term_cover = (
         sum(terms.covers(t, answer.terms) for t in asked_terms) / len(asked_terms)
         if asked_terms
         else None
     )
-    conflict = terms.conflicts(element.terms, answer.terms)
-    if term_cover and terms.rivals(element.terms, answer.terms):
+    conflict = terms.conflicts(element_terms, answer.terms) or terms.conflicts(laws, answer.terms)
+    if term_cover and terms.rivals(element_terms, answer.terms, answer.text):
         term_cover *= RIVAL_TERMS
     cited = len(wanted.numbers) + len(optional.numbers)
     if term_cover is not None and cited and not other_number and terms.is_law(element.terms):
@@ -525,9 +527,9 @@ def _coverage(
         return 0.0, None
     value = sum(w * v for w, v in parts) / sum(w for w, _ in parts)
     required_keys = len(wanted.numbers) + len(wanted.names)
-    if element.terms and not required_keys and not conflict and words is not None:
+    if element_terms and not required_keys and not conflict and words is not None:
         value = max(value, PARAPHRASE * words)  # the technique explained without its name
-    if element.terms and term_cover == 1 and not conflict and not required_keys:
+    if element_terms and term_cover == 1 and not conflict and not required_keys:
         value = max(value, TERM_ALONE)  # the right technique named, not explained
     head = element.head_terms - topic.terms
     named = bool(head) and all(terms.covers(t, answer.terms) == 1 for t in head)
@@ -542,7 +544,7 @@ def _coverage(
         value = max(value, KIND_ONLY)  # "a phone number" for "the phone number +49 …"
     if conflict:
         value = min(value, 0.25 * (words or 0.0))
-    term_hits = [terms.covers(t, answer.terms) for t in element.terms]
+    term_hits = [terms.covers(t, answer.terms) for t in element_terms]
     if term_hits and max(term_hits) == terms.SIBLING_CREDIT:
         # another member of the family ("suppression" for generalisation): the words it
         # shares with the reference describe the wrong technique
@@ -659,6 +661,8 @@ def grade(reference: str, answer: str, question: str = "") -> float:
             missing = sum(1 for s, w in scored if s == 0 and not w)
     if topic.echoed_by(seen):
         best = 0.0  # the question restated: nothing it asks for is said
+    if terms.equates(terms.terms_in(reference) - terms.regimes(terms.terms_in(reference)), answer):
+        best = 0.0  # "X and Y are the same" where the reference tells them apart
     if wanted_polarity is None and best < DENIAL_KEEPS and denies(answer) and not denies(reference):
         return 0.0  # "There is no risk" to a reference that names one
     noncommittal = bool(_NONCOMMITTAL.search(seen.folded)) or bool(

@@ -12,7 +12,11 @@ So terms are recognised by their usual spellings and compared as units:
 * a broader term of the same family ("anonymisation" for k-anonymity, "encryption" for
   homomorphic encryption) → half covered, never a contradiction;
 * only another term of the same kind → a contradiction (the answer names the wrong
-  technique, principle or right).
+  technique, attack, principle, right or law).
+
+Laws (GDPR, HIPAA, …) are mostly the setting a reference names, not what it asks for:
+they count toward an element only when the element is the law itself ("HIPAA (the
+Privacy Rule)"), but naming another law instead of the reference's is always wrong.
 
 The table lists widely used names only; it is general knowledge, not taken from graded
 answers.
@@ -67,6 +71,46 @@ TERMS: tuple[Term, ...] = (
     _term("trusted execution environment", "technique",
           r"\btrusted\s+execution\b|\b(secure\s+)?enclaves?\b|\btee\b"),
     _term("zero-knowledge proof", "technique", r"\bzero[\s-]*knowledge\b"),
+    _term("split learning", "technique", r"\bsplit[\s-]+learning\b"),
+    _term("end-to-end encryption", "technique", r"\bend[\s-]+to[\s-]+end\b|\be2ee\b",
+          parent="encryption"),
+    _term("onion routing", "technique", r"\bonion\b|\btor\b"),
+    _term("multi-factor authentication", "technique",
+          r"\b(two|multi|2)[\s-]*(factor|step)\s+(authentication|verification)\b|\b[2m]fa\b"),
+    # attacks (PrivRisk): what an adversary does with released data or a model
+    _term("linkage attack", "attack",
+          r"\blinkage\b|\blinking\s+attacks?\b|\bre-?identification\s+attacks?\b"
+          r"|\bde-?anonymi[sz]ation\s+attacks?\b"),
+    _term("membership inference", "attack", r"\bmembership[\s-]+inference\b"),
+    _term("model inversion", "attack", r"\b(model[\s-]+)?inversion\s+attacks?\b|\bmodel\s+inversion\b"),
+    _term("attribute inference", "attack", r"\battribute[\s-]+inference\b"),
+    _term("model extraction", "attack", r"\bmodel[\s-]+(extraction|stealing)\b"),
+    _term("homogeneity attack", "attack", r"\bhomogeneity\b"),
+    _term("background knowledge attack", "attack", r"\bbackground[\s-]+knowledge\b"),
+    _term("reconstruction attack", "attack", r"\breconstruction\s+attacks?\b"),
+    _term("data poisoning", "attack", r"\bpoisoning\b"),
+    _term("phishing", "attack", r"\b(spear[\s-]*)?phish(ing|ed)?\b|\bsmishing\b|\bvishing\b"),
+    _term("shoulder surfing", "attack", r"\bshoulder[\s-]+surf(ing|er)?\b"),
+    _term("doxxing", "attack", r"\bdox(x)?(ing|ed)?\b"),
+    _term("credential stuffing", "attack", r"\bcredential[\s-]+stuffing\b"),
+    _term("brute-force attack", "attack", r"\bbrute[\s-]*forc(e|ing)\b|\bdictionary\s+attacks?\b"),
+    # laws and regulations: naming another regime is naming the wrong law
+    _term("GDPR", "regime",
+          r"\bgdpr\b|\brgpd\b|\bdsgvo\b|\bgeneral\s+data\s+protection\s+regulation\b"
+          r"|\b2016/679\b"),
+    _term("HIPAA", "regime", r"\bhipaa\b|\bhealth\s+insurance\s+portability\b"),
+    _term("CCPA", "regime",
+          r"\bccpa\b|\bcpra\b|\bcalifornia\s+(consumer\s+)?privacy\s+(rights\s+)?act\b"),
+    _term("FERPA", "regime", r"\bferpa\b|\bfamily\s+educational\s+rights\b"),
+    _term("COPPA", "regime", r"\bcoppa\b|\bchildren'?s\s+online\s+privacy\s+protection\b"),
+    _term("PIPEDA", "regime", r"\bpipeda\b"),
+    _term("PIPL", "regime", r"\bpipl\b|\bpersonal\s+information\s+protection\s+law\b|个人信息保护法"),
+    _term("LGPD", "regime", r"\blgpd\b|\blei\s+geral\s+de\s+prote"),
+    _term("APPI", "regime", r"\bappi\b|\bact\s+on\s+the\s+protection\s+of\s+personal\s+information\b"),
+    _term("BIPA", "regime", r"\bbipa\b|\bbiometric\s+information\s+privacy\s+act\b"),
+    _term("GLBA", "regime", r"\bglba\b|\bgramm[\s-]+leach"),
+    _term("ePrivacy", "regime", r"\be-?privacy\s+directive\b"),
+    _term("DPDP Act", "regime", r"\bdpdp\b|\bdigital\s+personal\s+data\s+protection\s+act\b"),
     # GDPR principles (Art. 5) and similar
     _term("data minimisation", "law", r"\bminimi[sz]ation\b|\bminimi[sz]e\s+(the\s+)?(personal\s+)?data\b"),
     _term("purpose limitation", "law", r"\bpurpose\s+limitation\b"),
@@ -79,13 +123,23 @@ TERMS: tuple[Term, ...] = (
     # data-subject rights and duties
     _term("right to erasure", "law",
           r"\b(right\s+(to|of)\s+)?erasure\b|\bright\s+to\s+be\s+forgotten\b"
-          r"|\bright\s+to\s+(delete|deletion|have\s+\w+\s+data\s+deleted)"),
+          r"|\bright\s+to\s+(delete|deletion|have\s+\w+\s+data\s+deleted)"
+          r"|\bsupresi[oó]n\b|\bderecho\s+al\s+olvido\b|\beffacement\b|\bdroit\s+à\s+l'oubli\b"
+          r"|\bl[oö]schung\b|\bvergessenwerden\b|\bapagamento\b|\bcancellazione\b|\boblio\b"
+          r"|\bправо\s+на\s+(удаление|забвение)|删除权|被遗忘权"),
     _term("right to opt out", "law", r"\bopt(s|ed|ing)?[\s-]*out\b|\bdo\s+not\s+sell\b"),
     _term("right of access", "law",
-          r"\bright\s+(of|to)\s+access\b|\b(data\s+)?subject\s+access\s+request\b"),
-    _term("right to rectification", "law", r"\brectification\b|\bright\s+to\s+rectif"),
-    _term("right to data portability", "law", r"\bportability\b"),
-    _term("right to object", "law", r"\bright\s+to\s+object\b"),
+          r"\bright\s+(of|to)\s+access\b|\b(data\s+)?subject\s+access\s+request\b"
+          r"|\bderecho\s+(de|al)\s+acceso\b|\bdroit\s+d'accès\b|\bauskunft(srecht)?\b"
+          r"|\bdireito\s+de\s+acesso\b|\bdiritto\s+di\s+accesso\b|\bправо\s+на\s+доступ|查阅权|访问权"),
+    _term("right to rectification", "law",
+          r"\brectifica(tion|ci[oó]n)\b|\bright\s+to\s+rectif|\bberichtigung\b|\bretifica[cç][aã]o\b"
+          r"|\brettifica\b|更正权"),
+    _term("right to data portability", "law",
+          r"\bportab(ility|ilidad|ilité|ilidade|ilità)\b|\bübertragbarkeit\b|可携(带)?权"),
+    _term("right to object", "law",
+          r"\bright\s+to\s+object\b|\bderecho\s+de\s+oposici[oó]n\b|\bdroit\s+d'opposition\b"
+          r"|\bwiderspruchsrecht\b|\brecht\s+auf\s+widerspruch\b|\bdireito\s+de\s+oposi"),
     _term("breach notification", "law",
           r"\bbreach\s+notification\b|\bnotif(y|ied|ication)\b[^.]{0,40}\b(authority|regulator|72)"),
 )  # fmt: skip
@@ -145,12 +199,57 @@ def conflicts(wanted: frozenset[str], given: frozenset[str]) -> bool:
     )
 
 
-def rivals(wanted: frozenset[str], given: frozenset[str]) -> bool:
-    """Whether the answer also names another term of the reference terms' kind, outside
-    their family ("probably homomorphic encryption, although secure multi-party
-    computation could also do it"): it has not settled on the right one."""
+_HEDGE = re.compile(
+    r"\b(?:or|either|maybe|perhaps|possibly|whether|not\s+sure|although|though|"
+    r"alternatively|(?:could|might|may)\s+also)\b|/"
+)
+"""Words that leave a choice between two named terms open."""
+
+
+def rivals(wanted: frozenset[str], given: frozenset[str], answer: str = "") -> bool:
+    """Whether the answer hedges between a reference term and another term of its kind,
+    outside its family ("either a model inversion or a membership inference attack",
+    "maybe data masking or differential privacy"): it has not settled on the right one.
+
+    Only a sentence that names both with a hedge word counts: "onion routing: three
+    layers of encryption" explains the right term with another, it does not doubt it.
+    """
     family = set(wanted) | {p for w in wanted if (p := _BY_NAME[w].parent)}
     kinds = {kind(w) for w in wanted}
-    return any(
-        kind(g) in kinds and g not in family and _BY_NAME[g].parent not in family for g in given
-    )
+    others = [
+        g
+        for g in given
+        if kind(g) in kinds and g not in family and _BY_NAME[g].parent not in family
+    ]
+    if not others:
+        return False
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n+", fold(answer)):
+        if not _HEDGE.search(sentence):
+            continue
+        named = terms_in(sentence)
+        if named & family and any(g in named for g in others):
+            return True
+    return False
+
+
+_SAME = re.compile(
+    r"\b(?:are|is)\s+(?:basically\s+|essentially\s+|just\s+|really\s+)?(?:the\s+same|identical|"
+    r"equivalent|interchangeable|synonyms?)\b|\bno\s+(?:real\s+)?difference\b|\bsame\s+thing\b"
+)
+
+
+def equates(contrasted: frozenset[str], answer: str) -> bool:
+    """Whether the answer calls two terms the reference tells apart the same thing
+    ("anonymisation and pseudonymisation are the same"): the point of the question
+    denied. ``contrasted`` are the reference's terms of one kind."""
+    if len(contrasted) < 2:
+        return False
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n+", fold(answer)):
+        if _SAME.search(sentence) and len(terms_in(sentence) & contrasted) >= 2:
+            return True
+    return False
+
+
+def regimes(names: frozenset[str]) -> frozenset[str]:
+    """The laws among the terms (GDPR, HIPAA, …)."""
+    return frozenset(n for n in names if kind(n) == "regime")
