@@ -20,8 +20,12 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+from anyascii import anyascii
+
 from privbench.judges.offline.text import (
+    CJK,
     STOP,
+    cjk_labels,
     content_words,
     fold,
     is_concept,
@@ -62,15 +66,15 @@ _IDENTIFIER = re.compile(r"\b(?=[\w\-]*\d)(?=[\w\-]*[^\W\d_])[\w\-]{4,}\b")
 _NUMBER = re.compile(r"\+?\d[\d\s\-./:]*\d|\d")
 _WORD_NUMBER = re.compile(r"\b(" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b")
 _INITIAL = re.compile(
-    r"(?:^|[.!?]\s+|<(?:AND|OR)>\s*|\n\s*(?:[-*•]|\d+[.)])?\s*[*_\"'(]*)([A-Z][\w'\-]*)"
-    r"(?![\w'\-]*\s+[A-Z])"
+    r"(?:^|[.!?]\s+|<(?:AND|OR)>\s*|\n\s*(?:[-*•]|\d+[.)])?\s*[*_\"'(]*)([A-ZА-ЯЁΑ-Ω][\w'\-]*)"
+    r"(?![\w'\-]*\s+[A-ZА-ЯЁΑ-Ω])"
 )
 _DEMONYM = re.compile(r"\b([A-Z][a-z]+(?:ish|ian|ese|an|ch|ic|i))\s+(?=[a-z])")
 """Nationality adjectives ("the German customer card"): a description, not a name."""
 _FORMULA = re.compile(r"(?<![\w])[a-zA-Z]\s*[−–+-]\s*\d+\b")
 """Numbers in formulas ("k−1 others"): part of an explanation, not a fact to match."""
 CITATION = re.compile(r"\b\d+(?:\s?\([0-9a-z]{1,4}\))+")
-_CAPITALISED = re.compile(r"\b[A-Z][\w'\-]+")
+_CAPITALISED = re.compile(r"\b[A-ZА-ЯЁΑ-Ω][\w'\-]+")
 _COUNT = re.compile(
     r"(?<![\w.])(\d+|" + "|".join(NUMBER_WORDS) + r")"
     r"\s+(?:(?:different|distinct|unique|named|separate|other|real|specific|named)\s+)?"
@@ -140,15 +144,49 @@ def facts(text: str) -> Facts:
         for w in _CAPITALISED.findall(numeric_text)
         if (w.lower() not in STOP or _acronym(w))
         and w.lower() not in LABELS
+        and (w.isascii() or not is_concept(w.lower()))  # "ФИО": a label, in Cyrillic
         and (w.lower() not in initial or _acronym(w))
     }
-    names |= {t for t in tokens(text) if any(ord(c) > 0x2FF for c in t)}  # non-Latin scripts
+    names |= {part for n in names if not n.isascii() and "-" in n for part in n.split("-") if part}
+    names |= _caseless_names(text)
     names -= {d.lower() for d in _DEMONYM.findall(numeric_text)}
     names |= identifiers
     names -= LAWS
     units = {stem(u) for u in _UNIT.findall(fold(text))}
     words = content_words(numeric_text) - {stem(n) for n in names} - LAWS - units
     return Facts(frozenset(numbers - counts), frozenset(names), counts, words)
+
+
+_CASED_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u04ff\u0530-\u058f]")
+"""Greek, Cyrillic, Armenian: scripts with capitals, whose names are capitalised."""
+_CJK_NUMERAL = {"一": "1", "二": "2", "两": "2", "兩": "2", "三": "3", "四": "4", "五": "5",
+                "六": "6", "七": "7", "八": "8", "九": "9", "十": "10"}  # fmt: skip
+_CJK_COUNT = re.compile(r"([一二两兩三四五六七八九十]|\d+)\s*[个個位名人つ件条項项]")
+"""A count in Chinese or Japanese: a numeral and its classifier ("两个", "三位", "2人")."""
+
+
+def _caseless_names(text: str) -> set[str]:
+    """Names in scripts without capitals (Chinese, Japanese, Korean, Arabic, Hindi…): every
+    word but the labels of personal data ("姓名", "الاسم") and counts ("两个"); a Chinese or
+    Japanese run loses its labels and counts and keeps the rest ("姓名张伟" → "张伟")."""
+    found: set[str] = set()
+    for token in tokens(text):
+        if not any(ord(c) > 0x2FF for c in token) or _CASED_SCRIPT.search(token):
+            continue
+        if is_concept(token) or token in STOP:
+            continue
+        rest = cjk_labels(token)[1] if CJK.search(token) else token
+        rest = _CJK_COUNT.sub(" ", rest)
+        found |= {part for part in rest.split() if part}
+    return found
+
+
+def cjk_count(text: str) -> str | None:
+    """The first count of a Chinese or Japanese text ("两个：王芳" → "2"), or None."""
+    match = _CJK_COUNT.search(text)
+    if not match:
+        return None
+    return _CJK_NUMERAL.get(match.group(1), match.group(1))
 
 
 def _plural(noun: str) -> bool:
@@ -165,7 +203,9 @@ def _counts_in_order(folded: str) -> list[str]:
 
 
 def _counts(folded: str) -> frozenset[str]:
-    return frozenset(_counts_in_order(folded))
+    found = _counts_in_order(folded)
+    cjk = cjk_count(folded)
+    return frozenset(found + ([cjk] if cjk else []))
 
 
 def count_in(text: str) -> str | None:
@@ -173,59 +213,17 @@ def count_in(text: str) -> str | None:
     found = _counts_in_order(fold(text))
     if found:
         return found[0]
+    if cjk := cjk_count(text):
+        return cjk
     lead = re.match(r"\W*(\d+|" + "|".join(NUMBER_WORDS) + r")\b", fold(text))
     return NUMBER_WORDS.get(lead.group(1), lead.group(1)) if lead else None
 
 
-_CYRILLIC = dict(
-    zip(
-        "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
-        [
-            "" if x == "_" else x
-            for x in [
-                "a",
-                "b",
-                "v",
-                "g",
-                "d",
-                "e",
-                "e",
-                "zh",
-                "z",
-                "i",
-                "y",
-                "k",
-                "l",
-                "m",
-                "n",
-                "o",
-                "p",
-                "r",
-                "s",
-                "t",
-                "u",
-                "f",
-                "kh",
-                "ts",
-                "ch",
-                "sh",
-                "shch",
-                "_",
-                "y",
-                "_",
-                "e",
-                "yu",
-                "ya",
-            ]
-        ],
-        strict=True,
-    )
-)
-
-
 def transliterate(text: str) -> str:
-    """Cyrillic letters in Latin (names are often written either way)."""
-    return "".join(_CYRILLIC.get(c, c) for c in text)
+    """Any script in Latin letters, lower case (names are often written either way:
+    "Анна Смирнова" / "Anna Smirnova", "张伟" / "Zhang Wei"); :mod:`anyascii` holds the
+    tables, for every script."""
+    return anyascii(text).lower()
 
 
 def same_name(a: str, b: str) -> bool:
@@ -242,8 +240,9 @@ def same_name(a: str, b: str) -> bool:
 
 
 def name_in(name: str, answer_names: frozenset[str], folded_answer: str) -> bool:
-    """A name matches as written or inside the answer's text (any script); a Cyrillic name
-    also matches its transliteration, spelled slightly differently (Roskosmos / Roscosmos)."""
+    """A name matches as written or inside the answer's text (any script); a name in
+    another script also matches its transliteration, spelled slightly differently
+    (Roskosmos / Roscosmos), and a Chinese one its syllables written apart."""
     if name in answer_names:
         return True
     if name.isascii():
@@ -256,8 +255,11 @@ def name_in(name: str, answer_names: frozenset[str], folded_answer: str) -> bool
         return len(name) >= 5 and any(
             same_name(name, t) for t in set(tokens(folded_answer)) | answer_names
         )
-    if latin in transliterate(folded_answer):
+    answer_latin = transliterate(folded_answer)
+    if latin in answer_latin:
         return True
+    if CJK.search(name) and len(name) >= 2:  # "张伟" is "Zhang Wei": syllables apart
+        return re.sub(r"[\W_]", "", latin) in re.sub(r"[\W_]", "", answer_latin)
     candidates = {transliterate(n) for n in answer_names} | set(
         tokens(transliterate(folded_answer))
     )

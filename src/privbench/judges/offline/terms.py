@@ -116,10 +116,29 @@ TERMS: tuple[Term, ...] = (
     _term("purpose limitation", "law", r"\bpurpose\s+limitation\b"),
     _term("storage limitation", "law", r"\bstorage\s+limitation\b|\bretention\s+(limit|period)"),
     _term("transparency", "law", r"\btransparency\b"),
-    _term("accuracy", "law", r"\baccuracy\s+principle\b|\bprinciple\s+of\s+accuracy\b"),
+    _term("accuracy", "law",
+          r"\baccuracy\s+principle\b|\bprinciple\s+of\s+accuracy\b|\bprinciple\s+(4\.)?6\b"),
     _term("integrity and confidentiality", "law",
           r"\bintegrity\s+and\s+confidentiality\b|\bsecurity\s+of\s+processing\b"),
-    _term("accountability", "law", r"\baccountability\b"),
+    _term("accountability", "law", r"\baccountability\b|\bprinciple\s+(4\.)?1(?![\d.])"),
+    # PIPEDA's fair information principles (Schedule 1, numbered 4.1-4.10 or 1-10); the
+    # OPC's case studies cite them by name or number
+    _term("identifying purposes", "law",
+          r"\bidentif(y|ying|ied)\s+(the\s+)?purposes?\b|\bprinciple\s+(4\.)?2(?![\d.])"),
+    _term("consent principle", "law",
+          r"\bconsent\s+principle\b|\bprinciple\s+of\s+consent\b|\bprinciple\s+(4\.)?3(?![\d.])"
+          r"|\bprinciple\s+(4\.)?3\s*\(consent\)"),
+    _term("limiting collection", "law",
+          r"\blimit(ing|ed|s)?\s+(the\s+)?collection\b|\bprinciple\s+(4\.)?4(?![\d.])"),
+    _term("limiting use, disclosure and retention", "law",
+          r"\blimit(ing|ed|s)?\s+(the\s+)?(use|disclosure|retention)\b|\bprinciple\s+(4\.)?5(?![\d.])"),
+    _term("safeguards", "law",
+          r"\bsafeguards?\s+principle\b|\bprinciple\s+(4\.)?7(?![\d.])"),
+    _term("openness", "law", r"\bopenness\b|\bprinciple\s+(4\.)?8(?![\d.])"),
+    _term("individual access", "law",
+          r"\bindividual\s+access\b|\bprinciple\s+(4\.)?9(?![\d.])"),
+    _term("challenging compliance", "law",
+          r"\bchalleng(e|ing)\s+compliance\b|\bprinciple\s+(4\.)?10(?![\d.])"),
     # data-subject rights and duties
     _term("right to erasure", "law",
           r"\b(right\s+(to|of)\s+)?erasure\b|\bright\s+to\s+be\s+forgotten\b"

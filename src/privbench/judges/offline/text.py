@@ -36,7 +36,15 @@ STOP = word_set(
     least each other many much more most too even already thus therefore clearly fully
     actually really full entire whole"""
 )
-"""Words that carry no content of their own in a Priv-IQ answer."""
+STOP |= word_set(
+    """el la los las un una unos unas de del al y o que en es son se lo su sus por para con
+    como este esta esto le les des du et ou est sont ce cette ces au aux dans pour avec qui
+    sur der die das dem den des ein eine einer und oder ist sind mit von zu im auf für dass
+    o os as um uma do da dos das e ou é são em no na nos nas com para il lo gli di che è
+    и в во на с со по к о об от для что это как или не а но же ли из у за"""
+)
+"""The same for the languages of the paper's MultLing items (articles, conjunctions,
+prepositions, forms of "to be")."""
 
 _CONCEPT_GROUPS: tuple[str, ...] = (
     "person people individual someone somebody man woman human persons personne subject "
@@ -152,8 +160,82 @@ _OTHER_WORDS = word_set("sign star organ apart oper")
 "apart"): a street sign is not a signature, "apart from" is no home."""
 
 
+_OTHER_LANGUAGES: tuple[tuple[str, str], ...] = (
+    (
+        "name",
+        "姓名 名字 名前 氏名 人名 이름 성명 фио фамилия имени الاسم اسم नाम nome nombre "
+        "apellido prénom vorname nachname",
+    ),
+    (
+        "device",
+        "手机 手机号 手机号码 电话 电话号码 電話 電話番号 携帯 携帯電話 전화 전화번호 휴대폰 "
+        "телефона هاتف الهاتف جوال फ़ोन फोन मोबाइल telefone celular móvil handy portable",
+    ),
+    (
+        "address",
+        "地址 住址 住所 주소 адреса عنوان العنوان पता endereço indirizzo domicilio "
+        "domicile wohnort",
+    ),
+    (
+        "birth",
+        "出生 出生日期 生日 生年月日 誕生日 생년월일 생일 рождения рождение الميلاد जन्म "
+        "nacimiento naissance geburtsdatum geburt nascimento nascita",
+    ),
+    ("number", "号码 号 番号 번호 رقم संख्या नंबर numero"),
+    (
+        "passport",
+        "护照 旅券 パスポート 여권 паспорт паспорта جواز पासपोर्ट pasaporte passeport "
+        "reisepass passaporte passaporto",
+    ),
+    (
+        "location",
+        "地点 地名 地点名 场所 場所 位置 地名 장소 위치 место местоположение локация موقع "
+        "المكان स्थान lugar ubicación lieu ort localização luogo",
+    ),
+    (
+        "organization",
+        "组织 組織 机构 機関 企業 公司 会社 기관 조직 회사 организация компания منظمة "
+        "شركة संगठन organización organisation organisação organizzazione empresa "
+        "entreprise unternehmen",
+    ),
+    (
+        "person",
+        "人物 人员 個人 人名 사람 인물 человек персона личность شخص व्यक्ति persona personne pessoa",
+    ),
+    ("e-mail", "邮箱 电子邮件 邮件 メール 이메일 почта электронная البريد ईमेल correo"),
+    (
+        "identify",
+        "身份证 身份证号 身份证号码 マイナンバー 주민등록번호 удостоверение هوية पहचान "
+        "identidad identité ausweis identidade",
+    ),
+    (
+        "health",
+        "诊断 疾病 病历 診断 病気 진단 질병 диагноз болезнь تشخيص مرض निदान बीमारी "
+        "diagnóstico diagnostic diagnose salud santé gesundheit saúde",
+    ),
+    ("prescriber", "医生 医師 의사 врач طبيب डॉक्टर médico médecin arzt"),
+    ("patient", "患者 病人 환자 пациент пациента مريض रोगी paciente"),
+    (
+        "payment",
+        "银行卡 信用卡 银行 銀行 クレジットカード 카드 은행 банк карта بطاقة بنك बैंक tarjeta "
+        "carte karte cartão",
+    ),
+    ("account", "账户 账号 口座 계좌 счёт счет حساب खाता cuenta compte konto conta"),
+)
+"""Labels of personal data in the languages of the paper's MultLing items and their
+neighbours: a reference in Chinese lists "姓名：张伟" where an answer in English says
+"Name: Zhang Wei". Each joins the concept of its English word above (one fact, one
+place: the English group holds the concept, this table only its other spellings)."""
+
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+"""Scripts written without spaces between words (Chinese, Japanese, Korean)."""
+
+
 def _concept_table() -> dict[str, str]:
     table: dict[str, str] = {}
+    for concept, words in _OTHER_LANGUAGES:
+        for word in words.split():
+            table.setdefault(word, concept)
     for group in _CONCEPT_GROUPS:
         words = group.split()
         canonical = words[0]
@@ -165,6 +247,20 @@ def _concept_table() -> dict[str, str]:
 
 
 _CONCEPTS = _concept_table()
+_CJK_LABELS = sorted((w for w in _CONCEPTS if CJK.search(w) and len(w) >= 2), key=len, reverse=True)
+
+
+def cjk_labels(token: str) -> tuple[list[str], str]:
+    """The label words inside a run of Chinese, Japanese or Korean text (longest first),
+    and what is left of the run without them ("姓名张伟" → ["姓名"], "张伟")."""
+    found = []
+    rest = token
+    for label in _CJK_LABELS:
+        if label in rest:
+            found.append(label)
+            rest = rest.replace(label, " ")
+    return found, rest
+
 
 _PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), replacement)
@@ -238,6 +334,7 @@ def content_words(text: str) -> frozenset[str]:
     """
     found = _TOKEN.findall(fold(rephrase(text)))
     words = found + [part for t in found if "-" in t and not is_concept(t) for part in t.split("-")]
+    words += [label for t in found if CJK.search(t) for label in cjk_labels(t)[0]]
     return frozenset(
         stem(t)
         for t in words
