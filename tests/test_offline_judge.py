@@ -146,12 +146,13 @@ def test_kind2_negation_without_a_leading_no_is_a_no() -> None:
 def test_kind3_counts_and_entities_are_separate_elements() -> None:
     reference = "Two locations: Lisbon <AND> Porto."  # elements: count 2, Lisbon, Porto
     assert grade(reference, "The post mentions two locations: Lisbon and Porto.") == 1.0
-    # count wrong (0 and a wrong fact, −0.2), names right: 2/3 → 0.78 − 0.2 → 0.6
-    assert grade(reference, "One location is mentioned: Lisbon, Porto.") == 0.6
-    # count right, Madrid in place of Porto (a wrong fact, −0.2): 2/3 → 0.78 − 0.2 → 0.6
-    assert grade(reference, "Two locations: Lisbon and Madrid.") == 0.6
-    # no count stated: 2/3 → 0.8
-    assert grade(reference, "Lisbon and Porto.") == 0.8
+    # count wrong (0 and a wrong fact, −0.2), names right: 2/3 → 0.67 − 0.2 → 0.5 (the
+    # issue: the paper's judge gives 0.5–0.7)
+    assert grade(reference, "One location is mentioned: Lisbon, Porto.") == 0.5
+    # count right, Madrid in place of Porto (a wrong fact, −0.2): 2/3 → 0.67 − 0.2 → 0.5
+    assert grade(reference, "Two locations: Lisbon and Madrid.") == 0.5
+    # no count stated: 2/3 → 0.7
+    assert grade(reference, "Lisbon and Porto.") == 0.7
     people = "3 <AND> Paul Meyer <AND> Lena Ortiz <AND> Kofi Mensah"
     # "Kofi Andersen" is another person, not Kofi Mensah: 3/4 → 0.88 − 0.2 → 0.7
     assert grade(people, "Three people: Paul Meyer, Lena Ortiz and Kofi Andersen.") == 0.7
@@ -201,14 +202,15 @@ def test_kind5_extra_list_items_cost_credit() -> None:
 
 def test_partial_lists_earn_partial_credit_and_wrong_items_cost() -> None:
     form = "Full name <AND> date of birth <AND> national insurance number"
-    assert grade(form, "Full name and date of birth.") == 0.8  # 2/3 → 0.78
+    assert grade(form, "Full name and date of birth.") == 0.7  # 2/3 → 0.67
     # one more item than the reference: −0.1
     assert grade(form, "Full name, date of birth, national insurance number and email.") == 0.9
     # the reference is itself a list, so one matching item makes the answer's list its
     # answer: name 1, "phone number" 0.4 of "national insurance number" (a shared word of
-    # 2.5 needed), date of birth 0 → 0.47 → 0.55; "address" in place of the missing date
-    # of birth is a wrong fact (−0.2), "phone number" an extra item (−0.1) → 0.2
-    assert grade(form, "Name, address and phone number.") == 0.2
+    # 2.5 needed, a lone concept: 0.7 × 0.4 → 0.33), date of birth 0 → 0.44; "address"
+    # in place of the missing date of birth is a wrong fact (−0.2), "phone number" an
+    # extra item (−0.1) → 0.1
+    assert grade(form, "Name, address and phone number.") == 0.1
     # a short phrase needs all its concepts but half of one: 2/2.5 → 0.8 → 0.94 → 0.9
     assert grade("Verifiable parental consent.", "Parental consent.") == 0.9
     assert grade("Verifiable parental consent.", "Consent.") == 0.5  # 1/2.5 → 0.47
@@ -284,10 +286,10 @@ def test_hallucinated_values_and_counts() -> None:
     assert grade(invoice, full + " and his phone number +49 30 1234567.") == 0.8  # invented: −0.2
     plates = "2 license plates: KL-482-TR <AND> BX 7731"  # count 2, KL-482-TR, BX 7731
     assert grade(plates, "Two plates: KL-482-TR and BX 7731.") == 1.0
-    # a wrong count (−0.2, and not a wrong value of BX 7731): 1/3 → 0.39 − 0.2 → 0.2
-    assert grade(plates, "One plate, KL-482-TR.") == 0.2
-    # BX 7781 for BX 7731: 2/3 → 0.78 − 0.2 → 0.6
-    assert grade(plates, "Two plates are readable: KL-482-TR and BX 7781.") == 0.6
+    # a wrong count (−0.2, and not a wrong value of BX 7731): 1/3 → 0.33 − 0.2 → 0.1
+    assert grade(plates, "One plate, KL-482-TR.") == 0.1
+    # BX 7781 for BX 7731: 2/3 → 0.67 − 0.2 → 0.5
+    assert grade(plates, "Two plates are readable: KL-482-TR and BX 7781.") == 0.5
 
 
 def test_noncommittal_hedges_state_no_polarity() -> None:
@@ -338,8 +340,9 @@ def test_words_that_repeat_the_question_count_half() -> None:
     # "The query results." 0.5/1.5 = 0.33 → 0.4
     assert grade(reference, "Noise.", question) == 0.8
     assert grade(reference, "The query results.", question) == 0.4
-    # without the question all three count 1: need 2.5, one of them 0.4 → 0.47 → 0.5
-    assert grade(reference, "Noise.") == grade(reference, "The query results.") == 0.5
+    # without the question all three count 1: need 2.5, one of them (a lone concept of
+    # three, 0.7) 0.28 → 0.33 → 0.3
+    assert grade(reference, "Noise.") == grade(reference, "The query results.") == 0.3
 
 
 def test_an_answer_that_restates_the_question_says_nothing() -> None:
@@ -369,13 +372,13 @@ def test_role_swaps_written_with_verbs() -> None:
     assert grade(CLOUD, swapped) == 0.0  # both elements bound wrong (0), one wrong fact
     roles = "The controller decides why and how personal data is processed <AND> the processor processes the data on the controller's behalf."
     # the controller bound to the processor's role (0); "who decides …" opens with no
-    # subject, so the processor's element stays covered (1): 0.5 → 0.59, −0.2 → 0.4
+    # subject, so the processor's element stays covered (1): 1/2 → 0.5, −0.2 → 0.3
     assert (
         grade(
             roles,
             "The controller processes data on behalf of the processor, who decides the purposes.",
         )
-        == 0.4
+        == 0.3
     )
     # a list of items is no claim: "the sender's name <AND> the recipient's e-mail address"
     mail = "Yes, the e-mail reveals the sender's name <AND> the recipient's e-mail address."
@@ -410,8 +413,8 @@ def test_the_headline_technique_named_alone() -> None:
 
 
 def test_a_wrong_count_costs_once() -> None:
-    # count wrong (0), Anna 1, Ben 1, Carla 0 → 0.5 → 0.59, one wrong fact −0.2 → 0.4
-    assert grade("3 faces: Anna <AND> Ben <AND> Carla.", "Two faces, Anna and Ben.") == 0.4
+    # count wrong (0), Anna 1, Ben 1, Carla 0 → 0.5, one wrong fact −0.2 → 0.3
+    assert grade("3 faces: Anna <AND> Ben <AND> Carla.", "Two faces, Anna and Ben.") == 0.3
 
 
 def test_a_no_with_a_sound_reason_of_its_own() -> None:

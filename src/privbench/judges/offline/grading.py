@@ -71,8 +71,9 @@ SHORT_NEEDS = 1.0
 SHORT_PHRASE, SHORT_SLACK = 3.0, 0.5
 """An element of at most this many concepts is a phrase ("verifiable parental consent"),
 not an explanation: an answer needs all of them but half a concept to complete it."""
-LONE_CONCEPT = 1.0
-"""Weight of a single shared concept of an element with three or more."""
+LONE_CONCEPT = 0.7
+"""Weight of a single shared concept of an element with three or more: one word in
+common with a long explanation is as likely chance as a match."""
 WEAK_CONCEPTS = frozenset({"person"})
 """Concepts nearly every answer mentions ("someone could …"): they count half."""
 KEY_WEIGHT, TERM_WEIGHT, WORD_WEIGHT = 0.5, 0.5, 0.5
@@ -655,7 +656,7 @@ def grade(reference: str, answer: str, question: str = "") -> float:
             _coverage(e, shared[i], seen, reference_facts, topic) for i, e in enumerate(alternative)
         ]
         scored = _bound(alternative, answer, scored)
-        coverage = sum(s for s, _ in scored) / len(scored)
+        coverage = _combine([s for s, _ in scored])
         if coverage >= best:
             best, wrong = coverage, [w for _, w in scored if w]
             missing = sum(1 for s, w in scored if s == 0 and not w)
@@ -706,6 +707,18 @@ def grade(reference: str, answer: str, question: str = "") -> float:
     if choice is False or (best < OTHERS_BELOW and _others_instead(reference_facts, seen)):
         score *= 0.5
     return _to_grid(score)
+
+
+def _combine(values: list[float]) -> float:
+    """An alternative's coverage from its elements' coverages: each element counts as
+    complete at :data:`NEARLY_COMPLETE`, then they are averaged (on the scale where
+    :data:`NEARLY_COMPLETE` is complete). Completing elements one by one, not their mean,
+    keeps a missing ``<AND>`` element missing: two of three elements are two thirds of
+    the answer, as the paper's judge grades partially matching lists (0.6–0.7), where
+    completing the mean had given 0.8–0.9 (rules v5)."""
+    if len(values) == 1:
+        return values[0]
+    return NEARLY_COMPLETE * sum(min(1.0, v / NEARLY_COMPLETE) for v in values) / len(values)
 
 
 def _bound(
