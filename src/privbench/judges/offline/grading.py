@@ -72,7 +72,7 @@ SHORT_PHRASE, SHORT_SLACK = 3.0, 0.5
 """An element of at most this many concepts is a phrase ("verifiable parental consent"),
 not an explanation: an answer needs all of them but half a concept to complete it."""
 LONE_CONCEPT = 0.7
-"""Weight of a single shared concept of an element with three or more: one word in
+"""Weight of a single shared concept of an element longer than a phrase: one word in
 common with a long explanation is as likely chance as a match."""
 WEAK_CONCEPTS = frozenset({"person"})
 """Concepts nearly every answer mentions ("someone could …"): they count half."""
@@ -320,7 +320,7 @@ def _words_coverage(
     if total <= SHORT_PHRASE:
         need = max(need, total - SHORT_SLACK)  # a short phrase: each of its words matters
     hit = sum(weight[w] for w in wanted & given)
-    if hit <= 1 and total >= 3:
+    if hit <= 1 and total > SHORT_PHRASE:
         hit *= LONE_CONCEPT  # one shared word of a long explanation is likely chance
     return min(1.0, hit / need)
 
