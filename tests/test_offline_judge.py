@@ -397,7 +397,9 @@ def test_a_wrong_number_where_the_question_names_the_unit() -> None:
     reference = "45 days (extendable once by another 45 days)."
     question = "Under the CCPA, how many days does a business have to respond to a request to know?"
     assert grade(reference, "30 days.", question) == 0.0  # "days" is the question's word
-    assert grade(reference, "30 days.") == 0.4
+    # without the question "days" counts, but 30 in place of 45 keeps 0.2 at most, and
+    # the wrong value costs 0.2
+    assert grade(reference, "30 days.") == 0.0
     assert grade(reference, "45 days.", question) == 1.0
 
 

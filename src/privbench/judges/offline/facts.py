@@ -115,6 +115,72 @@ class Facts:
     words: frozenset[str]
 
 
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            "january jan janvier enero januar janeiro",
+            "february feb février fevrier febrero februar fevereiro",
+            "march mar mars marzo märz marz março",
+            "april apr avril abril",
+            "may mai mayo maio",
+            "june jun juin junio juni junho",
+            "july jul juillet julio juli julho",
+            "august aug août aout agosto",
+            "september sep sept septembre septiembre setembro",
+            "october oct octobre octubre oktober outubro",
+            "november nov novembre noviembre novembro",
+            "december dec décembre decembre diciembre dezember dezembro",
+        ),
+        start=1,
+    )
+    for name in names.split()
+}
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DATES = (
+    (re.compile(r"\b(\d{1,2})[./-](\d{1,2})[./-](\d{4})\b"), "dmy"),
+    (re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b"), "ymd"),
+    (
+        re.compile(
+            rf"\b(\d{{1,2}})(?:st|nd|rd|th|er|\.)?\s+(?:de\s+)?({_MONTH})\.?,?\s+(?:de\s+)?(\d{{4}})\b",
+            re.I,
+        ),
+        "dMy",
+    ),
+    (re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I), "Mdy"),
+)
+
+
+def _iso(day: int, month: int, year: int) -> str:
+    return f" {year:04d}{month:02d}{day:02d} " if 1 <= month <= 12 and 1 <= day <= 31 else ""
+
+
+def normalise_dates(text: str) -> str:
+    """Dates written as the same eight digits whatever their form ("12.03.1990",
+    "12 March 1990", "March 12, 1990", "1990-03-12" → "19900312"): a date is one fact,
+    and answers rarely copy the reference's format. Numeric dates are read day first
+    (12.03.1990 is 12 March) unless the second number cannot be a month (12/31/2020)."""
+
+    def rewrite(match: re.Match[str], order: str) -> str:
+        a, b, c = match.groups()
+        if order == "ymd":
+            iso = _iso(int(c), int(b), int(a))
+        elif order == "dMy":
+            iso = _iso(int(a), _MONTHS[b.lower()], int(c))
+        elif order == "Mdy":
+            iso = _iso(int(b), _MONTHS[a.lower()], int(c))
+        else:
+            day, month = int(a), int(b)
+            if month > 12 >= day:  # 12/31/2020: month first
+                day, month = month, day
+            iso = _iso(day, month, int(c))
+        return iso or match.group(0)
+
+    for pattern, order in _DATES:
+        text = pattern.sub(lambda m, o=order: rewrite(m, o), text)  # type: ignore[misc]
+    return text
+
+
 @lru_cache(maxsize=8192)
 def facts(text: str) -> Facts:
     """The key facts of a text: numbers (counts apart), identifiers, names; and its words.
@@ -123,6 +189,7 @@ def facts(text: str) -> Facts:
     are labels; words in other scripts than Latin are names; so are identifiers that mix
     letters and digits (booking codes, licence plates).
     """
+    text = normalise_dates(text)
     citations = {re.sub(r"\s", "", c) for c in CITATION.findall(text)}
     identifiers = {m.lower() for m in _IDENTIFIER.findall(text)}
     numeric_text = _FORMULA.sub(" ", _IDENTIFIER.sub(" ", CITATION.sub(" ", text)))
@@ -268,7 +335,7 @@ def name_in(name: str, answer_names: frozenset[str], folded_answer: str) -> bool
     )
 
 
-_NAME_SPAN = re.compile(r"(?<![\w'])[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*")
+_NAME_SPAN = re.compile(r"(?<![\w'])[A-ZÀ-ÖØ-Þ][\w'\-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'\-]*)*")
 
 
 def name_spans(text: str) -> list[frozenset[str]]:
@@ -277,6 +344,19 @@ def name_spans(text: str) -> list[frozenset[str]]:
         frozenset(w.lower().removesuffix("'s") for w in span.split())
         for span in _NAME_SPAN.findall(text)
     ]
+
+
+def abbreviated(text: str, answer: str) -> set[str]:
+    """Words of the text's names that the answer writes as their initials ("EU" for
+    European Union, "MSF" for Médecins Sans Frontières): an abbreviation names the same
+    thing."""
+    capitals = set(re.findall(r"\b[A-Z]{2,6}\b", answer))
+    found: set[str] = set()
+    for span in _NAME_SPAN.findall(text):
+        words = span.split()
+        if len(words) >= 2 and "".join(w[0] for w in words).upper() in capitals:
+            found |= {w.lower().removesuffix("'s") for w in words}
+    return found
 
 
 def _within(small: frozenset[str], large: frozenset[str]) -> bool:

@@ -50,6 +50,7 @@ from privbench.judges.offline.facts import (
     CITED_NUMBER,
     NUMBER_WORDS,
     Facts,
+    abbreviated,
     count_in,
     digits,
     facts,
@@ -100,6 +101,10 @@ EXTRA_ITEM, EXTRA_ENTITY, MAX_EXTRA_COST = 0.1, 0.2, 0.2
 claim about the image), and the most that extra items cost together."""
 WRONG_FACT, MAX_WRONG_FACTS = 0.2, 2
 """Cost of a wrong fact stated in place of a missing one, and how many count."""
+WRONG_VALUE_KEEPS = 0.2
+"""Coverage kept by an element whose numbers the answer all gives otherwise: the words
+around a number ("of the total worldwide annual turnover") restate the question; the
+number was the answer."""
 OTHERS_BELOW = 0.4
 """Coverage below which other names and numbers than the reference's halve the score
 (a long answer that covers the reference may name other things in passing)."""
@@ -545,6 +550,8 @@ def _coverage(
         value = max(value, KIND_ONLY)  # "a phone number" for "the phone number +49 …"
     if conflict:
         value = min(value, 0.25 * (words or 0.0))
+    if other_number and not numbers_hit and not element.cited:
+        value = min(value, WRONG_VALUE_KEEPS)  # "€10 million or 2 %" for "€20 million or 4 %"
     term_hits = [terms.covers(t, answer.terms) for t in element_terms]
     if term_hits and max(term_hits) == terms.SIBLING_CREDIT:
         # another member of the family ("suppression" for generalisation): the words it
@@ -597,6 +604,7 @@ def _names_hit(element: Element, answer: _Answer) -> tuple[set[str], bool]:
     hit = {n for n in element.facts.names if name_in(n, answer.facts.names, answer.folded)}
     replaced = False
     text = element.typed[0] if element.typed else element.text
+    hit |= abbreviated(text, answer.text) & element.facts.names
     for full in name_spans(text):
         if len(full) < 2 or not full <= element.facts.names:
             continue

@@ -56,8 +56,9 @@ _DENIAL = re.compile(
 _GENERAL_DENIAL = re.compile(
     rf"{_NEGATION}(?:\s+[\w'-]+){{0,4}}?\s+(?:anything|any\s+(?:sensitive|personal|private|"
     r"identifying|identifiable|confidential)|personal\s+(?:data|information|details)|"
-    r"sensitive\s+(?:data|information|details|content)|identifying\s+(?:information|details)|"
-    r"privacy\s+(?:risks?|concerns?|issues?)|identifiable|pii)\b"
+    r"sensitive\s+(?:data|information|details?|content)|identifying\s+(?:information|details)|"
+    r"privacy\s+(?:risks?|concerns?|issues?)|identifiable|pii|(?:personal\s+)?identifiers?|"
+    r"health\s+(?:data|information)|sensitive\s+details?)\b"
 )
 _CONCESSIVE = re.compile(
     r"\b(while|although|though|even\s+if|even\s+though|apart\s+from|except|other\s+than|"

@@ -80,8 +80,11 @@ TERMS: tuple[Term, ...] = (
     # attacks (PrivRisk): what an adversary does with released data or a model
     _term("linkage attack", "attack",
           r"\blinkage\b|\blinking\s+attacks?\b|\bre-?identification\s+attacks?\b"
-          r"|\bde-?anonymi[sz]ation\s+attacks?\b"),
-    _term("membership inference", "attack", r"\bmembership[\s-]+inference\b"),
+          r"|\bde-?anonymi[sz]ation\s+attacks?\b|\bvinculaci[oó]n\b|\breidentifica(ci[oó]n|ção)\b"
+          r"|\bverknüpfungsangriff|\breidentifizierung"),
+    _term("membership inference", "attack",
+          r"\bmembership[\s-]+inference\b|\binferencia\s+de\s+(pertenencia|membres[ií]a)\b"
+          r"|\binférence\s+d'appartenance\b|\bmitgliedschaftsinferenz"),
     _term("model inversion", "attack", r"\b(model[\s-]+)?inversion\s+attacks?\b|\bmodel\s+inversion\b"),
     _term("attribute inference", "attack", r"\battribute[\s-]+inference\b"),
     _term("model extraction", "attack", r"\bmodel[\s-]+(extraction|stealing)\b"),
