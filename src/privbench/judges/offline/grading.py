@@ -81,6 +81,13 @@ KEY_WEIGHT, TERM_WEIGHT, WORD_WEIGHT = 0.5, 0.5, 0.5
 """Shares of an element's key facts, terms and concepts when it has them."""
 RIVAL_TERMS = 0.6
 """Term coverage kept when the answer also names a rival term (hedges between them)."""
+HEDGED_KEEPS = 0.45
+"""Coverage of an element whose term the answer leaves open between two ("either a model
+inversion or a membership inference attack"): about half, as the paper's judge grades
+half an answer."""
+CONCEDED_KEEPS = 0.7
+"""Coverage of an element whose term the answer settles on while conceding another
+("probably X, although Y could also do it"): about 0.8 as a grade."""
 PARAPHRASE = 0.9
 """Coverage of a term's explanation without its name, relative to its concepts."""
 TYPE_WEIGHT = 0.4
@@ -462,6 +469,7 @@ def _coverage(
     answer: _Answer,
     reference: Facts,
     topic: Topic = NO_TOPIC,
+    reference_terms: frozenset[str] = frozenset(),
 ) -> tuple[float, str | None]:
     """Coverage of one element in 0–1, and the kind of wrong fact the answer states for
     it, if any: "count", "number", "name" or "term". What the question already names
@@ -513,7 +521,10 @@ def _coverage(
         else None
     )
     conflict = terms.conflicts(element_terms, answer.terms) or terms.conflicts(laws, answer.terms)
-    if term_cover and terms.rivals(element_terms, answer.terms, answer.text):
+    hedged = bool(term_cover) and terms.rivals(
+        element_terms, answer.terms - reference_terms, answer.text
+    )  # a term another element or alternative of the reference names is no rival
+    if hedged and term_cover:
         term_cover *= RIVAL_TERMS
     cited = len(wanted.numbers) + len(optional.numbers)
     if term_cover is not None and cited and not other_number and terms.is_law(element.terms):
@@ -548,6 +559,10 @@ def _coverage(
     kind_only = bool(element.label) and required_keys and not key_hit and not other_number
     if kind_only and element.label <= answer.words:
         value = max(value, KIND_ONLY)  # "a phone number" for "the phone number +49 …"
+    if hedged:
+        value = min(value, HEDGED_KEEPS)  # its explanation fits either term it names
+    elif term_cover and terms.concedes(element_terms, answer.terms - reference_terms, answer.text):
+        value = min(value, CONCEDED_KEEPS)
     if conflict:
         value = min(value, 0.25 * (words or 0.0))
     if other_number and not numbers_hit and not element.cited:
@@ -658,10 +673,12 @@ def grade(reference: str, answer: str, question: str = "") -> float:
         count_in(answer) if any(e.count for a in parse(reference) for e in a) else None,
     )
     best, wrong, missing = 0.0, [], 0
+    reference_terms = frozenset().union(*(e.terms for a in parse(reference) for e in a))
     for alternative in parse(reference):
         shared = _shared_words(alternative)
         scored = [
-            _coverage(e, shared[i], seen, reference_facts, topic) for i, e in enumerate(alternative)
+            _coverage(e, shared[i], seen, reference_facts, topic, reference_terms)
+            for i, e in enumerate(alternative)
         ]
         scored = _bound(alternative, answer, scored)
         coverage = _combine([s for s, _ in scored])

@@ -129,6 +129,10 @@ def extra_items(answer: str, reference_elements: tuple[str, ...]) -> int:
     return extra
 
 
+_GERMAN = frozenset(
+    ["der", "die", "das", "dem", "den", "des", "ein", "eine", "einer", "einem", "und", "ist", "sind", "sowie", "nicht", "auf", "mit", "von", "für"]
+)
+"""German function words: a sentence with two of them is German."""
 _SPAN = re.compile(r"(?<![\w'])[A-Z][\w'\-]+(?:\s+(?:[A-Z][\w'\-]+|&))*")
 
 
@@ -143,7 +147,10 @@ def foreign_entities(answer: str, reference: str) -> int:
     count = 0
     for line in _plain(answer).splitlines():
         for sentence in sentences(line):
+            german = len(set(tokens(sentence)) & _GERMAN) >= 2
             for match in _SPAN.finditer(sentence):
+                if german and " " not in match.group(0):
+                    continue  # German capitalises every noun: "Umschlag" is no name
                 span = match.group(0)
                 words = [
                     w

@@ -221,14 +221,16 @@ def conflicts(wanted: frozenset[str], given: frozenset[str]) -> bool:
     )
 
 
-_HEDGE = re.compile(
-    r"\b(?:or|either|maybe|perhaps|possibly|whether|not\s+sure|although|though|"
-    r"alternatively|(?:could|might|may)\s+also)\b|/"
-)
+_HEDGE = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|whether|not\s+sure)\b|/")
 """Words that leave a choice between two named terms open."""
+_ASIDE = re.compile(r"\b(?:although|though|alternatively|(?:could|might|may)\s+also)\b")
+"""Words that settle on one term and concede another ("probably X, although Y could
+also do it")."""
 
 
-def rivals(wanted: frozenset[str], given: frozenset[str], answer: str = "") -> bool:
+def rivals(
+    wanted: frozenset[str], given: frozenset[str], answer: str = "", hedge: re.Pattern[str] = _HEDGE
+) -> bool:
     """Whether the answer hedges between a reference term and another term of its kind,
     outside its family ("either a model inversion or a membership inference attack",
     "maybe data masking or differential privacy"): it has not settled on the right one.
@@ -246,7 +248,7 @@ def rivals(wanted: frozenset[str], given: frozenset[str], answer: str = "") -> b
     if not others:
         return False
     for sentence in re.split(r"(?<=[.!?;])\s+|\n+", fold(answer)):
-        if not _HEDGE.search(sentence):
+        if not hedge.search(sentence):
             continue
         named = terms_in(sentence)
         if named & family and any(g in named for g in others):
@@ -270,6 +272,13 @@ def equates(contrasted: frozenset[str], answer: str) -> bool:
         if _SAME.search(sentence) and len(terms_in(sentence) & contrasted) >= 2:
             return True
     return False
+
+
+def concedes(wanted: frozenset[str], given: frozenset[str], answer: str) -> bool:
+    """Whether the answer names the reference's term but concedes another of its kind in
+    the same sentence ("probably homomorphic encryption, although secure multi-party
+    computation could also achieve this"): settled, with a doubt."""
+    return rivals(wanted, given, answer, _ASIDE)
 
 
 def regimes(names: frozenset[str]) -> frozenset[str]:
