@@ -775,7 +775,11 @@ def _shared_words(alternative: tuple[Element, ...]) -> list[frozenset[str]]:
 def _entity_list(reference: str) -> bool:
     """Whether the reference is a list of named entities (NER answers)."""
     elements = [e for a in parse(reference) for e in a if e.count is None]
-    named = [e for e in elements if e.typed or (e.facts.names and len(e.facts.words) <= 2)]
+    named = [
+        e
+        for e in elements
+        if e.typed or (e.facts.names and len(e.facts.words) <= 2 and not e.terms)
+    ]  # a principle's name ("Accountability") is no entity
     return len(elements) >= 2 and len(named) >= 0.6 * len(elements)
 
 

@@ -130,7 +130,27 @@ def extra_items(answer: str, reference_elements: tuple[str, ...]) -> int:
 
 
 _GERMAN = frozenset(
-    ["der", "die", "das", "dem", "den", "des", "ein", "eine", "einer", "einem", "und", "ist", "sind", "sowie", "nicht", "auf", "mit", "von", "für"]
+    [
+        "der",
+        "die",
+        "das",
+        "dem",
+        "den",
+        "des",
+        "ein",
+        "eine",
+        "einer",
+        "einem",
+        "und",
+        "ist",
+        "sind",
+        "sowie",
+        "nicht",
+        "auf",
+        "mit",
+        "von",
+        "für",
+    ]
 )
 """German function words: a sentence with two of them is German."""
 _SPAN = re.compile(r"(?<![\w'])[A-Z][\w'\-]+(?:\s+(?:[A-Z][\w'\-]+|&))*")
@@ -144,6 +164,13 @@ def foreign_entities(answer: str, reference: str) -> int:
     """
     folded_reference = fold(reference)
     reference_names = facts(reference).names
+    if reference_names and not any(n.isascii() for n in reference_names):
+        return 0  # names in another script ("大谷翔平") cannot be told from their translation
+    abbreviations = {
+        "".join(w[0] for w in span.split()).lower()
+        for span in _SPAN.findall(reference)
+        if len(span.split()) >= 2
+    }
     count = 0
     for line in _plain(answer).splitlines():
         for sentence in sentences(line):
@@ -162,6 +189,8 @@ def foreign_entities(answer: str, reference: str) -> int:
                 opening = not sentence[: match.start()].strip(" -*•\"'#>0123456789.)")
                 if opening and len(span.split()) == 1:
                     continue
+                if span.lower() in abbreviations:
+                    continue  # "EU" for the reference's European Union
                 if not any(name_in(w, reference_names, folded_reference) for w in words):
                     count += 1
     return count
@@ -187,6 +216,8 @@ def type_credit(name: str, entity_type: str, answer: str) -> float:
     as the name, written in any script.
     """
     parts = [fold(p) for p in re.findall(r"[\w'\-]+", name)]
+    if len(parts) >= 2:
+        parts.append("".join(p[0] for p in parts))  # "EU" for European Union
 
     def has_name(segment: str) -> bool:
         return any(name_in(p, frozenset(), segment) for p in parts)
