@@ -37,8 +37,12 @@ from privbench.judges.offline.text import (
 NUMBER_WORDS = {
     "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
     "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+    "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "sixty": "60",
+    "seventy": "70", "eighty": "80", "ninety": "90", "hundred": "100",
 }  # fmt: skip
 """Number words read as numbers ("three weeks" states the 3 of "3 weeks")."""
+_UNITS = {"hour": 1, "hours": 1, "hrs": 1, "h": 1, "day": 24, "days": 24, "week": 168, "weeks": 168}
+"""Hours in a unit of time: "72 hours" and "three days" state one deadline."""
 
 COUNT_NOUNS = word_set(
     """person people persons individual individuals name names location locations place
@@ -64,7 +68,35 @@ LABELS = word_set(
 
 _IDENTIFIER = re.compile(r"\b(?=[\w\-]*\d)(?=[\w\-]*[^\W\d_])[\w\-]{4,}\b")
 _NUMBER = re.compile(r"\+?\d[\d\s\-./:]*\d|\d")
-_WORD_NUMBER = re.compile(r"\b(" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b")
+_WORD_NUMBER = re.compile(
+    r"\b(" + "|".join(sorted(set(NUMBER_WORDS) - {"one"}, key=len, reverse=True)) + r")\b"
+    r"|\b(one)(?=\s+(?:calendar\s+|business\s+|working\s+)?(?:hour|day|week|month|year|"
+    r"minute|copy|time|person|name|location|place|city|entity|organi[sz]ation|company|face|"
+    r"child|item|object|document|card|field|identifier|attribute|address|record|row|device|"
+    r"screen|camera|window|factor|piece|date|number)s?\b)"
+)
+"""A number word — "one" only before what it counts ("one month", "one card"), not as a
+pronoun ("the last one", "one of them", "no one")."""
+_TIME = re.compile(
+    r"\b(\d+|" + "|".join(NUMBER_WORDS) + r")\s*(?:calendar\s+|business\s+|working\s+)?"
+    r"(" + "|".join(_UNITS) + r")\b"
+)
+
+
+def in_other_units(text: str) -> frozenset[str]:
+    """An answer's periods of time in the other unit ("three days" → "72", "72 hours" →
+    "3"), to meet a reference that writes the same period otherwise. Only answers get
+    them: a reference's own numbers stay as written."""
+    found = set()
+    for number, unit in _TIME.findall(fold(text)):
+        value = int(NUMBER_WORDS.get(number, number)) * _UNITS[unit]
+        if _UNITS[unit] > 1:
+            found.add(str(value))
+        elif value % 24 == 0:
+            found.add(str(value // 24))
+    return frozenset(found)
+
+
 _INITIAL = re.compile(
     r"(?:^|[.!?]\s+|<(?:AND|OR)>\s*|\n\s*(?:[-*•]|\d+[.)])?\s*[*_\"'(]*)([A-ZА-ЯЁΑ-Ω][\w'\-]*)"
     r"(?![\w'\-]*\s+[A-ZА-ЯЁΑ-Ω])"
@@ -196,7 +228,7 @@ def facts(text: str) -> Facts:
     folded = fold(numeric_text)
     counts = _counts(folded)
     numbers = {digits(n) for n in _NUMBER.findall(numeric_text) if digits(n)} | citations
-    numbers |= {NUMBER_WORDS[w] for w in _WORD_NUMBER.findall(folded)}
+    numbers |= {NUMBER_WORDS[a or b] for a, b in _WORD_NUMBER.findall(folded)}
     # "Porto.", "Acme Corp": a name, not a sentence — but "Parental consent." is a phrase
     short_words = numeric_text.split()
     short = len(short_words) <= 3 and all(

@@ -55,6 +55,7 @@ from privbench.judges.offline.facts import (
     digits,
     facts,
     full_name_given,
+    in_other_units,
     name_in,
     name_spans,
 )
@@ -276,9 +277,9 @@ def _label(text: str, found: Facts) -> frozenset[str]:
 
 
 _COUNT_HEAD = re.compile(
-    r"^\W*(\d+|(?i:" + "|".join(NUMBER_WORDS) + r"))\s+(?:[A-Za-z][\w'-]*\s*){1,3}:\s*"
+    r"^\W*(\d+|(?i:" + "|".join(NUMBER_WORDS) + r"))\s*(?:[A-Za-z][\w'-]*\s*){0,3}:\s*"
 )
-"""A count heading a list ("2 license plates: …"), whatever the things counted."""
+"""A count heading a list ("2 license plates: …", "Three: …"), whatever is counted."""
 
 
 def _split_counts(elements: list[str]) -> list[str]:
@@ -347,13 +348,18 @@ class _Answer:
     spans: tuple[frozenset[str], ...]
     count: str | None = None
     """The count the answer states, when the reference has a count to compare it with."""
+    converted: frozenset[str] = frozenset()
+    """Its periods of time in the other unit ("three days" → "72"): they meet a
+    reference's number, and are never a number of their own."""
 
 
 def _numbers_hit(wanted: frozenset[str], answer: _Answer) -> float:
     hit = 0.0
     plain = re.sub(r"\D", "", answer.text)
     for number in wanted:
-        if number in answer.facts.numbers or ("(" not in number and number in plain):
+        if number in answer.facts.numbers | answer.converted or (
+            "(" not in number and number in plain
+        ):
             hit += 1
         elif "(" in number and number.split("(")[0] in answer.facts.numbers:
             hit += HEAD_ARTICLE
@@ -671,6 +677,7 @@ def grade(reference: str, answer: str, question: str = "") -> float:
         terms.terms_in(answer),
         tuple(name_spans(answer)),
         count_in(answer) if any(e.count for a in parse(reference) for e in a) else None,
+        in_other_units(answer),
     )
     best, wrong, missing = 0.0, [], 0
     reference_terms = frozenset().union(*(e.terms for a in parse(reference) for e in a))

@@ -192,6 +192,9 @@ def _verb_bindings(read: VerbRoles, answer: str) -> tuple[float | None, ...]:
 
 
 _DIRECTED = re.compile(
+    r"(?<!\bnext\s)(?<!\bclose\s)(?<!\bdue\s)(?<!\baccording\s)(?<!\bup\s)(?<!\bprior\s)"
+    r"(?<!\bsimilar\s)(?<!\bcompared\s)(?<!\baddition\s)(?<!\bthanks\s)(?<!\brelated\s)"
+    r"(?<!\baccess\s)"
     r"\b(to|towards?|from)\s+(?:(?:the|a|an|his|her|their|its)\s+([\w'\-]+)"
     r"|([A-Z][\w'\-]*))"
 )
@@ -206,22 +209,25 @@ def _mark(word: str) -> str:
     return min(concepts) if concepts else word.lower()
 
 
-def _directions(text: str) -> dict[str, str]:
+def _directions(text: str, names_only: bool = False) -> dict[str, str]:
     """What a text marks as where something goes ("to Tom") or comes from ("from
-    Maria"): the concept of the first word after the preposition."""
+    Maria"): the concept of the first word after the preposition; with ``names_only``
+    only capitalised ones (a party, not "to the team")."""
     return {
         _mark(m.group(2) or m.group(3)): _DIRECTION[m.group(1).lower()]
         for m in _DIRECTED.finditer(text)
+        if not names_only or (m.group(2) or m.group(3))[:1].isupper()
     }
 
 
 def reverses(element: str, answer: str) -> bool:
     """Whether the answer turns the element's direction around: what the reference sends
-    something *to* (or gets it *from*) is not marked so in the answer, and another thing
-    the reference names is ("Maria pays Tom" read as "Tom pays … to Maria"). The same two
+    something *to* (or gets it *from*) — a named party ("to Tom", "to AdTrack Inc."),
+    not a place or a group ("next to the pen", "to the team") — is not marked so in the
+    answer, and another thing the reference names is ("Maria pays Tom" read as "Tom pays … to Maria"). The same two
     in the other voice ("Tom receives it from Maria") mark nothing the reference's way
     round, so they do not count as reversed."""
-    wanted = _directions(element)
+    wanted = _directions(element, names_only=True)  # "to an insulin pen" is a place
     if not wanted:
         return False
     given = _directions(answer)

@@ -34,7 +34,7 @@ STOP = word_set(
     enabling together make makes made making use used using get gets got take takes give
     gives put like way ways thing things must within become becomes becoming whether
     least each other many much more most too even already thus therefore clearly fully
-    actually really full entire whole"""
+    actually really full entire whole one"""
 )
 STOP |= word_set(
     """el la los las un una unos unas de del al y o que en es son se lo su sus por para con
