@@ -288,7 +288,7 @@ def _split_counts(elements: list[str]) -> list[str]:
     for element in elements:
         found = facts(element)
         headed = _COUNT_HEAD.match(element)  # "2 license plates: KL-482-TR"
-        if headed and found.names:
+        if headed and (found.names or len(elements) > 1) and element[headed.end() :].strip():
             out.append(NUMBER_WORDS.get(headed.group(1).lower(), headed.group(1)))
             out.append(element[headed.end() :])
         elif found.counts and found.names:
@@ -725,7 +725,10 @@ def grade(reference: str, answer: str, question: str = "") -> float:
         score = max(score, NO_WITH_REASON)  # the right "No" with a sound reason of its own
     elements = tuple(e.text for alternative in parse(reference) for e in alternative)
     # a wrong count ("Two faces, …") is a wrong fact already, not also an extra list item
-    extras = max(0, lists.extra_items(answer, elements) - wrong.count("count"))
+    listed = _entity_list(reference) or any(len(a) > 1 for a in parse(reference))
+    # only a reference that lists things has items to add to: the examples an answer gives
+    # after a definition ("e.g. a hacked database, a lost laptop") are no extra items
+    extras = max(0, lists.extra_items(answer, elements) - wrong.count("count")) if listed else 0
     entities = lists.foreign_entities(answer, reference) if _entity_list(reference) else 0
     entities = max(0, entities - wrong.count("name"))  # a wrong name is also a foreign one
     # a wrong number in place of the reference's is a wrong fact already, not an extra

@@ -180,7 +180,7 @@ def foreign_entities(answer: str, reference: str) -> int:
                     continue  # German capitalises every noun: "Umschlag" is no name
                 span = match.group(0)
                 words = [
-                    w
+                    w.removesuffix("'s")
                     for w in tokens(span)
                     if (w not in STOP or (len(w) > 1 and w.upper() in span)) and w not in LABELS
                 ]
@@ -224,6 +224,13 @@ def type_credit(name: str, entity_type: str, answer: str) -> float:
 
     pieces = re.split(r"[\n;,]|\s+(?:and)\s+", fold(_unmark(answer)))
     segments = [s for s in pieces if has_name(s)]
+    if segments and not any(_types(s) for s in segments):
+        # '"Lucía Fernández," a person; …': the type may follow the name's own piece
+        segments += [
+            pieces[i + 1]
+            for i, s in enumerate(pieces[:-1])
+            if has_name(s) and not has_name(pieces[i + 1])
+        ]
     if not segments:
         segments = [line for line in fold(answer).splitlines() if has_name(line)]
     given = frozenset().union(

@@ -104,6 +104,8 @@ _CONCEPT_GROUPS: tuple[str, ...] = (
     "cardholder holder owner cardholders",
     "payment bank credit debit banking visa mastercard",
     "expiration expiry expires exp",
+    "licence license licences licenses licensed",
+    "driver driving drivers motorist",
     "e-mail email emails mail courriel message inbox",
     "birth birthday dob born birthdate",
     "medication drug medicine medications pill prescription sertraline",
