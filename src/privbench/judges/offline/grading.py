@@ -552,6 +552,18 @@ def _coverage(
     required_keys = len(wanted.numbers) + len(wanted.names)
     if element_terms and not required_keys and not conflict and words is not None:
         value = max(value, PARAPHRASE * words)  # the technique explained without its name
+    elif (
+        element_terms
+        and not required_keys
+        and not conflict
+        and not own_words
+        and not any(t.startswith("right") for t in element_terms)  # rights go by article
+        and not any(terms.covers(t, answer.terms) for t in element_terms)
+    ):
+        # the reference is only the term ("Data minimisation."): its own concepts
+        # ("collect only the minimum necessary") describe it without the name
+        described = _words_coverage(wanted.words, shared, answer.words)
+        value = max(value, PARAPHRASE * (described or 0.0))
     if element_terms and term_cover == 1 and not conflict and not required_keys:
         value = max(value, TERM_ALONE)  # the right technique named, not explained
     head = element.head_terms - topic.terms

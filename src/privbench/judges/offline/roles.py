@@ -231,7 +231,9 @@ def reverses(element: str, answer: str) -> bool:
     if not wanted:
         return False
     given = _directions(answer)
-    named = content_words(element) | {_mark(w) for w in re.findall(r"[\w'\-]+", element)}
+    first = _DIRECTED.search(element)
+    before = element[: first.start()] if first else element  # the other party: the sender
+    named = content_words(before) | {_mark(w) for w in re.findall(r"[\w'\-]+", before)}
     for way in set(wanted.values()):
         ends = {t for t, w in wanted.items() if w == way}  # "to an address of Jana": one end
         if all(given.get(t) != way for t in ends) and any(
