@@ -469,7 +469,7 @@ def test_attacks_laws_and_principles_are_terms() -> None:
     assert grade(attack, hedge, question) == 0.5
     linkage = "A linkage attack, joining ZIP code, birth date and sex with a voter list."
     other = "A membership inference attack, using ZIP code, birth date and sex to query a model."
-    assert grade(linkage, other, "Which attack could an adversary use?") == 0.0
+    assert grade(linkage, other, "Which attack could an adversary use?") <= 0.1
     hipaa = "HIPAA (the Privacy Rule) <AND> protected health information (PHI)."
     assert grade(hipaa, "This violates the GDPR: health data is special category data.") <= 0.3
     pipeda = "It violates PIPEDA Principle 4.5 (Limiting Use, Disclosure, and Retention)."

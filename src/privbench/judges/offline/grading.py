@@ -176,6 +176,12 @@ _OPEN_QUESTION = re.compile(
 )
 """A yes/no question left open ("it depends on school policy", "a grey area"): said by an
 answer that states no polarity, it does not answer the question."""
+_NORMATIVE = re.compile(
+    r"\b(?:appropriate|acceptable|allowed|permitted|permissible|lawful|legal|okay|ok|"
+    r"justified|reasonable|ethical|fair)\b"
+)
+"""A question that asks for a verdict on a flow or a use ("Is it appropriate …?"): its
+right answer is a polarity and a reason, as a "No" with a sound reason of its own."""
 _CHOICE_REFERENCE = re.compile(r"^\s*\(?([A-H])[.)]\s")
 _CHOICE_ANSWER = re.compile(
     r"^\W*\(?([A-H])(?:[.):]|\s*$|\s+[-–—])"
@@ -735,6 +741,14 @@ def grade(reference: str, answer: str, question: str = "") -> float:
     score = base + (1 - base) * min(1.0, best / NEARLY_COMPLETE)
     if base == NO_BASE_REASON and best >= REASON_MEETS and _own_reason_beyond(answer, topic):
         score = max(score, NO_WITH_REASON)  # the right "No" with a sound reason of its own
+    elif (
+        base == YES_BASE
+        and given_polarity == "yes"
+        and _NORMATIVE.search(fold(question))
+        and best >= REASON_MEETS
+        and _own_reason_beyond(answer, topic)
+    ):  # "Is this flow appropriate?" — "Yes, because …": a verdict with its reason
+        score = max(score, NO_WITH_REASON)
     elements = tuple(e.text for alternative in parse(reference) for e in alternative)
     # a wrong count ("Two faces, …") is a wrong fact already, not also an extra list item
     listed = _entity_list(reference) or any(len(a) > 1 for a in parse(reference))

@@ -31,7 +31,19 @@ YES = word_set(
 )
 NO = word_set("no nein non нет 否 不 没有 لا いいえ false nope não nie hayır")
 
-_LEAD = re.compile(r"^[\s*_>#\"'`-]*(?:answer\s*:\s*)?[\s*_\"']*([^\W\d_]+)", re.IGNORECASE)
+_LEAD = re.compile(
+    r"^[\s*_>#\"'`-]*(?:(?:short|direct|final|brief|my)?\s*(?:answer|verdict|assessment|"
+    r"conclusion|bottom\s+line|in\s+short|tl;?dr)\s*[:—–-]\s*)?[\s*_\"']*([^\W\d_]+)",
+    re.IGNORECASE,
+)
+"""The first word, after a heading such as "Short answer:" or "## Assessment:"."""
+_JUDGED = re.compile(
+    r"^[\s*_\"']*(?:(?P<no>inappropriate|not\s+appropriate|unacceptable|not\s+acceptable|"
+    r"not\s+allowed|not\s+permitted|impermissible)|(?P<yes>appropriate|acceptable|allowed|"
+    r"permitted|permissible))\b"
+)
+"""A verdict word opening the answer ("Inappropriate.", "Not allowed —"): the polarity of
+a question that asks whether a flow or a use is appropriate."""
 _EARLY = re.compile(r"^[^.!?\n]{0,40}?,\s*(yes|no)\s*[,.!:;—–-]")
 _HEDGED_NO = re.compile(
     r"^[\s*_\"']*(probably|likely|most\s+likely|almost\s+certainly|generally|usually)\s+not\b"
@@ -126,6 +138,9 @@ def polarity(text: str) -> str | None:
         return "yes"
     if lead and lead.group(1) in NO:
         return "no"
+    judged = _JUDGED.match(folded[lead.start(1) :]) if lead else None
+    if judged:
+        return "no" if judged.group("no") else "yes"
     early = _EARLY.match(folded)  # "Based on the image, yes, …"
     if early:
         return "yes" if early.group(1) == "yes" else "no"

@@ -110,7 +110,7 @@ _CONCEPT_GROUPS: tuple[str, ...] = (
     "birth birthday dob born birthdate",
     "medication drug medicine medications pill prescription sertraline",
     "dosage dose mg strength",
-    "prescriber doctor physician prescribing",
+    "prescriber doctor physician prescribing nurse clinician",
     "empty unoccupied vacant away absent holiday vacation trip travelling traveling",
     "burglary burgle burgled burglar robbed robbery break steal stolen theft-home",
     "surveillance cctv security camera webcam",
@@ -126,7 +126,9 @@ _CONCEPT_GROUPS: tuple[str, ...] = (
     "address adresse dirección direccion anschrift адрес street",
     "name nom nombre namen имя fullname",
     "number num no. numéro número nummer номер digits",
-    "health medical clinical diagnosis condition disease illness",
+    "health medical clinical diagnosis condition disease illness healthcare hospital "
+    "hospitals clinic clinics",
+    "treatment treat treating treated care caring therapy",
     "unchanged untouched remaining intact unmodified left",
     "attribute field column quasi-identifier variable",
     "encrypt encryption encrypted cipher ciphertext encrypts decrypt decryption "
