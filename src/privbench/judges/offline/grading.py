@@ -76,8 +76,8 @@ not an explanation: an answer needs all of them but half a concept to complete i
 LONE_CONCEPT = 0.7
 """Weight of a single shared concept of an element longer than a phrase: one word in
 common with a long explanation is as likely chance as a match."""
-WEAK_CONCEPTS = frozenset({"person"})
-"""Concepts nearly every answer mentions ("someone could …"): they count half."""
+WEAK_CONCEPTS = frozenset({"person", "attack"})
+"""Concepts nearly every answer mentions ("someone could …", "an attack"): they count half."""
 KEY_WEIGHT, TERM_WEIGHT, WORD_WEIGHT = 0.5, 0.5, 0.5
 """Shares of an element's key facts, terms and concepts when it has them."""
 RIVAL_TERMS = 0.6
@@ -248,12 +248,12 @@ def _element(text: str) -> Element:
     found = facts(main)
     cited = bool(found.numbers) and bool(CITED_NUMBER.search(fold(main)))
     heading = re.match(r"\s*([^:]{2,60}):\s", main)
-    head_terms = terms.terms_in(heading.group(1)) if heading else frozenset()
+    head_terms = terms.reference_terms_in(heading.group(1)) if heading else frozenset()
     return Element(
         text,
         found,
         facts(inside),
-        terms.terms_in(text),
+        terms.reference_terms_in(text),
         count,
         None,
         cited,
@@ -422,7 +422,7 @@ def topic_of(question: str) -> Topic:
     choices = frozenset().union(*(left | right for left, right in pairs))
     return Topic(
         content_words(question) - choices,
-        terms.terms_in(question),
+        terms.reference_terms_in(question),
         found.names - choices,
         found.numbers,
         choices,
@@ -712,7 +712,8 @@ def grade(reference: str, answer: str, question: str = "") -> float:
             missing = sum(1 for s, w in scored if s == 0 and not w)
     if topic.echoed_by(seen):
         best = 0.0  # the question restated: nothing it asks for is said
-    if terms.equates(terms.terms_in(reference) - terms.regimes(terms.terms_in(reference)), answer):
+    named = terms.reference_terms_in(reference)
+    if terms.equates(named - terms.regimes(named), answer):
         best = 0.0  # "X and Y are the same" where the reference tells them apart
     if wanted_polarity is None and best < DENIAL_KEEPS and denies(answer) and not denies(reference):
         return 0.0  # "There is no risk" to a reference that names one

@@ -166,7 +166,9 @@ TERMS: tuple[Term, ...] = (
           r"\bbreach\s+notification\b|\bnotif(y|ied|ication)\b[^.]{0,40}\b(authority|regulator|72)"),
 )  # fmt: skip
 
-_BY_NAME = {t.name: t for t in TERMS}
+_BY_NAME = {t.name: t for t in TERMS} | {
+    "another attack": Term("another attack", "attack", re.compile(r"(?!x)x"))
+}
 FAMILY_CREDIT = 0.35
 """Coverage of a term by its broader family's name."""
 SIBLING_CREDIT = 0.15
@@ -176,11 +178,41 @@ SIBLING_CREDIT = 0.15
 @lru_cache(maxsize=8192)
 def terms_in(text: str) -> frozenset[str]:
     """Names of the terms a text mentions; a family's name is dropped when one of its
-    members is there ("k-anonymity" is not also "anonymisation")."""
+    members is there ("k-anonymity" is not also "anonymisation"); an attack the table
+    does not know ("a hacking attack", "a differential attack") is :data:`OTHER_ATTACK`."""
     folded = fold(text)
     found = [t for t in TERMS if t.pattern.search(folded)]
     parents = {t.parent for t in found if t.parent}
-    return frozenset(t.name for t in found if t.name not in parents)
+    names = {t.name for t in found if t.name not in parents}
+    if _unknown_attack(folded):
+        names.add(OTHER_ATTACK)
+    return frozenset(names)
+
+
+def reference_terms_in(text: str) -> frozenset[str]:
+    """The terms a reference names: an attack the table does not know is no term an
+    answer must repeat (any other unknown attack would meet it)."""
+    return terms_in(text) - {OTHER_ATTACK}
+
+
+OTHER_ATTACK = "another attack"
+_NAMED_ATTACK = re.compile(r"\b([^\W\d_][\w-]*)[\s-]+attacks?\b")
+_GENERIC_ATTACK = frozenset(
+    ["a", "an", "the", "this", "that", "such", "same", "any", "each", "privacy", "inference", "possible", "potential", "common", "known", "real", "successful", "targeted", "cyber", "security", "data", "type", "kind", "of", "or", "and", "which", "what", "serious", "simple", "typical", "classic", "sophisticated", "main", "primary", "specific"]
+)  # fmt: skip
+"""Words before "attack" that name no attack ("this attack", "a privacy attack")."""
+_ATTACKS = tuple(t for t in TERMS if t.kind == "attack")
+
+
+def _unknown_attack(folded: str) -> bool:
+    """Whether the text names an attack ("X attack") that is none of the known ones."""
+    for match in _NAMED_ATTACK.finditer(folded):
+        if match.group(1) in _GENERIC_ATTACK:
+            continue
+        around = folded[max(0, match.start() - 40) : match.end()]
+        if not any(t.pattern.search(around) for t in _ATTACKS):
+            return True
+    return False
 
 
 def kind(name: str) -> str:
