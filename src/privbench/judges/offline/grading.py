@@ -119,6 +119,9 @@ OTHERS_BELOW = 0.4
 DENIAL_KEEPS = 0.8
 """Coverage above which an answer that seems to deny is read as agreeing after all."""
 UNSURE = 0.5
+DECLINED_BELOW = 0.6
+"""Coverage below which an answer that opens by declining ("I can't read the whiteboard
+with complete confidence, but …") answers nothing; above it, it answers with a doubt."""
 """Coverage kept by an answer that says it cannot tell and guesses."""
 ASIDE_NAMES = 0.5
 """Share of a citation's parenthesised name ("Principle 4.3 (Consent)") that stands for
@@ -674,8 +677,9 @@ def grade(reference: str, answer: str, question: str = "") -> float:
     """
     topic = topic_of(question)
     answer = clean(answer).strip()
-    if not answer or (refuses(answer) and not denies(answer)):
+    if not answer:
         return 0.0
+    declines = refuses(answer) and not denies(answer)
     if len(_BIO_PAIR.findall(reference)) >= 3:
         return _to_grid(_bio_score(reference, answer))
     wanted_polarity = polarity(reference)
@@ -720,7 +724,9 @@ def grade(reference: str, answer: str, question: str = "") -> float:
     noncommittal = bool(_NONCOMMITTAL.search(seen.folded)) or bool(
         wanted_polarity and given_polarity is None and _OPEN_QUESTION.search(seen.folded)
     )
-    if _UNSURE.search(" ".join(sentences(answer)[:2]).lower()) or noncommittal:
+    if declines and best < DECLINED_BELOW:
+        return 0.0  # "I can't help with that": it answers nothing
+    if _UNSURE.search(" ".join(sentences(answer)[:2]).lower()) or noncommittal or declines:
         best *= UNSURE  # guesses what such a document would show instead of reading it
     choice = _choice(reference, answer)
     if choice:

@@ -46,8 +46,9 @@ _BREAK = re.compile(r"((?<=[.!?])\s+|(?<=[。！？])|\n+)")
 """Where sentences and lines end: the unit that is kept or removed whole."""
 
 _REFUSAL = re.compile(
-    r"^\W*(i\s+(cannot|can't|can not|am unable to|could not|couldn't|don't know|do not know|"
-    r"am not able to|'m unable to|'m not able to)|unable to|not sure|no idea|sorry,\s+i)",
+    r"^\W*(i\s*(?:cannot|can't|can not|am unable to|could not|couldn't|don't know|do not know|"
+    r"am not able to|'m unable to|'m not able to|won't|will not|'d prefer not|would prefer not)"
+    r"|unable to|not sure|no idea|(?:i'm\s+|i\s+am\s+)?sorry,?\s+(?:but\s+)?i)",
     re.IGNORECASE,
 )
 
