@@ -7,8 +7,8 @@
   then ``--grades`` calls cycling over them (warm: references already read, as in a run).
 * Offline judge, agreement: Spearman ρ, MAE and share within ±0.1 against the graded
   sets — the development part the rules were tuned on, the held-out part frozen before
-  tuning, the independent set and the two fresh independent sets — and the share of agreeing
-  q4/q5 verdict fields.
+  tuning and the independent sets (:data:`GRADED_FILES`; the last two were never tuned
+  on) — and the share of agreeing q4/q5 verdict fields.
 
 Target (issues 5 and 11): offline judge ≥ 200 grades/s.
 
@@ -26,23 +26,18 @@ from pathlib import Path
 from PIL import Image
 
 from privbench.judges.offline import clear_caches, grade
-from privbench.judges.offline.agreement import MEASURED, measure, read_graded
+from privbench.judges.offline.agreement import GRADED_FILES, MEASURED, measure, read_graded
 from privbench.judges.offline.spatial import graded_verdict_fields
 from privbench.models.ocr_pii import answer_priviq, read_text
 from privbench.priviq.dataset import load_priviq
 from privbench.shipped import PRIVIQ_SUITE
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
-GRADED = {
-    "dev": DATA / "judge_calibration_dev.jsonl",
-    "heldout": DATA / "judge_calibration_heldout.jsonl",
-    "independent": DATA / "judge_heldout_independent.jsonl",
-    "fresh": DATA / "judge_heldout_fresh.jsonl",
-    "fresh3": DATA / "judge_heldout_fresh3.jsonl",
-}
+GRADED = {part: DATA / name for part, name in GRADED_FILES.items()}
 SPATIAL = {
     "spatial dev": DATA / "judge_calibration_spatial_dev.jsonl",
     "spatial independent": DATA / "spatial_judge_heldout_independent.jsonl",
+    "spatial fresh": DATA / "spatial_judge_heldout_fresh.jsonl",
 }
 
 

@@ -1,5 +1,5 @@
 """The offline judge: its rules case by case, steering attempts, and agreement with graded
-answers — fit on the development part, agreement on the two held-out sets."""
+answers — fit on the sets the rules were tuned on, agreement on the held-out ones."""
 
 from __future__ import annotations
 
@@ -11,7 +11,14 @@ import pytest
 
 from privbench.judges import offline_notice
 from privbench.judges.offline import RULES_VERSION, clean, grade, rules_hash
-from privbench.judges.offline.agreement import MEASURED, Agreement, measure, read_graded
+from privbench.judges.offline.agreement import (
+    GRADED_FILES,
+    MEASURED,
+    UNSEEN,
+    Agreement,
+    measure,
+    read_graded,
+)
 from privbench.judges.offline.spatial import graded_verdict_fields, offline_verdict
 from privbench.priviq.competencies import COMPETENCIES
 from privbench.spatialtrust import judge as spatial_judge
@@ -19,13 +26,10 @@ from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
 from privbench.spatialtrust.parsing import ExplanationAnswer, PredictedFactor
 
 DATA = Path(__file__).parent / "data"
-DEV = DATA / "judge_calibration_dev.jsonl"
-HELDOUT = DATA / "judge_calibration_heldout.jsonl"
-INDEPENDENT = DATA / "judge_heldout_independent.jsonl"
-FRESH = DATA / "judge_heldout_fresh.jsonl"
-FRESH3 = DATA / "judge_heldout_fresh3.jsonl"
+DEV = DATA / GRADED_FILES["dev"]
 SPATIAL_DEV = DATA / "judge_calibration_spatial_dev.jsonl"
 SPATIAL_INDEPENDENT = DATA / "spatial_judge_heldout_independent.jsonl"
+SPATIAL_FRESH = DATA / "spatial_judge_heldout_fresh.jsonl"
 
 CARD = "Yes, the image shows a payment card that reveals the cardholder name <AND> the card number <AND> the expiration date."
 LABEL = "No, the image only shows a generic product label without any personal information."
@@ -563,46 +567,31 @@ def _holds(got: Agreement, recorded: Agreement) -> None:
     assert got.within >= recorded.within - MARGIN_WITHIN, (got, recorded)
 
 
-def test_dev_fit() -> None:
-    """Fit on the part the rules were tuned on (66 frozen + new dev triples)."""
-    rows = read_graded(DEV)
-    assert {row["competency"] for row in rows} == set(COMPETENCIES)
-    _holds(measure(rows, grade), MEASURED["dev"])
-
-
-def test_agreement_on_the_held_out_part() -> None:
-    """The part frozen before tuning (tests/data/judge_calibration_split.md)."""
-    rows = read_graded(HELDOUT)
-    assert {row["competency"] for row in rows} == set(COMPETENCIES)
-    _holds(measure(rows, grade), MEASURED["heldout"])
-
-
-def test_agreement_on_the_independent_set() -> None:
-    """Realistic model answers written and graded by a helper who never saw the rules."""
-    rows = read_graded(INDEPENDENT)
-    assert len(rows) >= 100
-    _holds(measure(rows, grade), MEASURED["independent"])
-
-
-def test_agreement_on_the_fresh_independent_set() -> None:
-    """A second independent set, first read by the judge when rules v3 were final."""
-    rows = read_graded(FRESH)
-    assert len(rows) >= 100
-    _holds(measure(rows, grade), MEASURED["fresh"])
-
-
-def test_agreement_on_the_third_independent_set() -> None:
-    """A third independent set, first read by the judge when rules v4 were final."""
-    rows = read_graded(FRESH3)
-    assert len(rows) >= 100
-    _holds(measure(rows, grade), MEASURED["fresh3"])
+@pytest.mark.parametrize("part", list(GRADED_FILES))
+def test_agreement_on_each_graded_set(part: str) -> None:
+    """Every graded set holds its recorded figures: fit on the sets the rules were tuned on
+    (dev, and the independent sets of earlier rounds), agreement on the frozen held-out part
+    and on the sets no rule was tuned on (:data:`UNSEEN`)."""
+    rows = read_graded(DATA / GRADED_FILES[part])
+    if part != "heldout":
+        assert len(rows) >= 100
+    # fresh6 follows the paper's Table 1, whose combinations name CntxPriv and MultLing
+    # second: its rows carry the first code only
+    assert {row["competency"] for row in rows} <= set(COMPETENCIES)
+    _holds(measure(rows, grade), MEASURED[part])
 
 
 def test_notice_names_the_rules_and_their_agreement() -> None:
     notice = offline_notice("offline")
     assert notice is not None and "\n" not in notice
-    for held in (MEASURED["independent"], MEASURED["fresh"], MEASURED["fresh3"]):
-        for part in (f"v{RULES_VERSION}", rules_hash(), f"ρ {held.rho:.2f}", f"MAE {held.mae:.2f}"):
+    for held in (MEASURED[part] for part in UNSEEN):
+        for part in (
+            f"v{RULES_VERSION}",
+            rules_hash(),
+            f"ρ {held.rho:.2f}",
+            f"MAE {held.mae:.2f}",
+            f"{100 * held.within:.0f} %",
+        ):
             assert part in notice
     assert "LLM judge" in notice
     assert offline_notice("openai/gpt-4o") is None
@@ -676,6 +665,17 @@ def test_offline_verdict_agreement_on_the_independent_set() -> None:
     assert _verdict_agreement(rows) >= SPATIAL_INDEPENDENT_AGREEMENT - 0.03
 
 
+def test_offline_verdict_agreement_on_the_fresh_set() -> None:
+    """q4/q5 answers written and judged by a helper who saw neither the rules nor any
+    earlier calibration set, read once by the final rules."""
+    rows = _rows(SPATIAL_FRESH)
+    assert len(rows) >= 40
+    assert _verdict_agreement(rows) >= SPATIAL_FRESH_AGREEMENT - 0.03
+
+
+SPATIAL_FRESH_AGREEMENT = 169 / 184
+"""Share of verdict fields agreeing on the fresh q4/q5 set, measured once (50 answers:
+identified 37/42, explained 34/42, unsupported 48/50, states none 50/50)."""
 SPATIAL_INDEPENDENT_AGREEMENT = 172 / 194
 """Share of verdict fields agreeing on the independent q4/q5 set, measured once (48
 answers: unsupported 41/48, states none 48/48, identified 45/49, explained 38/49)."""

@@ -21,13 +21,14 @@ def offline_notice(judge_name: str) -> str | None:
     if judge_name != OFFLINE:
         return None
     from privbench.judges.offline import RULES_VERSION, rules_hash
-    from privbench.judges.offline.agreement import MEASURED
+    from privbench.judges.offline.agreement import MEASURED, UNSEEN
 
-    held, fresh, fresh3 = MEASURED["independent"], MEASURED["fresh"], MEASURED["fresh3"]
+    figures = " and ".join(
+        f"ρ {m.rho:.2f}, MAE {m.mae:.2f}, {100 * m.within:.0f} % within ±0.1"
+        for m in (MEASURED[part] for part in UNSEEN)
+    )
     return (
         f"scores by privbench's offline judge (rules v{RULES_VERSION}, hash {rules_hash()}): "
-        "an approximation of an LLM judge — agreement on held-out answers: "
-        f"ρ {held.rho:.2f}, MAE {held.mae:.2f} (ρ {fresh.rho:.2f}, MAE {fresh.mae:.2f} and "
-        f"ρ {fresh3.rho:.2f}, MAE {fresh3.mae:.2f} on two fresh sets); "
-        "use an LLM judge for published numbers"
+        f"an approximation of an LLM judge — agreement on two sets of held-out answers it "
+        f"was never tuned on: {figures}; use an LLM judge for published numbers"
     )

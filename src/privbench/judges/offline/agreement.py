@@ -56,6 +56,23 @@ def agreement(reference: Sequence[float], judged: Sequence[float]) -> Agreement:
     )
 
 
+GRADED_FILES: dict[str, str] = {
+    "dev": "judge_calibration_dev.jsonl",
+    "heldout": "judge_calibration_heldout.jsonl",
+    "independent": "judge_heldout_independent.jsonl",
+    "fresh": "judge_heldout_fresh.jsonl",
+    "fresh3": "judge_heldout_fresh3.jsonl",
+    "fresh4": "judge_heldout_fresh4.jsonl",
+    "fresh5": "judge_heldout_fresh5.jsonl",
+    "fresh6": "judge_heldout_fresh6.jsonl",
+    "fresh7": "judge_heldout_fresh7.jsonl",
+}
+"""The graded sets (in ``tests/data/``) by the names :data:`MEASURED` uses."""
+UNSEEN = ("fresh6", "fresh7")
+"""The sets no rule was tuned on: first read by the judge in the one measurement of the
+final rules. The notice under offline-judged tables quotes these."""
+
+
 def read_graded(path: Path) -> list[dict[str, object]]:
     """Graded triples of a JSONL file: ``reference``, ``answer``, ``grade`` and more."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]

@@ -173,7 +173,7 @@ _OTHER_LANGUAGES: tuple[tuple[str, str], ...] = (
     (
         "device",
         "手机 手机号 手机号码 电话 电话号码 電話 電話番号 携帯 携帯電話 전화 전화번호 휴대폰 "
-        "телефона هاتف الهاتف جوال फ़ोन फोन मोबाइल telefone celular móvil handy portable",
+        "телефона هاتف الهاتف جوال फ़ोन फोन मोबाइल telefone celular móvil",
     ),
     (
         "address",
@@ -237,8 +237,8 @@ CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 def _concept_table() -> dict[str, str]:
     table: dict[str, str] = {}
-    for concept, words in _OTHER_LANGUAGES:
-        for word in words.split():
+    for concept, spellings in _OTHER_LANGUAGES:
+        for word in spellings.split():
             table.setdefault(word, concept)
     for group in _CONCEPT_GROUPS:
         words = group.split()
