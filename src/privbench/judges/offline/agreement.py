@@ -97,23 +97,21 @@ def measure(
 
 
 MEASURED: dict[str, Agreement] = {
-    "dev": Agreement(n=480, rho=0.9332, mae=0.0788, within=0.8104),
-    "heldout": Agreement(n=47, rho=0.8171, mae=0.1191, within=0.7872),
-    "independent": Agreement(n=142, rho=0.8299, mae=0.1296, within=0.7183),
-    "fresh": Agreement(n=161, rho=0.8021, mae=0.1516, within=0.6335),
-    "fresh3": Agreement(n=150, rho=0.7744, mae=0.1393, within=0.7133),
+    "dev": Agreement(n=480, rho=0.9307, mae=0.0813, within=0.7979),
+    "heldout": Agreement(n=47, rho=0.8307, mae=0.1064, within=0.8298),
+    "independent": Agreement(n=142, rho=0.9064, mae=0.0887, within=0.7887),
+    "fresh": Agreement(n=161, rho=0.8829, mae=0.1043, within=0.7578),
+    "fresh3": Agreement(n=150, rho=0.8865, mae=0.0900, within=0.8000),
+    "fresh4": Agreement(n=160, rho=0.9115, mae=0.0844, within=0.7750),
+    "fresh5": Agreement(n=160, rho=0.9005, mae=0.0987, within=0.7625),
+    "fresh6": Agreement(n=160, rho=0.8131, mae=0.1356, within=0.6875),
+    "fresh7": Agreement(n=160, rho=0.7787, mae=0.1406, within=0.7063),
 }
-"""Figures measured once with the final rules (rules v4, each answer graded with its
-question; see docs/judge.md):
-
-* ``dev`` — ``tests/data/judge_calibration_dev.jsonl``, the set the rules were tuned on
-  (fit, not agreement), including the ``d13-*`` triples written for rules v4;
-* ``heldout`` — ``tests/data/judge_calibration_heldout.jsonl``, frozen before tuning and
-  not looked at while tuning;
-* ``independent`` — ``tests/data/judge_heldout_independent.jsonl``, realistic model
-  answers written and graded by a helper who never saw the rules;
-* ``fresh`` — ``tests/data/judge_heldout_fresh.jsonl``, a second such set (first read by
-  the judge when rules v3 were final);
-* ``fresh3`` — ``tests/data/judge_heldout_fresh3.jsonl``, a third such set, written while
-  rules v4 were tuned and first read by the judge in that one measurement.
-"""
+"""Figures measured once with the final rules (rules v6, each answer graded with its
+question; see docs/judge.md). Only ``fresh6`` and ``fresh7`` (:data:`UNSEEN`) measure
+agreement: no rule was tuned on them, and the judge first read them in that measurement.
+The others are fit: ``dev`` is the development part; ``independent``, ``fresh`` …
+``fresh5`` were each written by a helper who never saw the rules, measured once when the
+rules of their round were final, and then tuned on in the next round; ``heldout`` is the
+part frozen before issue 11's tuning, which earlier rounds measured without looking at it
+and this round looked at (its misses were inspected with the other sets)."""
