@@ -37,7 +37,8 @@ from privbench.judges.offline.text import (
 NUMBER_WORDS = {
     "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
     "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
-    "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "sixty": "60",
+    "thirteen": "13", "fourteen": "14", "fifteen": "15", "sixteen": "16", "seventeen": "17",
+    "eighteen": "18", "nineteen": "19", "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "sixty": "60",
     "seventy": "70", "eighty": "80", "ninety": "90", "hundred": "100",
 }  # fmt: skip
 """Number words read as numbers ("three weeks" states the 3 of "3 weeks")."""
@@ -180,6 +181,8 @@ _DATES = (
         "dMy",
     ),
     (re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I), "Mdy"),
+    (re.compile(rf"\b()({_MONTH})\.?,?\s+(?:de\s+)?(\d{{4}})\b", re.I), "My"),
+    (re.compile(r"(?<![\d/.])()(0?[1-9]|1[0-2])/(\d{2}|\d{4})(?![\d/])"), "my"),
 )
 
 
@@ -189,7 +192,8 @@ def _iso(day: int, month: int, year: int) -> str:
 
 def normalise_dates(text: str) -> str:
     """Dates written as the same eight digits whatever their form ("12.03.1990",
-    "12 March 1990", "March 12, 1990", "1990-03-12" → "19900312"): a date is one fact,
+    "12 March 1990", "March 12, 1990", "1990-03-12" → "19900312"; a month and year, as
+    on a card, six: "09/27", "September 2027" → "202709"): a date is one fact,
     and answers rarely copy the reference's format. Numeric dates are read day first
     (12.03.1990 is 12 March) unless the second number cannot be a month (12/31/2020)."""
 
@@ -201,6 +205,10 @@ def normalise_dates(text: str) -> str:
             iso = _iso(int(a), _MONTHS[b.lower()], int(c))
         elif order == "Mdy":
             iso = _iso(int(b), _MONTHS[a.lower()], int(c))
+        elif order in ("My", "my"):  # a card's expiry: month and year only
+            month = _MONTHS[b.lower()] if order == "My" else int(b)
+            year = int(c) + 2000 if len(c) == 2 else int(c)
+            iso = f" {year:04d}{month:02d} " + (f"{year} " if order == "My" else "")
         else:
             day, month = int(a), int(b)
             if month > 12 >= day:  # 12/31/2020: month first
@@ -323,6 +331,19 @@ def transliterate(text: str) -> str:
     "Анна Смирнова" / "Anna Smirnova", "张伟" / "Zhang Wei"); :mod:`anyascii` holds the
     tables, for every script."""
     return anyascii(text).lower()
+
+
+SUBSCRIBER_DIGITS = 8
+"""Digits a phone number keeps in any format: "+44 20 7946 0958" and "020 7946 0958"
+share "2079460958" once the country code and the trunk 0 are set aside."""
+
+
+def same_phone_number(a: str, b: str) -> bool:
+    """Whether two numbers (digits only) are one phone number written with and without
+    its country code or trunk prefix: the shorter, without leading zeros, ends the longer
+    and has at least :data:`SUBSCRIBER_DIGITS` digits."""
+    short, long = sorted((a.lstrip("0"), b.lstrip("0")), key=len)
+    return len(short) >= SUBSCRIBER_DIGITS and short != long and long.endswith(short)
 
 
 def same_name(a: str, b: str) -> bool:

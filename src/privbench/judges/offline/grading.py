@@ -58,6 +58,7 @@ from privbench.judges.offline.facts import (
     in_other_units,
     name_in,
     name_spans,
+    same_phone_number,
 )
 from privbench.judges.offline.polarity import denies, is_absence, polarity
 from privbench.judges.offline.steering import clean, refuses
@@ -185,6 +186,13 @@ _NORMATIVE = re.compile(
 )
 """A question that asks for a verdict on a flow or a use ("Is it appropriate …?"): its
 right answer is a polarity and a reason, as a "No" with a sound reason of its own."""
+_ASKS_FOR_RISK = re.compile(
+    r"\b(?:risk\w*|sensitive|private|identif\w*|reveal\w*|expos\w*|safe\w*|concern\w*|"
+    r"problem\w*|issue\w*|harm\w*|danger\w*|leak\w*|personal)\b"
+)
+"""A question about what is sensitive or risky: there, "There is no risk" answers it (and
+is wrong when the reference names one); elsewhere a negation near "concern" ("they don't
+act on that concern") is no denial."""
 _CHOICE_REFERENCE = re.compile(r"^\s*\(?([A-H])[.)]\s")
 _CHOICE_ANSWER = re.compile(
     r"^\W*\(?([A-H])(?:[.):]|\s*$|\s+[-–—])"
@@ -366,8 +374,10 @@ def _numbers_hit(wanted: frozenset[str], answer: _Answer) -> float:
     hit = 0.0
     plain = re.sub(r"\D", "", answer.text)
     for number in wanted:
-        if number in answer.facts.numbers | answer.converted or (
-            "(" not in number and number in plain
+        if (
+            number in answer.facts.numbers | answer.converted
+            or ("(" not in number and number in plain)
+            or any(same_phone_number(number, n) for n in answer.facts.numbers)
         ):
             hit += 1
         elif "(" in number and number.split("(")[0] in answer.facts.numbers:
@@ -583,6 +593,8 @@ def _coverage(
         value = max(value, PARAPHRASE * words)  # the provision explained without its number
     if element.label and required_keys and key_hit == key_total and not other_number:
         value = 1.0  # the value itself ("+49 1514 …") says what the label would
+    elif required_keys and key_hit == key_total and not other_number and len(own_words) <= 2:
+        value = max(value, NEARLY_COMPLETE)  # "+44 20 …, belonging to Priya": the values are it
     kind_only = bool(element.label) and required_keys and not key_hit and not other_number
     if kind_only and element.label <= answer.words:
         value = max(value, KIND_ONLY)  # "a phone number" for "the phone number +49 …"
@@ -714,12 +726,18 @@ def grade(reference: str, answer: str, question: str = "") -> float:
         if coverage >= best:
             best, wrong = coverage, [w for _, w in scored if w]
             missing = sum(1 for s, w in scored if s == 0 and not w)
-    if topic.echoed_by(seen):
+    if topic.echoed_by(seen) and not _states_values(reference_facts, seen):
         best = 0.0  # the question restated: nothing it asks for is said
     named = terms.reference_terms_in(reference)
     if terms.equates(named - terms.regimes(named), answer):
         best = 0.0  # "X and Y are the same" where the reference tells them apart
-    if wanted_polarity is None and best < DENIAL_KEEPS and denies(answer) and not denies(reference):
+    if (
+        wanted_polarity is None
+        and best < DENIAL_KEEPS
+        and _ASKS_FOR_RISK.search(fold(question) or fold(reference))
+        and denies(answer)
+        and not denies(reference)
+    ):
         return 0.0  # "There is no risk" to a reference that names one
     noncommittal = bool(_NONCOMMITTAL.search(seen.folded)) or bool(
         wanted_polarity and given_polarity is None and _OPEN_QUESTION.search(seen.folded)
@@ -813,6 +831,19 @@ def _shared_words(alternative: tuple[Element, ...]) -> list[frozenset[str]]:
         others = [e.facts.words for j, e in enumerate(alternative) if j != i]
         out.append(element.facts.words & frozenset().union(*others) if others else frozenset())
     return out
+
+
+def _states_values(reference: Facts, answer: _Answer) -> bool:
+    """Whether the answer states at least half of the reference's values (names,
+    numbers): an extraction question quotes the text it asks about ("Identify the
+    identifiers in: 'Please send … to Kevin O'Brien, 42 Maple Street …'"), so its answer
+    repeats the question and is still an answer."""
+    values = len(reference.names) + len(reference.numbers)
+    if not values:
+        return False
+    hit = sum(1 for n in reference.names if name_in(n, answer.facts.names, answer.folded))
+    hit += sum(1 for n in reference.numbers if n in answer.facts.numbers)
+    return hit >= values / 2
 
 
 def _entity_list(reference: str) -> bool:
