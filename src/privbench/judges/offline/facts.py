@@ -282,10 +282,17 @@ def _caseless_names(text: str) -> set[str]:
             continue
         if is_concept(token) or token in STOP:
             continue
-        rest = cjk_labels(token)[1] if CJK.search(token) else token
-        rest = _CJK_COUNT.sub(" ", rest)
-        found |= {part for part in rest.split() if part}
+        labels, rest = cjk_labels(token) if CJK.search(token) else ([], token)
+        parts = _CJK_COUNT.sub(" ", rest).split()
+        if labels and len(rest.split()) > 1:
+            continue  # labels inside a clause ("采取严格保护措施"): its pieces are no names
+        found |= {part for part in parts if not _PARTICLES.search(part)}
     return found
+
+
+_PARTICLES = re.compile(r"[的了是并且及或在有把被のはをがにでと는은을를이가에서와과]")
+"""Particles of Chinese, Japanese and Korean sentences: a run that holds one is a clause
+("需要取得个人的单独同意"), not a name ("张伟", "北京市朝阳区建国路88号")."""
 
 
 def cjk_count(text: str) -> str | None:

@@ -79,6 +79,7 @@ _CONCEPT_GROUPS: tuple[str, ...] = (
     "approval opt-in approve",
     "written signed writing",
     "erasure erase delete deletion forgotten removal remove erased deleted",
+    "protect protection protected protecting protects protective",
     "notify notification inform report alert notified",
     "authority regulator supervisory dpa ico commissioner",
     "breach leak leaked compromise compromised incident",
@@ -225,6 +226,62 @@ _OTHER_LANGUAGES: tuple[tuple[str, str], ...] = (
         "carte karte cartão",
     ),
     ("account", "账户 账号 口座 계좌 счёт счет حساب खाता cuenta compte konto conta"),
+    (
+        "consent",
+        "同意 동의 согласие согласия موافقة الموافقة सहमति consentimiento consentement "
+        "einwilligung zustimmung consentimento consenso",
+    ),
+    (
+        "purpose",
+        "目的 목적 цель цели غرض الغرض उद्देश्य finalidad propósito finalité zweck "
+        "finalidade finalità",
+    ),
+    (
+        "necessary",
+        "必要 必要性 필요 필요성 необходимо необходимый необходимость ضروري आवश्यक "
+        "necesario necesaria nécessaire erforderlich notwendig necessário necessario",
+    ),
+    (
+        "protect",
+        "保护 保護 보호 защита защиты حماية सुरक्षा protección protection schutz proteção protezione",
+    ),
+    (
+        "erasure",
+        "删除 刪除 削除 삭제 удаление удалить حذف हटाना supresión borrar suppression "
+        "effacement löschung löschen apagamento cancellazione",
+    ),
+    (
+        "access",
+        "访问 查阅 アクセス 접근 열람 доступ وصول पहुंच acceso accès zugang zugriff acesso accesso",
+    ),
+    (
+        "share",
+        "共享 分享 共有 공유 передача передать مشاركة साझा compartir partager teilen "
+        "weitergeben compartilhar condividere",
+    ),
+    (
+        "expose",
+        "披露 泄露 公开 漏洩 開示 공개 유출 раскрытие разглашение كشف إفشاء प्रकटीकरण "
+        "divulgación divulgation offenlegung divulgação",
+    ),
+    ("health", "健康 医疗 医療 건강 의료 здоровье здоровья صحة الصحة स्वास्थ्य"),
+    ("fine", "罚款 罰金 과징금 штраф غرامة जुर्माना multa amende bußgeld geldbuße sanzione"),
+    (
+        "encrypt",
+        "加密 暗号化 암호화 шифрование تشفير एन्क्रिप्शन cifrado chiffrement "
+        "verschlüsselung criptografia crittografia",
+    ),
+    (
+        "anonymity",
+        "匿名 匿名化 익명 익명화 анонимизация анонимность إخفاء गुमनाम anonimización "
+        "anonymisierung anonimização anonimizzazione",
+    ),
+    (
+        "child",
+        "儿童 子供 아동 ребёнок ребенок дети طفل الأطفال बच्चा niño niños enfant enfants "
+        "criança bambino",
+    ),
+    ("parent", "父母 家长 保護者 부모 родитель родители الوالدين माता-पिता padres eltern genitori"),
 )
 """Labels of personal data in the languages of the paper's MultLing items and their
 neighbours: a reference in Chinese lists "姓名：张伟" where an answer in English says
@@ -338,7 +395,10 @@ def content_words(text: str) -> frozenset[str]:
     """
     found = _TOKEN.findall(fold(rephrase(text)))
     words = found + [part for t in found if "-" in t and not is_concept(t) for part in t.split("-")]
-    words += [label for t in found if CJK.search(t) for label in cjk_labels(t)[0]]
+    # a run of Chinese or Japanese that holds labels stands for them (the rest of a
+    # sentence written without spaces matches nothing); one without is a word, or a name
+    runs = {t: cjk_labels(t)[0] for t in found if CJK.search(t)}
+    words = [w for w in words if not runs.get(w)] + [l for ls in runs.values() for l in ls]
     return frozenset(
         stem(t)
         for t in words
