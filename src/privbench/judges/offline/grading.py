@@ -299,6 +299,12 @@ _COUNT_HEAD = re.compile(
 """A count heading a list ("2 license plates: …", "Three: …"), whatever is counted."""
 
 
+_LEADING_COUNT = re.compile(
+    r"^\W*(?:there\s+(?:are|is)\s+)?(?:\d+|(?i:" + "|".join(NUMBER_WORDS) + r"))\s+[a-z]", re.I
+)
+"""A reference that opens with a count ("Two faces are visible", "There are 3 people")."""
+
+
 def _split_counts(elements: list[str]) -> list[str]:
     """A count inside an element that also names things is an element of its own."""
     out: list[str] = []
@@ -308,7 +314,8 @@ def _split_counts(elements: list[str]) -> list[str]:
         if headed and (found.names or len(elements) > 1) and element[headed.end() :].strip():
             out.append(NUMBER_WORDS.get(headed.group(1).lower(), headed.group(1)))
             out.append(element[headed.end() :])
-        elif found.counts and found.names:
+        elif found.counts and (found.names or _LEADING_COUNT.match(element)):
+            # "Two faces are clearly visible: …": the count is the answer's first claim
             out.append(next(iter(found.counts)))
             out.append(re.sub(r"^[^:]*:\s*", "", element) if ":" in element else element)
         else:
@@ -539,13 +546,13 @@ def _coverage(
     key_hit = numbers_hit + len(names_hit) + bonus
     laws = terms.regimes(element.terms)
     element_terms = element.terms - laws if element.terms - laws or wanted.numbers else laws
+    conflict = terms.conflicts(element_terms, answer.terms) or terms.conflicts(laws, answer.terms)
     asked_terms = _off_topic(element_terms, topic.terms)
     term_cover = (
         sum(terms.covers(t, answer.terms) for t in asked_terms) / len(asked_terms)
         if asked_terms
         else None
     )
-    conflict = terms.conflicts(element_terms, answer.terms) or terms.conflicts(laws, answer.terms)
     hedged = bool(term_cover) and terms.rivals(
         element_terms, answer.terms - reference_terms, answer.text
     )  # a term another element or alternative of the reference names is no rival

@@ -123,9 +123,21 @@ def denies(text: str) -> bool:
     return len(opening) > 1 and _denies_in(opening[1], _GENERAL_DENIAL)
 
 
+_HEADINGS = re.compile(r"\A(?:\s*#+[^\n]*\n)+")
+"""Markdown headings opening an answer: a title, not its first word."""
+
+
 @lru_cache(maxsize=8192)
 def polarity(text: str) -> str | None:
-    """The polarity the text states ("yes", "no" or None), with or without a yes/no word."""
+    """The polarity the text states ("yes", "no" or None), with or without a yes/no word;
+    a heading that states none ("## Is hashed data anonymous?") is skipped."""
+    stated = _polarity(text)
+    if stated is None and _HEADINGS.match(text):
+        return _polarity(_HEADINGS.sub("", text))
+    return stated
+
+
+def _polarity(text: str) -> str | None:
     folded = fold(text).strip()
     if not folded:
         return None

@@ -398,7 +398,7 @@ def content_words(text: str) -> frozenset[str]:
     # a run of Chinese or Japanese that holds labels stands for them (the rest of a
     # sentence written without spaces matches nothing); one without is a word, or a name
     runs = {t: cjk_labels(t)[0] for t in found if CJK.search(t)}
-    words = [w for w in words if not runs.get(w)] + [l for ls in runs.values() for l in ls]
+    words = [w for w in words if not runs.get(w)] + [lab for labs in runs.values() for lab in labs]
     return frozenset(
         stem(t)
         for t in words
