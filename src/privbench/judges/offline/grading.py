@@ -69,6 +69,10 @@ NEARLY_COMPLETE = 0.85
 """Coverage at which an answer counts as complete."""
 CONCEPTS_NEEDED = 0.4
 """Share of a reference element's concepts beyond the first that complete it."""
+VERBOSE_NEEDED, VERBOSE_RATIO = 0.3, 2.0
+"""Share of an element's concepts beyond the first that complete it when the answer has
+at least twice the reference's concepts: a long explanation in its own words shares fewer
+of the reference's words than a short one for the same content."""
 SHORT_NEEDS = 1.0
 """Concepts a short element needs at least (all of them when it has fewer)."""
 SHORT_PHRASE, SHORT_SLACK = 3.0, 0.5
@@ -342,6 +346,7 @@ def _words_coverage(
     shared: frozenset[str],
     given: frozenset[str],
     topic: frozenset[str] = frozenset(),
+    share: float = 0.0,
 ) -> float | None:
     """Coverage of an element's concepts; weak and shared ones count half, and those the
     question already names (its topic) count :data:`TOPIC_WEIGHT`, unless the element has
@@ -353,7 +358,7 @@ def _words_coverage(
         for w in wanted & topic:
             weight[w] = min(weight[w], TOPIC_WEIGHT)
     total = sum(weight.values())
-    need = min(total, max(SHORT_NEEDS, 1 + CONCEPTS_NEEDED * (total - 1)))
+    need = min(total, max(SHORT_NEEDS, 1 + (share or CONCEPTS_NEEDED) * (total - 1)))
     if total <= SHORT_PHRASE:
         need = max(need, total - SHORT_SLACK)  # a short phrase: each of its words matters
     hit = sum(weight[w] for w in wanted & given)
@@ -372,6 +377,9 @@ class _Answer:
     spans: tuple[frozenset[str], ...]
     count: str | None = None
     """The count the answer states, when the reference has a count to compare it with."""
+    verbose: bool = False
+    """Whether the answer has far more concepts than the reference (a long explanation in
+    its own words: see :data:`VERBOSE_NEEDED`)."""
     converted: frozenset[str] = frozenset()
     """Its periods of time in the other unit ("three days" → "72"): they meet a
     reference's number, and are never a number of their own."""
@@ -564,7 +572,9 @@ def _coverage(
         citation = (numbers_hit + _numbers_hit(optional.numbers, answer)) / cited
         term_cover = max(term_cover, citation)
     own_words = wanted.words - {w for t in element.terms for w in content_words(t)}
-    words = _words_coverage(own_words, shared, answer.words, topic.words)
+    words = _words_coverage(
+        own_words, shared, answer.words, topic.words, VERBOSE_NEEDED if answer.verbose else 0.0
+    )
     parts: list[tuple[float, float]] = []
     if key_total:
         parts.append((KEY_WEIGHT, key_hit / key_total))
@@ -718,6 +728,7 @@ def grade(reference: str, answer: str, question: str = "") -> float:
         terms.terms_in(answer),
         tuple(name_spans(answer)),
         count_in(answer) if any(e.count for a in parse(reference) for e in a) else None,
+        len(content_words(answer)) >= VERBOSE_RATIO * len(content_words(reference)),
         in_other_units(answer),
     )
     best, wrong, missing = 0.0, [], 0
