@@ -216,6 +216,8 @@ def normalise_dates(text: str) -> str:
             iso = _iso(day, month, int(c))
         return iso or match.group(0)
 
+    if not any(c.isdigit() for c in text):
+        return text  # no date without a number
     for pattern, order in _DATES:
         text = pattern.sub(lambda m, o=order: rewrite(m, o), text)  # type: ignore[misc]
     return text
@@ -264,6 +266,8 @@ def facts(text: str) -> Facts:
     return Facts(frozenset(numbers - counts), frozenset(names), counts, words)
 
 
+_BEYOND_LATIN = re.compile(r"[^\x00-\u02ff]")
+"""A character of a script other than Latin."""
 _CASED_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u04ff\u0530-\u058f]")
 """Greek, Cyrillic, Armenian: scripts with capitals, whose names are capitalised."""
 _CJK_NUMERAL = {"一": "1", "二": "2", "两": "2", "兩": "2", "三": "3", "四": "4", "五": "5",
@@ -277,8 +281,10 @@ def _caseless_names(text: str) -> set[str]:
     word but the labels of personal data ("姓名", "الاسم") and counts ("两个"); a Chinese or
     Japanese run loses its labels and counts and keeps the rest ("姓名张伟" → "张伟")."""
     found: set[str] = set()
+    if not _BEYOND_LATIN.search(text):
+        return found
     for token in tokens(text):
-        if not any(ord(c) > 0x2FF for c in token) or _CASED_SCRIPT.search(token):
+        if not _BEYOND_LATIN.search(token) or _CASED_SCRIPT.search(token):
             continue
         if is_concept(token) or token in STOP:
             continue
