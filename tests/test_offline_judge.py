@@ -485,6 +485,17 @@ def test_attacks_laws_and_principles_are_terms() -> None:
     assert grade("Safeguards <AND> Limiting Retention <AND> Accountability", by_number) == 1.0
 
 
+def test_a_refusal_is_no_no() -> None:
+    """ "I cannot answer this …" states no polarity: it does not meet a "No" reference (the
+    OCR baseline's refusals scored 1.0 there before this test)."""
+    refusal = "I cannot answer this question from the text I can read in the image."
+    nothing = "No, the image shows a shopping list with milk; nothing in it identifies a person."
+    assert grade(nothing, refusal, "What in this photo could identify a person?") == 0.0
+    unsafe = "It is not safe: anyone nearby can capture the password <AND> use a VPN."
+    assert grade(unsafe, refusal, "What could go wrong on open Wi-Fi?") == 0.0
+    assert grade(nothing, "No, it is just a shopping list.") == 1.0
+
+
 def test_wrong_values_and_denied_contrasts() -> None:
     fine = "Up to €20 million or 4% of the total worldwide annual turnover, whichever is higher."
     lower_tier = (

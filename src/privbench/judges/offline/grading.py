@@ -712,8 +712,9 @@ def grade(reference: str, answer: str, question: str = "") -> float:
     if len(_BIO_PAIR.findall(reference)) >= 3:
         return _to_grid(_bio_score(reference, answer))
     wanted_polarity = polarity(reference)
-    given_polarity = polarity(answer)
-    if wanted_polarity == "no" and given_polarity is None and is_absence(answer):
+    # a refusal states no polarity: "I cannot answer this …" is not a "No"
+    given_polarity = None if declines else polarity(answer)
+    if wanted_polarity == "no" and given_polarity is None and not declines and is_absence(answer):
         given_polarity = "no"  # "It's just a cereal box."
     if wanted_polarity and given_polarity and wanted_polarity != given_polarity:
         return 0.0
