@@ -20,7 +20,15 @@ import re
 from functools import lru_cache
 
 from privbench.judges.offline.facts import LABELS, facts, name_in
-from privbench.judges.offline.text import STOP, content_words, fold, sentences, stem, tokens
+from privbench.judges.offline.text import (
+    GERMAN_FUNCTION_WORDS,
+    STOP,
+    content_words,
+    fold,
+    sentences,
+    stem,
+    tokens,
+)
 
 ENTITY_TYPES = frozenset(
     {"person", "location", "organization", "event", "date", "product", "misc", "time"}
@@ -129,30 +137,6 @@ def extra_items(answer: str, reference_elements: tuple[str, ...]) -> int:
     return extra
 
 
-_GERMAN = frozenset(
-    [
-        "der",
-        "die",
-        "das",
-        "dem",
-        "den",
-        "des",
-        "ein",
-        "eine",
-        "einer",
-        "einem",
-        "und",
-        "ist",
-        "sind",
-        "sowie",
-        "nicht",
-        "auf",
-        "mit",
-        "von",
-        "für",
-    ]
-)
-"""German function words: a sentence with two of them is German."""
 _SPAN = re.compile(r"(?<![\w'])[A-Z][\w'\-]+(?:\s+(?:[A-Z][\w'\-]+|&))*")
 
 
@@ -174,7 +158,7 @@ def foreign_entities(answer: str, reference: str) -> int:
     count = 0
     for line in _plain(answer).splitlines():
         for sentence in sentences(line):
-            german = len(set(tokens(sentence)) & _GERMAN) >= 2
+            german = len(set(tokens(sentence)) & GERMAN_FUNCTION_WORDS) >= 2
             for match in _SPAN.finditer(sentence):
                 if german and " " not in match.group(0):
                     continue  # German capitalises every noun: "Umschlag" is no name

@@ -253,6 +253,12 @@ def conflicts(wanted: frozenset[str], given: frozenset[str]) -> bool:
     )
 
 
+def _clauses(text: str) -> list[str]:
+    """A text's sentences, lines and semicolon clauses, folded: where two terms named
+    together are weighed against each other."""
+    return re.split(r"(?<=[.!?;])\s+|\n+", fold(text))
+
+
 _HEDGE = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|whether|not\s+sure)\b|/")
 """Words that leave a choice between two named terms open."""
 _ASIDE = re.compile(r"\b(?:although|though|alternatively|(?:could|might|may)\s+also)\b")
@@ -279,7 +285,7 @@ def rivals(
     ]
     if not others:
         return False
-    for sentence in re.split(r"(?<=[.!?;])\s+|\n+", fold(answer)):
+    for sentence in _clauses(answer):
         if not hedge.search(sentence):
             continue
         named = terms_in(sentence)
@@ -300,7 +306,7 @@ def equates(contrasted: frozenset[str], answer: str) -> bool:
     denied. ``contrasted`` are the reference's terms of one kind."""
     if len(contrasted) < 2:
         return False
-    for sentence in re.split(r"(?<=[.!?;])\s+|\n+", fold(answer)):
+    for sentence in _clauses(answer):
         if _SAME.search(sentence) and len(terms_in(sentence) & contrasted) >= 2:
             return True
     return False

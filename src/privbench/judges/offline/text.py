@@ -36,11 +36,16 @@ STOP = word_set(
     least each other many much more most too even already thus therefore clearly fully
     actually really full entire whole one"""
 )
-STOP |= word_set(
+GERMAN_FUNCTION_WORDS = word_set(
+    "der die das dem den des ein eine einer einem und oder ist sind sowie nicht mit von zu im "
+    "auf für dass"
+)
+"""German articles, conjunctions and prepositions: stop words, and the mark of a German
+sentence (whose nouns are all capitalised, see :mod:`.lists`)."""
+STOP |= GERMAN_FUNCTION_WORDS | word_set(
     """el la los las un una unos unas de del al y o que en es son se lo su sus por para con
     como este esta esto le les des du et ou est sont ce cette ces au aux dans pour avec qui
-    sur der die das dem den des ein eine einer und oder ist sind mit von zu im auf für dass
-    o os as um uma do da dos das e ou é são em no na nos nas com para il lo gli di che è
+    sur o os as um uma do da dos das e ou é são em no na nos nas com para il lo gli di che è
     и в во на с со по к о об от для что это как или не а но же ли из у за"""
 )
 """The same for the languages of the paper's MultLing items (articles, conjunctions,
