@@ -412,6 +412,11 @@ def name_spans(text: str) -> list[frozenset[str]]:
     ]
 
 
+def initials(words: Sequence[str]) -> str:
+    """The first letters of a name's words, lower case: its abbreviation ("EU")."""
+    return "".join(w[0] for w in words).lower()
+
+
 def abbreviated(text: str, answer: str) -> set[str]:
     """Words of the text's names that the answer writes as their initials ("EU" for
     European Union, "MSF" for Médecins Sans Frontières): an abbreviation names the same
@@ -420,7 +425,7 @@ def abbreviated(text: str, answer: str) -> set[str]:
     found: set[str] = set()
     for span in _NAME_SPAN.findall(text):
         words = span.split()
-        if len(words) >= 2 and "".join(w[0] for w in words).upper() in capitals:
+        if len(words) >= 2 and initials(words).upper() in capitals:
             found |= {w.lower().removesuffix("'s") for w in words}
     return found
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from privbench.judges.offline.facts import LABELS, facts, name_in
+from privbench.judges.offline.facts import LABELS, facts, initials, name_in
 from privbench.judges.offline.text import (
     GERMAN_FUNCTION_WORDS,
     STOP,
@@ -151,9 +151,7 @@ def foreign_entities(answer: str, reference: str) -> int:
     if reference_names and not any(n.isascii() for n in reference_names):
         return 0  # names in another script ("大谷翔平") cannot be told from their translation
     abbreviations = {
-        "".join(w[0] for w in span.split()).lower()
-        for span in _SPAN.findall(reference)
-        if len(span.split()) >= 2
+        initials(span.split()) for span in _SPAN.findall(reference) if len(span.split()) >= 2
     }
     count = 0
     for line in _plain(answer).splitlines():
@@ -201,7 +199,7 @@ def type_credit(name: str, entity_type: str, answer: str) -> float:
     """
     parts = [fold(p) for p in re.findall(r"[\w'\-]+", name)]
     if len(parts) >= 2:
-        parts.append("".join(p[0] for p in parts))  # "EU" for European Union
+        parts.append(initials(parts))  # "EU" for European Union
 
     def has_name(segment: str) -> bool:
         return any(name_in(p, frozenset(), segment) for p in parts)
