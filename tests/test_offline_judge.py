@@ -690,3 +690,140 @@ identified 37/42, explained 34/42, unsupported 48/50, states none 50/50)."""
 SPATIAL_INDEPENDENT_AGREEMENT = 172 / 194
 """Share of verdict fields agreeing on the independent q4/q5 set, measured once (48
 answers: unsupported 41/48, states none 48/48, identified 45/49, explained 38/49)."""
+
+
+# --- rules v8 ---------------------------------------------------------------------------
+
+
+def test_pipeda_principles_by_short_name_and_number() -> None:
+    from privbench.judges.offline.terms import terms_in
+
+    assert terms_in("1. **Consent (4.3):** entries are sensitive") == {"consent principle"}
+    assert terms_in("4.7 Safeguards: weak caller checks") == {"safeguards"}
+    assert terms_in("**Limiting Use (Principle 4.5)**") == {
+        "limiting use, disclosure and retention"
+    }
+    assert terms_in("Article 4.3 of the act") == frozenset()  # a number alone names nothing
+
+
+def test_a_term_another_element_names_is_missing_here_not_wrong() -> None:
+    reference = (
+        "The clinic failed to obtain consent before sharing the records (Principle 4.3, Consent) "
+        "<AND> it is accountable for the records its staff handle (Principle 4.1, Accountability)."
+    )
+    answer = (
+        "**Consent (4.3):** the clinic shared the records without obtaining the patients' consent."
+    )
+    # one of two elements, no wrong fact: about half (it was 0.2 when the right term of the
+    # first element was read as a wrong one for the second)
+    assert 0.4 <= grade(reference, answer) <= 0.6
+
+
+def test_long_explanations_are_no_role_claims() -> None:
+    from privbench.judges.offline.roles import verb_roles
+
+    explained = (
+        "The company contravened Principle 4.7 (Safeguards), because authenticating callers "
+        "with easily obtainable information (name and address) did not adequately protect "
+        "the account information",
+        "Principle 4.3 (Consent), because the information was disclosed to a third party "
+        "without the customer's knowledge or consent; it should strengthen caller "
+        "authentication and train its agents on identity verification",
+    )
+    assert verb_roles(explained) is None
+    items = ("Blurring the faces of the pedestrians", "blurring the licence plates of the cars")
+    assert verb_roles(items) is None  # actions on things: no party's role to swap
+    verdict = ("Yes, the cake shows the child's name and age", "the house number is visible")
+    assert verb_roles(verdict) is None
+    claims = (
+        "The hospital decides the purposes of processing",
+        "the cloud provider processes the data on its behalf",
+    )
+    assert verb_roles(claims) is not None
+
+
+def test_a_swap_written_around_an_example_is_still_a_swap() -> None:
+    reference = (
+        "A direct identifier uniquely identifies a person on its own, such as a name or SSN "
+        "<AND> a quasi-identifier identifies a person only when combined with other "
+        "attributes, such as age, ZIP code and gender."
+    )
+    swapped = (
+        "A quasi-identifier, like a social security number, identifies a person on its own, "
+        "while a direct identifier, like age or ZIP code, needs to be combined with other data."
+    )
+    assert grade(reference, swapped) <= 0.2
+
+
+def test_what_a_word_refers_to_is_no_direction() -> None:
+    reference = "An Aadhaar number belonging to Rahul Sharma; yes, it is a sensitive identifier."
+    answer = (
+        "The text names Rahul Sharma and his Aadhaar number; 'आधार' refers to Aadhaar, "
+        "India's national ID, so yes, it is a sensitive identifier."
+    )
+    assert grade(reference, answer) >= 0.9
+
+
+def test_qualified_and_conceded_polarity() -> None:
+    from privbench.judges.offline.polarity import polarity
+
+    assert (
+        polarity("Generally no — without a name it is hard to tie the points to a person.") == "no"
+    )
+    assert polarity("In practice, yes: the two places identify most people.") == "yes"
+    assert (
+        polarity("I don't think this would hold up under PIPEDA, though it depends on the facts.")
+        == "no"
+    )
+    assert polarity("While the face is not visible, the badge shows a full name.") is None
+
+
+def test_attack_words_that_name_no_attack() -> None:
+    from privbench.judges.offline.terms import OTHER_ATTACK, terms_in
+
+    assert (
+        terms_in("Overfitting makes these attacks easier; their attack needs queries.")
+        == frozenset()
+    )
+    assert terms_in("a replay attack") == {OTHER_ATTACK}
+    assert terms_in("card skimming at the ATM") == {"skimming"}
+
+
+def test_numbers_as_written_in_answers() -> None:
+    from privbench.judges.offline.facts import facts
+
+    assert facts("roughly 600,000 Canadians").numbers == {"600000"}
+    assert facts("1. **Consent (Principle 4.3):** x\n2. Safeguards").numbers == {"43"}
+    assert facts("2 × $90,000 − $80,000 = **$100,000**").numbers == {"100000"}
+    assert facts("age 30–39").numbers == facts("age 30-39").numbers == {"3039"}
+    assert facts("expires September 2027").numbers == {"202709", "2027"}
+    assert facts("expires 09/27").numbers == {"202709"}
+
+
+def test_markdown_escapes_are_read_as_rendered() -> None:
+    from privbench.judges.offline.text import unescape_markdown
+
+    assert unescape_markdown(r"ZIP 130\*\*, a\_b") == "ZIP 130**, a_b"
+
+
+def test_a_count_heading_a_list_is_an_element() -> None:
+    from privbench.judges.offline.grading import parse
+
+    (elements,) = parse("Three: a health card, a debit card and a library card.")
+    assert [e.count for e in elements][:1] == ["3"] or elements[0].text == "3"
+    assert len(elements) == 2
+
+
+def test_glosses_and_entities_set_apart_are_no_extra_items() -> None:
+    from privbench.judges.offline.lists import foreign_entities
+
+    reference = "Ruth Adeyemi (PER) <AND> Heathrow (LOC) <AND> JFK (LOC)"
+    glossed = (
+        "* **Ruth Adeyemi** – Person\n* **Heathrow** – Location (airport, London)\n"
+        "* **JFK** – Location (John F. Kennedy International Airport, New York)"
+    )
+    assert foreign_entities(glossed, reference) == 0
+    set_apart = glossed + "\n\n**Other identifiers (not entities):**\n* BA117 flight number"
+    assert foreign_entities(set_apart, reference) == 0
+    extra = glossed + "\n* **Maria Santos** – Person"
+    assert foreign_entities(extra, reference) == 1

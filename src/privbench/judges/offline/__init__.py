@@ -30,7 +30,7 @@ from privbench.judges.offline.steering import clean
 from privbench.judges.offline.text import content_words
 
 PROTOCOL = "offline-rules"
-RULES_VERSION = "7"
+RULES_VERSION = "8"
 """Raised whenever a rule changes meaning (the hash changes with any edit)."""
 
 _RULE_MODULES = ("__init__", "facts", "grading", "lists", "polarity", "roles", "spatial",

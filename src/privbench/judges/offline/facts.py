@@ -68,7 +68,13 @@ LABELS = word_set(
 """Capitalised words that label rather than name (entity types, headings)."""
 
 _IDENTIFIER = re.compile(r"\b(?=[\w\-]*\d)(?=[\w\-]*[^\W\d_])[\w\-]{4,}\b")
-_NUMBER = re.compile(r"\+?\d[\d\s\-./:]*\d|\d")
+_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,])|\+?\d[\d\s\-./:]*\d|\d")
+"""A number: grouped by thousands ("600,000"), or digits joined by spaces, dashes, dots,
+slashes or colons (phone numbers, dates, times)."""
+_RANGE_DASH = re.compile(r"(?<=\d)\s*[–—]\s*(?=\d)")
+"""An en or em dash between numbers ("30–39"): the same range as "30-39"."""
+_LIST_MARKER = re.compile(r"^[ \t>*-]*\d{1,2}[.)][ \t]+", re.MULTILINE)
+"""The number of a numbered list item ("1. **Consent** …"): an order, not a fact."""
 _WORD_NUMBER = re.compile(
     r"\b(" + "|".join(sorted(set(NUMBER_WORDS) - {"one"}, key=len, reverse=True)) + r")\b"
     r"|\b(one)(?=\s+(?:calendar\s+|business\s+|working\s+)?(?:hour|day|week|month|year|"
@@ -106,6 +112,9 @@ _DEMONYM = re.compile(r"\b([A-Z][a-z]+(?:ish|ian|ese|an|ch|ic|i))\s+(?=[a-z])")
 """Nationality adjectives ("the German customer card"): a description, not a name."""
 _FORMULA = re.compile(r"(?<![\w])[a-zA-Z]\s*[−–+-]\s*\d+\b")
 """Numbers in formulas ("k−1 others"): part of an explanation, not a fact to match."""
+_WORKING = re.compile(r"(?:[$€£]?\d[\d,.]*\s*[×*·÷/−–+-]\s*)+[$€£]?\d[\d,.]*\s*=")
+"""The operands of a worked sum ("2 × $90,000 − $80,000 = $100,000"): its result is the
+fact; the numbers it is worked from are the working."""
 CITATION = re.compile(r"\b\d+(?:\s?\([0-9a-z]{1,4}\))+")
 _CAPITALISED = re.compile(r"\b[A-ZА-ЯЁΑ-Ω][\w'\-]+")
 _COUNT = re.compile(
@@ -208,7 +217,9 @@ def normalise_dates(text: str) -> str:
         elif order in ("My", "my"):  # a card's expiry: month and year only
             month = _MONTHS[b.lower()] if order == "My" else int(b)
             year = int(c) + 2000 if len(c) == 2 else int(c)
-            iso = f" {year:04d}{month:02d} " + (f"{year} " if order == "My" else "")
+            # the year alone stays a fact too ("September 2027" also says 2027), kept
+            # apart by a word so that the two are not read as one long number
+            iso = f" {year:04d}{month:02d} " + (f"and {year} " if order == "My" else "")
         else:
             day, month = int(a), int(b)
             if month > 12 >= day:  # 12/31/2020: month first
@@ -231,10 +242,11 @@ def facts(text: str) -> Facts:
     are labels; words in other scripts than Latin are names; so are identifiers that mix
     letters and digits (booking codes, licence plates).
     """
-    text = normalise_dates(text)
+    text = normalise_dates(_RANGE_DASH.sub("-", text))
     citations = {re.sub(r"\s", "", c) for c in CITATION.findall(text)}
     identifiers = {m.lower() for m in _IDENTIFIER.findall(text)}
     numeric_text = _FORMULA.sub(" ", _IDENTIFIER.sub(" ", CITATION.sub(" ", text)))
+    numeric_text = _WORKING.sub(" ", _LIST_MARKER.sub(" ", numeric_text))
     folded = fold(numeric_text)
     counts = _counts(folded)
     numbers = {digits(n) for n in _NUMBER.findall(numeric_text) if digits(n)} | citations

@@ -62,7 +62,7 @@ from privbench.judges.offline.facts import (
 )
 from privbench.judges.offline.polarity import denies, is_absence, polarity
 from privbench.judges.offline.steering import clean, refuses
-from privbench.judges.offline.text import content_words, fold, sentences
+from privbench.judges.offline.text import content_words, fold, sentences, unescape_markdown
 
 GRID = 10
 NEARLY_COMPLETE = 0.85
@@ -315,7 +315,12 @@ def _split_counts(elements: list[str]) -> list[str]:
     for element in elements:
         found = facts(element)
         headed = _COUNT_HEAD.match(element)  # "2 license plates: KL-482-TR"
-        if headed and (found.names or len(elements) > 1) and element[headed.end() :].strip():
+        listed = "," in element[headed.end() :] if headed else False  # "Three: a, b and c"
+        if (
+            headed
+            and (found.names or len(elements) > 1 or listed)
+            and element[headed.end() :].strip()
+        ):
             out.append(NUMBER_WORDS.get(headed.group(1).lower(), headed.group(1)))
             out.append(element[headed.end() :])
         elif found.counts and (found.names or _LEADING_COUNT.match(element)):
@@ -554,7 +559,12 @@ def _coverage(
     key_hit = numbers_hit + len(names_hit) + bonus
     laws = terms.regimes(element.terms)
     element_terms = element.terms - laws if element.terms - laws or wanted.numbers else laws
-    conflict = terms.conflicts(element_terms, answer.terms) or terms.conflicts(laws, answer.terms)
+    # a term another element of the reference names is that element's: for this one it
+    # is no wrong term, but this one's term is still missing ("Consent (4.3)" and no word
+    # of Accountability), so its words about a term it does not name count as little
+    others = answer.terms - (reference_terms - element.terms)
+    conflict = terms.conflicts(element_terms, others) or terms.conflicts(laws, answer.terms)
+    elsewhere = not conflict and terms.conflicts(element_terms, answer.terms)
     asked_terms = _off_topic(element_terms, topic.terms)
     term_cover = (
         sum(terms.covers(t, answer.terms) for t in asked_terms) / len(asked_terms)
@@ -619,7 +629,7 @@ def _coverage(
         value = min(value, HEDGED_KEEPS)  # its explanation fits either term it names
     elif term_cover and terms.concedes(element_terms, answer.terms - reference_terms, answer.text):
         value = min(value, CONCEDED_KEEPS)
-    if conflict:
+    if conflict or elsewhere:
         value = min(value, 0.25 * (words or 0.0))
     if other_number and not numbers_hit and not element.cited:
         value = min(value, WRONG_VALUE_KEEPS)  # "€10 million or 2 %" for "€20 million or 4 %"
@@ -705,7 +715,7 @@ def grade(reference: str, answer: str, question: str = "") -> float:
     (``""``) every word of the reference counts.
     """
     topic = topic_of(question)
-    answer = clean(answer).strip()
+    answer = unescape_markdown(clean(answer)).strip()
     if not answer:
         return 0.0
     declines = refuses(answer) and not denies(answer)

@@ -154,8 +154,18 @@ def foreign_entities(answer: str, reference: str) -> int:
         initials(span.split()) for span in _SPAN.findall(reference) if len(span.split()) >= 2
     }
     count = 0
-    for line in _plain(answer).splitlines():
+    aside = False  # under a heading that sets its items apart ("Other entities (not …):")
+    for raw in _plain(answer).splitlines():
+        if _HEADING_LINE.match(raw):
+            aside = bool(_SET_APART.search(raw))
+            continue
+        if aside:
+            continue
+        line = _GLOSS.sub(" ", raw)  # "Knicks (the New York Knicks)": a gloss, no item
         for sentence in sentences(line):
+            if _SET_APART.search(sentence) and not _starts_with_name(sentence, reference_names):
+                continue  # "… are also named entities, but not people": set apart
+            sentence = _described(sentence, reference_names, folded_reference)
             german = len(set(tokens(sentence)) & GERMAN_FUNCTION_WORDS) >= 2
             for match in _SPAN.finditer(sentence):
                 if german and " " not in match.group(0):
@@ -176,6 +186,35 @@ def foreign_entities(answer: str, reference: str) -> int:
                 if not any(name_in(w, reference_names, folded_reference) for w in words):
                     count += 1
     return count
+
+
+_GLOSS = re.compile(r"\([^()]*\)")
+"""A parenthesised gloss ("JFK (John F. Kennedy International Airport)")."""
+_HEADING_LINE = re.compile(r"^\s*(?:#+\s*.*|\*\*[^*]+\*\*:?\s*|[^\w]*[\w][^:.]{0,60}:)\s*$")
+"""A line that only heads what follows ("## Other identifiers", "**Entities:**")."""
+_SET_APART = re.compile(
+    r"\b(?:other|additional|not|rather\s+than|also|non-?\w+|excluded?|besides)\b", re.IGNORECASE
+)
+"""Words that set entities apart from the answer's list ("Other entities (not locations)")."""
+_DESCRIPTION = re.compile(r"\s+(?:[-–—:]|→)\s+")
+
+
+def _starts_with_name(sentence: str, reference_names: frozenset[str]) -> bool:
+    """Whether the sentence's first name is one of the reference's ("Heathrow, also …")."""
+    first = _SPAN.search(sentence)
+    return first is not None and any(w.lower() in reference_names for w in tokens(first.group(0)))
+
+
+def _described(sentence: str, reference_names: frozenset[str], folded_reference: str) -> str:
+    """A list line that names a reference entity, without the description after it
+    ("**Heathrow** – Location (airport, London)"): what describes a right item is no item
+    of its own."""
+    parts = _DESCRIPTION.split(sentence, maxsplit=1)
+    if len(parts) == 2 and any(
+        name_in(w, reference_names, folded_reference) for w in tokens(parts[0])
+    ):
+        return parts[0]
+    return sentence
 
 
 def _types(text: str) -> frozenset[str]:

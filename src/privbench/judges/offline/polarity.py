@@ -50,6 +50,12 @@ _HEDGED_NO = re.compile(
     r"|^[\s*_\"']*(not\s+really|not\s+at\s+all|not\s+necessarily|unlikely|hardly)\b"
 )
 _HEDGED_YES = re.compile(r"^[\s*_\"']*(probably|likely|most\s+likely|possibly)\s*(,|yes\b)")
+_QUALIFIED = re.compile(
+    r"^[\s*_\"']*(?:generally|usually|mostly|overall|in\s+general|in\s+most\s+cases|"
+    r"basically|essentially|technically|honestly|realistically|in\s+practice|strictly\s+speaking)"
+    r"\s*[,:—–-]?\s*(yes|no)\b"
+)
+"""A yes/no word after a qualifying adverb ("Generally no — …", "In practice, yes")."""
 _NEGATION = r"(?:\b(?:no|not|nothing|none|never|without\s+any|neither|nor|cannot)\b|n't\b)"
 _SENSITIVE = (
     r"(?:sensitive|personal|private|privacy|identif\w*|confidential|pii|risks?|risky|"
@@ -145,6 +151,9 @@ def _polarity(text: str) -> str | None:
         return "no"
     if _HEDGED_YES.match(folded):
         return "yes"
+    qualified = _QUALIFIED.match(folded)
+    if qualified:
+        return qualified.group(1)
     lead = _LEAD.match(folded)
     if lead and lead.group(1) in YES:
         return "yes"
@@ -160,7 +169,10 @@ def _polarity(text: str) -> str | None:
         return "no"
     first = sentences(text)[0]
     head = _SUBORDINATE.split(fold(first), maxsplit=1)[0]
-    if _MAIN_NEGATION.search(head) and not _CONCESSIVE.search(head):
+    negated = _MAIN_NEGATION.search(head)
+    # a concession after the negation qualifies it ("I don't think this would hold up,
+    # though it depends …"); one before it holds the negation ("While it is not …, …")
+    if negated and not _CONCESSIVE.search(head[: negated.end()]):
         return "no"
     return None
 

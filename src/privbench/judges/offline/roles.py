@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from privbench.judges.offline.facts import facts
+from privbench.judges.offline.polarity import NO, YES
 from privbench.judges.offline.text import content_words, fold, tokens, word_set
 
 _COPULA = re.compile(r"\b(?:is|are)\b(?:\s+(?:a|an|the|all|both|also|each|considered))*\s+")
@@ -91,6 +92,11 @@ def reference_roles(elements: tuple[str, ...]) -> tuple[Claim, ...] | None:
 
 
 _CLAUSE = re.compile(r"[.;,:!?\n()\u2014\u2013]+|\s-\s|\b(?:while|whereas|whilst|but|and)\b")
+_APPOSITIVE = re.compile(
+    r",\s*((?:like|such\s+as|e\.g\.,?|for\s+example|for\s+instance|including)\b[^,.;:]*),"
+)
+"""An example set off by commas ("a quasi-identifier, like a social security number,
+identifies …"): part of its clause, whose subject it illustrates (rules v8)."""
 
 
 def _ordered_concepts(text: str) -> list[str]:
@@ -104,6 +110,11 @@ def _ordered_concepts(text: str) -> list[str]:
 
 
 CLAUSE_CONCEPTS = 3
+CLAIM_MAX_CONCEPTS = 12
+"""Concepts beyond which an element is an explanation, not a claim: "the company
+contravened Principle 4.7 because authenticating callers with easily obtainable
+information …" has no one subject whose role an answer could swap, and an answer that
+explains it in its own order is no swap (rules v8)."""
 """Concepts an element needs to be read as a claim (subject, verb, object), not an item;
 with just that many it also needs a verb (:data:`_VERB`): "the recipient's e-mail
 address" is an item."""
@@ -132,11 +143,16 @@ def verb_roles(elements: tuple[str, ...]) -> VerbRoles | None:
         return None
     read = [_ordered_concepts(e) for e in elements]
     if any(len(r) < CLAUSE_CONCEPTS or (len(r) == CLAUSE_CONCEPTS and not _VERB.search(e))
+           or len(r) > CLAIM_MAX_CONCEPTS
            for r, e in zip(read, elements, strict=True)):  # fmt: skip
         return None
     common = frozenset.intersection(*(frozenset(r[:2]) for r in read))
     subjects = [next(c for c in r if c not in common) for r in read]
-    if len(set(subjects)) < len(subjects) or any(_participle_first(e, common) for e in elements):
+    if (
+        len(set(subjects)) < len(subjects)
+        or any(_participle_first(e, common) for e in elements)
+        or any(_verb_first(e) for e in elements)
+    ):
         return None
     own = []
     for i, concepts in enumerate(read):
@@ -162,6 +178,22 @@ def _participle_first(element: str, common: frozenset[str]) -> bool:
 
 
 _PREPOSITIONS = word_set("with by in on to from at for into as over under")
+_DETERMINERS = word_set("the a an its their his her this that these those")
+
+
+def _verb_first(element: str) -> bool:
+    """Whether the element opens with a verb form or a verdict, not a subject ("blurring
+    the faces …", "failed to implement safeguards …", "Yes, the cake shows …"): an action,
+    an item or a reason, with no party whose role an answer could swap (rules v8)."""
+    found = [t.lower() for t in tokens(element)]
+    if found and (found[0] in YES or found[0] in NO):
+        return True  # "Yes, the cake shows …": a verdict and its reasons, not a claim
+    while found and found[0] in _DETERMINERS:
+        found.pop(0)
+    if len(found) < 2 or not found[0].endswith(("ing", "ed")):
+        return False
+    # a participle before a noun is part of the subject ("anonymised data …")
+    return found[1] in _DETERMINERS or found[1] in _PREPOSITIONS or found[1] in ("or", "and")
 
 
 def _verb_bindings(read: VerbRoles, answer: str) -> tuple[float | None, ...]:
@@ -171,7 +203,7 @@ def _verb_bindings(read: VerbRoles, answer: str) -> tuple[float | None, ...]:
     roles = read.claims
     right = [0] * len(roles)
     swapped = [0] * len(roles)
-    for clause in _CLAUSE.split(fold(answer)):
+    for clause in _CLAUSE.split(_APPOSITIVE.sub(r" \1 ", fold(answer))):
         concepts = [c for c in _ordered_concepts(clause) if c not in read.common]
         opener = next(
             (i for i, r in enumerate(roles) if concepts and concepts[0] in r.subject), None
@@ -194,12 +226,14 @@ def _verb_bindings(read: VerbRoles, answer: str) -> tuple[float | None, ...]:
 _DIRECTED = re.compile(
     r"(?<!\bnext\s)(?<!\bclose\s)(?<!\bdue\s)(?<!\baccording\s)(?<!\bup\s)(?<!\bprior\s)"
     r"(?<!\bsimilar\s)(?<!\bcompared\s)(?<!\baddition\s)(?<!\bthanks\s)(?<!\brelated\s)"
-    r"(?<!\baccess\s)"
+    r"(?<!\baccess\s)(?<!\brefers\s)(?<!\brefer\s)(?<!\breferring\s)(?<!\bpertaining\s)"
+    r"(?<!\brelating\s)(?<!\bpoints\s)"
     r"\b(to|towards?|from)\s+(?:(?:the|a|an|his|her|their|its)\s+([\w'\-]+)"
     r"|([A-Z][\w'\-]*))"
 )
 """Where something goes ("to Tom", "to the weather app") or comes from: a determiner or a
-capital after the preposition ("to enter the home" is an infinitive, not a direction)."""
+capital after the preposition ("to enter the home" is an infinitive, not a direction);
+what a word refers to ("'आधार' refers to Aadhaar") goes nowhere."""
 _DIRECTION = {"to": "to", "toward": "to", "towards": "to", "from": "from"}
 
 

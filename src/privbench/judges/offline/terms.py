@@ -45,6 +45,20 @@ def _term(name: str, kind: str, pattern: str, parent: str | None = None) -> Term
     return Term(name, kind, re.compile(pattern), parent)
 
 
+def _pipeda_principle(name: str, number: int, spelled: str, heading: str) -> Term:
+    """A PIPEDA fair information principle: by its usual wording (``spelled``), by its
+    number ("Principle 4.3", "principle 3"), or by its short name next to its number in
+    either order ("Consent (4.3)", "4.7 Safeguards")."""
+    cited = rf"4\.{number}(?![\d.])"
+    return _term(
+        name,
+        "law",
+        rf"\b(?:{spelled})\b|\bprinciple\s+(4\.)?{number}(?![\d.])"
+        rf"|\b(?:{heading})\s*(?:[-–—:(]\s*)?(?:principle\s+)?{cited}"
+        rf"|(?<![\d.]){cited}\s*(?:[-–—:)]\s*)?\(?(?:{heading})\b",
+    )
+
+
 TERMS: tuple[Term, ...] = (
     # techniques (PET)
     _term("anonymisation", "technique",
@@ -93,6 +107,7 @@ TERMS: tuple[Term, ...] = (
     _term("reconstruction attack", "attack", r"\breconstruction\s+attacks?\b"),
     _term("data poisoning", "attack", r"\bpoisoning\b"),
     _term("phishing", "attack", r"\b(spear[\s-]*)?phish(ing|ed)?\b|\bsmishing\b|\bvishing\b"),
+    _term("skimming", "attack", r"\bskim(ming|mer|mers|med)\b"),
     _term("shoulder surfing", "attack", r"\bshoulder[\s-]+surf(ing|er)?\b"),
     _term("doxxing", "attack", r"\bdox(x)?(ing|ed)?\b"),
     _term("credential stuffing", "attack", r"\bcredential[\s-]+stuffing\b"),
@@ -119,29 +134,25 @@ TERMS: tuple[Term, ...] = (
     _term("purpose limitation", "law", r"\bpurpose\s+limitation\b"),
     _term("storage limitation", "law", r"\bstorage\s+limitation\b|\bretention\s+(limit|period)"),
     _term("transparency", "law", r"\btransparency\b"),
-    _term("accuracy", "law",
-          r"\baccuracy\s+principle\b|\bprinciple\s+of\s+accuracy\b|\bprinciple\s+(4\.)?6\b"),
+    _pipeda_principle("accuracy", 6, r"accuracy\s+principle|principle\s+of\s+accuracy", r"accuracy"),
     _term("integrity and confidentiality", "law",
           r"\bintegrity\s+and\s+confidentiality\b|\bsecurity\s+of\s+processing\b"),
-    _term("accountability", "law", r"\baccountability\b|\bprinciple\s+(4\.)?1(?![\d.])"),
     # PIPEDA's fair information principles (Schedule 1, numbered 4.1-4.10 or 1-10); the
-    # OPC's case studies cite them by name or number
-    _term("identifying purposes", "law",
-          r"\bidentif(y|ying|ied)\s+(the\s+)?purposes?\b|\bprinciple\s+(4\.)?2(?![\d.])"),
-    _term("consent principle", "law",
-          r"\bconsent\s+principle\b|\bprinciple\s+of\s+consent\b|\bprinciple\s+(4\.)?3(?![\d.])"
-          r"|\bprinciple\s+(4\.)?3\s*\(consent\)"),
-    _term("limiting collection", "law",
-          r"\blimit(ing|ed|s)?\s+(the\s+)?collection\b|\bprinciple\s+(4\.)?4(?![\d.])"),
-    _term("limiting use, disclosure and retention", "law",
-          r"\blimit(ing|ed|s)?\s+(the\s+)?(use|disclosure|retention)\b|\bprinciple\s+(4\.)?5(?![\d.])"),
-    _term("safeguards", "law",
-          r"\bsafeguards?\s+principle\b|\bprinciple\s+(4\.)?7(?![\d.])"),
-    _term("openness", "law", r"\bopenness\b|\bprinciple\s+(4\.)?8(?![\d.])"),
-    _term("individual access", "law",
-          r"\bindividual\s+access\b|\bprinciple\s+(4\.)?9(?![\d.])"),
-    _term("challenging compliance", "law",
-          r"\bchalleng(e|ing)\s+compliance\b|\bprinciple\s+(4\.)?10(?![\d.])"),
+    # OPC's case studies cite them by name, by number, or both ("Consent (4.3)")
+    _pipeda_principle("accountability", 1, r"accountability", r"accountability"),
+    _pipeda_principle("identifying purposes", 2, r"identif(y|ying|ied)\s+(the\s+)?purposes?",
+                      r"identifying\s+purposes"),
+    _pipeda_principle("consent principle", 3, r"consent\s+principle|principle\s+of\s+consent",
+                      r"consent"),
+    _pipeda_principle("limiting collection", 4, r"limit(ing|ed|s)?\s+(the\s+)?collection",
+                      r"limiting\s+collection"),
+    _pipeda_principle("limiting use, disclosure and retention", 5,
+                      r"limit(ing|ed|s)?\s+(the\s+)?(use|disclosure|retention)", r"limiting\s+use"),
+    _pipeda_principle("safeguards", 7, r"safeguards?\s+principle", r"safeguards?"),
+    _pipeda_principle("openness", 8, r"openness", r"openness"),
+    _pipeda_principle("individual access", 9, r"individual\s+access", r"individual\s+access"),
+    _pipeda_principle("challenging compliance", 10, r"challeng(e|ing)\s+compliance",
+                      r"challenging\s+compliance"),
     # data-subject rights and duties
     _term("right to erasure", "law",
           r"\b(right\s+(to|of)\s+)?erasure\b|\bright\s+to\s+be\s+forgotten\b"
@@ -198,7 +209,7 @@ def reference_terms_in(text: str) -> frozenset[str]:
 OTHER_ATTACK = "another attack"
 _NAMED_ATTACK = re.compile(r"\b([^\W\d_][\w-]*)[\s-]+attacks?\b")
 _GENERIC_ATTACK = frozenset(
-    ["a", "an", "the", "this", "that", "such", "same", "any", "each", "privacy", "inference", "possible", "potential", "common", "known", "real", "successful", "targeted", "cyber", "security", "data", "type", "kind", "of", "or", "and", "which", "what", "serious", "simple", "typical", "classic", "sophisticated", "main", "primary", "specific"]
+    ["a", "an", "the", "this", "that", "such", "same", "any", "each", "privacy", "inference", "possible", "potential", "common", "known", "real", "successful", "targeted", "cyber", "security", "data", "type", "kind", "of", "or", "and", "which", "what", "serious", "simple", "typical", "classic", "sophisticated", "main", "primary", "specific", "these", "those", "their", "its", "his", "her", "our", "your", "one", "some", "many", "other", "similar", "most", "all", "both", "several", "various", "such", "further", "future", "new", "no"]
 )  # fmt: skip
 """Words before "attack" that name no attack ("this attack", "a privacy attack")."""
 _ATTACKS = tuple(t for t in TERMS if t.kind == "attack")

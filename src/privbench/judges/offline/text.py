@@ -356,6 +356,15 @@ _PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
+_MARKDOWN_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>])")
+
+
+def unescape_markdown(text: str) -> str:
+    """The text with markdown's backslash escapes resolved ("130\\*\\*" → "130**"): what
+    a reader of the rendered answer sees."""
+    return _MARKDOWN_ESCAPE.sub(r"\1", text)
+
+
 def fold(text: str) -> str:
     """Unicode-normalised lower case: the form every comparison uses."""
     return unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")
