@@ -20,7 +20,7 @@ _GRADER = (
     r"(?:judge|grader|evaluator|assessor|marker|scorer|examiner|grading|evaluation\s+model|"
     r"evaluador[a]?|calificador[a]?|évaluateur|évaluatrice|correcteur|correctrice|bewerter|"
     r"prüfer|gutachter|valutatore|avaliador|оценщик|проверяющ\w*|评分\w*|评审|评估者|阅卷|"
-    r"採点\w*|評価者|채점\w*|평가자|المقيم|المصحح)"
+    r"採点\w*|評価者|채점\w*|평가자|مقي\u0651?م|مصحح)"
 )
 _SCORE_WORD = (
     r"(?:correctness|score|scored|scoring|grade|graded|rating|rated|verdict|marks?|points?|"
