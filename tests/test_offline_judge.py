@@ -592,9 +592,7 @@ def test_agreement_on_each_graded_set(part: str) -> None:
         assert len(rows) >= 100
     # fresh6 follows the paper's Table 1, whose combinations name CntxPriv and MultLing
     # second: its rows carry the first code only; fresh10 and fresh11 carry combinations
-    assert {code for row in rows for code in str(row["competency"]).split("+")} <= set(
-        COMPETENCIES
-    )
+    assert {code for row in rows for code in str(row["competency"]).split("+")} <= set(COMPETENCIES)
     _holds(measure(rows, grade), MEASURED[part])
 
 
@@ -844,9 +842,7 @@ def test_two_graders_of_the_protocol_agree_far_above_the_offline_judge() -> None
         for part in ("fresh8", "fresh9")
         for row in read_graded(DATA / GRADED_FILES[part])
     }
-    second = {
-        str(row["id"]): float(str(row["grade"])) for row in read_graded(DATA / SECOND_GRADER)
-    }
+    second = {str(row["id"]): float(str(row["grade"])) for row in read_graded(DATA / SECOND_GRADER)}
     assert set(second) == set(first)
     ids = sorted(first)
     got = agreement([first[i] for i in ids], [second[i] for i in ids])
