@@ -851,3 +851,94 @@ def test_two_graders_of_the_protocol_agree_far_above_the_offline_judge() -> None
         (BETWEEN_GRADERS.rho, BETWEEN_GRADERS.mae, BETWEEN_GRADERS.within), abs=5e-5
     )
     assert all(got.within > MEASURED[part].within + 0.15 for part in UNSEEN)
+
+
+# --- rules v9 ---------------------------------------------------------------------------
+
+
+def test_a_sentence_with_an_aside_is_no_typed_entity() -> None:
+    from privbench.judges.offline.lists import typed_entity
+
+    assert typed_entity("Lagos (location)") == ("Lagos", "location")
+    aside = "Within 72 hours (unless the breach is unlikely to result in a risk to individuals)."
+    assert typed_entity(aside) is None
+    reference = (
+        "Without undue delay and no later than 72 hours after becoming aware of the breach, "
+        "as required by Article 33 (unless the breach is unlikely to harm individuals)."
+    )
+    assert grade(reference, "Within 72 hours of becoming aware of it, under Article 33.") >= 0.9
+
+
+def test_phone_numbers_with_the_area_code_in_parentheses() -> None:
+    from privbench.judges.offline.facts import facts
+
+    assert facts("Phone: (416) 555-0193").numbers == {"4165550193"}
+    reference = "Phone number: +1 416 555 0193"
+    assert grade(reference, "Phone: (416) 555-0193") >= 0.9
+
+
+def test_a_closing_verdict_states_the_polarity() -> None:
+    from privbench.judges.offline.polarity import polarity
+
+    listed = "Potential privacy risks:\n* The book title\n* The umbrella brand\n\nOverall: Yes, some risk."
+    assert polarity(listed) == "yes"
+    no_reference = (
+        "No, the image shows a park bench and a closed umbrella; nothing identifies anyone."
+    )
+    assert grade(no_reference, listed) == 0.0
+    assert polarity("아니요, 아이들 사진이랑 이름을 같이 올리면 위험해요.") == "no"
+
+
+def test_a_count_the_answer_states_meets_a_bare_count() -> None:
+    reference = "Four faces are clearly visible; two of them are children."
+    answer = "I can make out four people whose faces are clearly visible; two of them are children."
+    assert grade(reference, answer) == 1.0
+
+
+def test_a_list_of_options_is_a_hedge_unless_it_leads_with_the_right_one() -> None:
+    question = "Which GDPR right should she rely on to have her address corrected?"
+    reference = "The right to rectification under Article 16 GDPR."
+    options = (
+        "* Right of access (Article 15)\n* Right to rectification (Article 16)\n"
+        "* Right to erasure (Article 17)\n* Right to data portability (Article 20)"
+    )
+    led = (
+        "* Right to rectification (Article 16)\n* See also: right of access (Article 15)\n"
+        "* Right to erasure (Article 17)"
+    )
+    assert grade(reference, options, question) <= 0.5
+    assert grade(reference, led, question) >= 0.9
+
+
+def test_private_set_intersection_is_a_technique_of_its_own() -> None:
+    from privbench.judges.offline.terms import terms_in
+
+    assert terms_in("Private set intersection (PSI), an MPC protocol") == {
+        "private set intersection"
+    }
+    reference = "Private set intersection (PSI), a secure multi-party computation protocol."
+    answer = (
+        "A protocol where each side learns only the shared customers: private set intersection."
+    )
+    assert grade(reference, answer) >= 0.7  # the right term, named (TERM_ALONE at least)
+    assert grade(reference, "Each company hashes its list and they compare the hashes.") <= 0.3
+
+
+def test_a_comparison_turned_around_earns_nothing() -> None:
+    from privbench.judges.offline.comparisons import relations, reverses
+
+    reference = (
+        "A smaller ε gives a stronger privacy guarantee, but requires more noise, so the "
+        "results are less accurate."
+    )
+    assert relations(reference) == {
+        ("ε", "privacy", -1),
+        ("ε", "noise", -1),
+        ("ε", "accuracy", 1),
+    }
+    turned = "Smaller epsilon means less noise is added, so the data is more accurate."
+    kept = "With a smaller ε there is more noise and stronger privacy, but less accuracy."
+    contrasted = "A smaller ε means stronger privacy, while a larger ε means weaker privacy."
+    assert reverses(reference, turned) and grade(reference, turned) == 0.0
+    assert not reverses(reference, kept) and grade(reference, kept) >= 0.9
+    assert not reverses(reference, contrasted)

@@ -30,11 +30,11 @@ from privbench.judges.offline.steering import clean
 from privbench.judges.offline.text import content_words
 
 PROTOCOL = "offline-rules"
-RULES_VERSION = "8"
+RULES_VERSION = "9"
 """Raised whenever a rule changes meaning (the hash changes with any edit)."""
 
-_RULE_MODULES = ("__init__", "facts", "grading", "lists", "polarity", "roles", "spatial",
-                 "steering", "terms", "text")  # fmt: skip
+_RULE_MODULES = ("__init__", "comparisons", "facts", "grading", "lists", "polarity", "roles",
+                 "spatial", "steering", "terms", "text")  # fmt: skip
 
 
 def clear_caches() -> None:
@@ -43,9 +43,19 @@ def clear_caches() -> None:
     Grading the same answer several times (``--judge-runs``) and many answers against one
     reference reuse these readings; a benchmark of distinct answers should not.
     """
-    from privbench.judges.offline import facts, grading, lists, polarity, roles, terms, text
+    from privbench.judges.offline import (
+        comparisons,
+        facts,
+        grading,
+        lists,
+        polarity,
+        roles,
+        terms,
+        text,
+    )
 
-    for cached in (facts.facts, grading.parse, grading.topic_of, lists.enumerations,
+    for cached in (comparisons.relations, facts.facts, grading.parse, grading.topic_of,
+                   lists.enumerations,
                    polarity.polarity, roles.reference_roles, roles.verb_roles,
                    terms.terms_in, text.stem, text.content_words):  # fmt: skip
         cached.cache_clear()

@@ -68,9 +68,12 @@ LABELS = word_set(
 """Capitalised words that label rather than name (entity types, headings)."""
 
 _IDENTIFIER = re.compile(r"\b(?=[\w\-]*\d)(?=[\w\-]*[^\W\d_])[\w\-]{4,}\b")
-_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,])|\+?\d[\d\s\-./:]*\d|\d")
-"""A number: grouped by thousands ("600,000"), or digits joined by spaces, dashes, dots,
-slashes or colons (phone numbers, dates, times)."""
+_NUMBER = re.compile(
+    r"\d{1,3}(?:,\d{3})+(?![\d,])|\(\d{2,5}\)\s*\d[\d\s\-./]*\d|\+?\d[\d\s\-./:]*\d|\d"
+)
+"""A number: grouped by thousands ("600,000"), a phone number with its area code in
+parentheses ("(416) 555-0193"), or digits joined by spaces, dashes, dots, slashes or
+colons (phone numbers, dates, times)."""
 _RANGE_DASH = re.compile(r"(?<=\d)\s*[–—]\s*(?=\d)")
 """An en or em dash between numbers ("30–39"): the same range as "30-39"."""
 _LIST_MARKER = re.compile(r"^[ \t>*-]*\d{1,2}[.)][ \t]+", re.MULTILINE)

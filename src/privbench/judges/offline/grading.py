@@ -44,7 +44,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from privbench.judges.offline import lists, roles, terms
+from privbench.judges.offline import comparisons, lists, roles, terms
 from privbench.judges.offline.facts import (
     CITATION,
     CITED_NUMBER,
@@ -396,6 +396,7 @@ def _numbers_hit(wanted: frozenset[str], answer: _Answer) -> float:
     for number in wanted:
         if (
             number in answer.facts.numbers | answer.converted
+            or number in answer.facts.counts  # "three documents" for a bare "Three:"
             or ("(" not in number and number in plain)
             or any(same_phone_number(number, n) for n in answer.facts.numbers)
         ):
@@ -574,6 +575,16 @@ def _coverage(
     hedged = bool(term_cover) and terms.rivals(
         element_terms, answer.terms - reference_terms, answer.text
     )  # a term another element or alternative of the reference names is no rival
+    asks_one = len(element_terms) == 1 and element_terms == reference_terms - laws - (
+        terms.regimes(reference_terms)
+    )
+    hedged = hedged or bool(
+        term_cover
+        and asks_one
+        and terms.listed_as_options(
+            element_terms, answer.terms - reference_terms, lists.bullet_lines(answer.text)
+        )
+    )
     if hedged and term_cover:
         term_cover *= RIVAL_TERMS
     cited = len(wanted.numbers) + len(optional.numbers)
@@ -760,6 +771,8 @@ def grade(reference: str, answer: str, question: str = "") -> float:
     named = terms.reference_terms_in(reference)
     if terms.equates(named - terms.regimes(named), answer):
         best = 0.0  # "X and Y are the same" where the reference tells them apart
+    if comparisons.reverses(reference, answer):
+        best = 0.0  # "a larger ε gives stronger privacy" for "a smaller ε gives stronger …"
     if (
         wanted_polarity is None
         and best < DENIAL_KEEPS

@@ -108,6 +108,11 @@ def enumerations(answer: str) -> tuple[tuple[str, ...], ...]:
     return tuple(found)
 
 
+def bullet_lines(answer: str) -> tuple[str, ...]:
+    """The text of each of the answer's bullet or numbered lines, as written."""
+    return tuple(bullet.group(1) for line in answer.splitlines() if (bullet := _BULLET.match(line)))
+
+
 def _matches(item: str, reference_elements: tuple[str, ...]) -> bool:
     item_facts = facts(item)
     folded = fold(" ".join(reference_elements))
@@ -221,11 +226,20 @@ def _types(text: str) -> frozenset[str]:
     return frozenset(stem(t) for t in tokens(text)) & ENTITY_TYPES
 
 
+TYPE_WORDS, NAME_WORDS = 3, 8
+"""Longest type label ("a person", "EVENT/MISC") and entity name ("Banco Itaú de São
+Paulo") of a typed reference element; longer is a sentence with an aside (rules v9)."""
+
+
 def typed_entity(element: str) -> tuple[str, str] | None:
     """("Lagos", "location") for a reference element "Lagos (location)", else None."""
     match = re.fullmatch(r"\s*(.+?)\s*\(\s*([\w\s-]+?)\s*\)\s*\.?\s*", element)
-    if not match:
-        return None
+    if (
+        not match
+        or len(match.group(2).split()) > TYPE_WORDS
+        or len(match.group(1).split()) > NAME_WORDS
+    ):
+        return None  # "… (unless the breach is unlikely to harm individuals)": an aside
     kinds = _types(match.group(2))
     return (match.group(1), next(iter(kinds))) if len(kinds) == 1 else None
 

@@ -27,9 +27,11 @@ from privbench.judges.offline.text import fold, sentences, word_set
 
 YES = word_set(
     "yes ja sí si oui да 是 是的 نعم はい true correct yeah yep indeed absolutely definitely "
-    "sim tak evet"
+    "sim tak evet 네 예 हाँ हां"
 )
-NO = word_set("no nein non нет 否 不 没有 لا いいえ false nope não nie hayır")
+NO = word_set(
+    "no nein non нет 否 不 没有 لا いいえ false nope não nie hayır 아니요 아니오 아니 नहीं"
+)
 
 _LEAD = re.compile(
     r"^[\s*_>#\"'`-]*(?:(?:short|direct|final|brief|my)?\s*(?:answer|verdict|assessment|"
@@ -139,8 +141,19 @@ def polarity(text: str) -> str | None:
     a heading that states none ("## Is hashed data anonymous?") is skipped."""
     stated = _polarity(text)
     if stated is None and _HEADINGS.match(text):
-        return _polarity(_HEADINGS.sub("", text))
+        stated = _polarity(_HEADINGS.sub("", text))
+    if stated is None:
+        concluded = _CONCLUSION.findall(fold(text))
+        stated = concluded[-1] if concluded else None  # "…\n\nOverall: Yes, some risk."
     return stated
+
+
+_CONCLUSION = re.compile(
+    r"(?:^|\n)[\s*_#>]*(?:overall|in\s+summary|to\s+sum\s+up|in\s+conclusion|conclusion|"
+    r"verdict|bottom\s+line|in\s+short|so)[\s*_]*[:,—–-]?[\s*_]*(yes|no)\b"
+)
+"""A closing line that states the polarity an answer's list leads up to ("Overall: Yes,
+there is some privacy risk."): read when the answer opens with none (rules v9)."""
 
 
 def _polarity(text: str) -> str | None:

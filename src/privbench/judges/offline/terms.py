@@ -78,6 +78,8 @@ TERMS: tuple[Term, ...] = (
     _term("federated learning", "technique", r"\bfederated\b"),
     _term("secure multi-party computation", "technique",
           r"\b(secure\s+)?multi[\s-]*party\s+computation\b|\bs?mpc\b|\bsecret[\s-]+sharing\b"),
+    _term("private set intersection", "technique", r"\bprivate\s+set\s+intersection\b|\bpsi\b",
+          parent="secure multi-party computation"),
     _term("synthetic data", "technique", r"\bsynthetic\s+(data|records|dataset)\b"),
     _term("tokenisation", "technique", r"\btokeni[sz](ation|ed)\b"),
     _term("hashing", "technique", r"\bhash(ing|ed|es)?\b"),
@@ -303,6 +305,35 @@ def rivals(
         if named & family and any(g in named for g in others):
             return True
     return False
+
+
+LISTED_OPTIONS = 2
+"""Other terms of its kind listed beside the reference's one term that make the list a set
+of options rather than an answer."""
+
+
+def listed_as_options(
+    wanted: frozenset[str], given: frozenset[str], items: tuple[str, ...]
+) -> bool:
+    """Whether a list names the reference's term as one item among several of its kind,
+    after another ("Right of access (Art. 15); Right to rectification (Art. 16); Right to
+    erasure …" to "which right?"): it offers options instead of settling on one (rules
+    v9); a list that leads with the right term settles on it. ``wanted``
+    is the reference's one term of its kind, ``given`` the answer's terms the reference
+    does not name."""
+    family = set(wanted) | {p for w in wanted if (p := _BY_NAME[w].parent)}
+    kinds = {kind(w) for w in wanted}
+    named = [n for n in map(terms_in, items) if {kind(t) for t in n} & kinds]
+    if not any(n & family for n in named) or named[0] & family:
+        return False  # a list led by the right term settles on it ("Article 17: …; see also …")
+    others = {
+        g
+        for n in named
+        if not n & family
+        for g in n & given
+        if kind(g) in kinds and _BY_NAME[g].parent not in family
+    }
+    return len(others) >= LISTED_OPTIONS
 
 
 _SAME = re.compile(
