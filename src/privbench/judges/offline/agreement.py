@@ -70,9 +70,11 @@ GRADED_FILES: dict[str, str] = {
     "fresh9": "judge_heldout_fresh9.jsonl",
     "fresh10": "judge_heldout_fresh10.jsonl",
     "fresh11": "judge_heldout_fresh11.jsonl",
+    "fresh12": "judge_heldout_fresh12.jsonl",
+    "fresh13": "judge_heldout_fresh13.jsonl",
 }
 """The graded sets (in ``tests/data/``) by the names :data:`MEASURED` uses."""
-UNSEEN = ("fresh10", "fresh11")
+UNSEEN = ("fresh12", "fresh13")
 """The sets no rule was tuned on: first read by the judge in the one measurement of the
 final rules. The notice under offline-judged tables quotes these."""
 
@@ -104,28 +106,31 @@ MEASURED: dict[str, Agreement] = {
     "dev": Agreement(n=480, rho=0.9306, mae=0.0808, within=0.8000),
     "heldout": Agreement(n=47, rho=0.8245, mae=0.1106, within=0.8085),
     "independent": Agreement(n=142, rho=0.9094, mae=0.0880, within=0.7887),
-    "fresh": Agreement(n=161, rho=0.9073, mae=0.0950, within=0.7764),
-    "fresh3": Agreement(n=150, rho=0.9009, mae=0.0820, within=0.8200),
+    "fresh": Agreement(n=161, rho=0.9068, mae=0.0957, within=0.7702),
+    "fresh3": Agreement(n=150, rho=0.9033, mae=0.0807, within=0.8267),
     "fresh4": Agreement(n=160, rho=0.8950, mae=0.0875, within=0.7625),
     "fresh5": Agreement(n=160, rho=0.9016, mae=0.0956, within=0.7750),
     "fresh6": Agreement(n=160, rho=0.8408, mae=0.1119, within=0.7375),
-    "fresh7": Agreement(n=160, rho=0.8986, mae=0.0937, within=0.7625),
-    "fresh8": Agreement(n=160, rho=0.8211, mae=0.1137, within=0.7438),
+    "fresh7": Agreement(n=160, rho=0.8891, mae=0.0950, within=0.7688),
+    "fresh8": Agreement(n=160, rho=0.8329, mae=0.1100, within=0.7438),
     "fresh9": Agreement(n=160, rho=0.8731, mae=0.0987, within=0.7562),
-    "fresh10": Agreement(n=160, rho=0.6825, mae=0.1950, within=0.5250),
-    "fresh11": Agreement(n=160, rho=0.7048, mae=0.1950, within=0.5687),
+    "fresh10": Agreement(n=160, rho=0.7114, mae=0.1831, within=0.5375),
+    "fresh11": Agreement(n=160, rho=0.7795, mae=0.1675, within=0.6062),
+    "fresh12": Agreement(n=160, rho=0.6831, mae=0.2019, within=0.5437),
+    "fresh13": Agreement(n=160, rho=0.7419, mae=0.1813, within=0.5813),
 }
-"""Figures measured once with the final rules (rules v8, each answer graded with its
-question; see docs/judge.md). Only ``fresh10`` and ``fresh11`` (:data:`UNSEEN`) measure
+"""Figures measured once with the final rules (rules v9, each answer graded with its
+question; see docs/judge.md). Only ``fresh12`` and ``fresh13`` (:data:`UNSEEN`) measure
 agreement: no rule was tuned on them, and the judge first read them in that measurement.
-Their writers were asked for answers that are hard for a judge that matches words
-(paraphrases that are right, near misses that share the reference's words), and the
-judge does far worse on them than on the earlier sets. The others are fit: ``dev`` is
-the development part; ``independent``, ``fresh`` … ``fresh9`` were each written by a
-helper who never saw the rules, measured once when the rules of their round were final
-(docs/judge.md has those figures), and then tuned on in the next round; ``heldout`` is
-the part frozen before issue 11's tuning, which earlier rounds measured without looking
-at it and the last rounds looked at with the rest."""
+Like ``fresh10`` and ``fresh11``, their writers were asked for answers that are hard for a
+judge that matches words (right answers in other words or languages, near misses that
+share the reference's words), and the judge does far worse on these four sets than on
+the earlier ones. The others are fit: ``dev`` is the development part; ``independent``,
+``fresh`` … ``fresh11`` were each written by a helper who never saw the rules, measured
+once when the rules of their round were final (docs/judge.md has those figures), and then
+tuned on in the next round; ``heldout`` is the part frozen before issue 11's tuning,
+which earlier rounds measured without looking at it and the last rounds looked at with
+the rest."""
 
 SECOND_GRADER = "judge_regrade_fresh8_fresh9.jsonl"
 """A second, blind grading of fresh8 and fresh9 (``id`` and ``grade``) by a helper that saw
