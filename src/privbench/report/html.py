@@ -79,9 +79,15 @@ SCRIPTS = {
     "Cyrillic": r"[\u0400-\u04ff]",
 }
 OFFLINE_NOTE = (
-    "Judged offline: privbench's rule-based judge approximates an LLM judge (calibrated on"
-    " hand-graded answers; see docs/judge.md). Its scores are not the papers' GPT-4o scores."
+    "Judged offline: privbench's rule-based judge approximates an LLM judge, and on held-out"
+    " answers it was never tuned on it falls short of the paper's judge–human agreement (the"
+    " figures for each rules version are in docs/judge.md and under every table the command"
+    " line prints). Its scores are not the papers' GPT-4o scores: use an LLM judge for"
+    " published numbers."
 )
+"""The offline judge's caveat on every report page with offline-judged runs. It names no
+figures: a report may read logs graded by older rules, whose version and hash the runs
+table shows."""
 
 
 @dataclass(frozen=True)
