@@ -572,17 +572,15 @@ def _coverage(
         if asked_terms
         else None
     )
-    hedged = bool(term_cover) and terms.rivals(
-        element_terms, answer.terms - reference_terms, answer.text
-    )  # a term another element or alternative of the reference names is no rival
-    asks_one = len(element_terms) == 1 and element_terms == reference_terms - laws - (
-        terms.regimes(reference_terms)
+    unnamed = answer.terms - reference_terms  # a term the reference names is no rival
+    asks_one = len(element_terms) == 1 and element_terms == reference_terms - terms.regimes(
+        reference_terms
     )
-    hedged = hedged or bool(
-        term_cover
-        and asks_one
-        and terms.listed_as_options(
-            element_terms, answer.terms - reference_terms, lists.bullet_lines(answer.text)
+    hedged = bool(term_cover) and (
+        terms.rivals(element_terms, unnamed, answer.text)
+        or (
+            asks_one
+            and terms.listed_as_options(element_terms, unnamed, lists.bullet_lines(answer.text))
         )
     )
     if hedged and term_cover:
@@ -638,7 +636,7 @@ def _coverage(
         value = max(value, KIND_ONLY)  # "a phone number" for "the phone number +49 …"
     if hedged:
         value = min(value, HEDGED_KEEPS)  # its explanation fits either term it names
-    elif term_cover and terms.concedes(element_terms, answer.terms - reference_terms, answer.text):
+    elif term_cover and terms.concedes(element_terms, unnamed, answer.text):
         value = min(value, CONCEDED_KEEPS)
     if conflict or elsewhere:
         value = min(value, 0.25 * (words or 0.0))
