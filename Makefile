@@ -33,6 +33,7 @@ test: lint typecheck pytest
 bench: install
 	$(BIN)/python bench/judge_throughput.py
 	$(BIN)/python bench/spatial_scoring.py
+	$(BIN)/python bench/answer_reading.py
 	$(BIN)/python bench/generate.py
 	$(BIN)/python bench/offline.py
 	$(BIN)/python bench/report.py

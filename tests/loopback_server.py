@@ -5,8 +5,9 @@ endpoint takes (inspect's ``openai-api/<name>/<model>`` provider, its retries an
 connection limits), and inspect's ``mockllm`` cannot run offline. This server answers
 ``POST /v1/chat/completions`` with scripted replies chosen by the request's content, can
 add latency, and can inject faults (HTTP 429 with Retry-After, 500, hangs past the
-client's timeout, malformed bodies). It records every request so tests can assert on
-exactly what a judge or model received and how many calls were made.
+client's timeout, malformed bodies) and replies cut at the token limit (:class:`Cut`). It
+records every request so tests can assert on exactly what a judge or model received and
+how many calls were made.
 
 Use it in-process (``with LoopbackServer() as server: ...``, it runs its own event loop in
 a thread) or as a separate process (``python tests/loopback_server.py --latency 0.5``,
@@ -50,7 +51,14 @@ class Fault:
     hang_s: float = 30.0
 
 
-Reply = str | Fault | Callable[[dict[str, Any]], "str | Fault"]
+@dataclass(frozen=True)
+class Cut:
+    """A reply cut off at the client's token limit: ``text`` with ``finish_reason: length``."""
+
+    text: str
+
+
+Reply = str | Fault | Cut | Callable[[dict[str, Any]], "str | Fault | Cut"]
 
 
 @dataclass
@@ -176,14 +184,20 @@ class LoopbackServer:
                 self.in_flight -= 1
                 self.last_reply_at = time.time()
 
-    async def _answer(self, recorded: RecordedRequest, reply: str | Fault) -> web.StreamResponse:
+    async def _answer(
+        self, recorded: RecordedRequest, reply: str | Fault | Cut
+    ) -> web.StreamResponse:
         if self.latency:
             await asyncio.sleep(self.latency)
         if isinstance(reply, Fault):
             recorded.answered_with = f"fault:{reply.kind}"
             return await self._fault(reply)
+        model = str(recorded.body.get("model", "loopback"))
+        if isinstance(reply, Cut):
+            recorded.answered_with = reply.text
+            return web.json_response(_completion(model, reply.text, finish_reason="length"))
         recorded.answered_with = reply
-        return web.json_response(_completion(str(recorded.body.get("model", "loopback")), reply))
+        return web.json_response(_completion(model, reply))
 
     async def _fault(self, fault: Fault) -> web.StreamResponse:
         if fault.kind == "429":
@@ -279,7 +293,7 @@ class LoopbackServer:
         self.stop()
 
 
-def _completion(model: str, content: str) -> dict[str, Any]:
+def _completion(model: str, content: str, finish_reason: str = "stop") -> dict[str, Any]:
     return {
         "id": f"chatcmpl-{time.monotonic_ns()}",
         "object": "chat.completion",
@@ -289,7 +303,7 @@ def _completion(model: str, content: str) -> dict[str, Any]:
             {
                 "index": 0,
                 "message": {"role": "assistant", "content": content},
-                "finish_reason": "stop",
+                "finish_reason": finish_reason,
             }
         ],
         "usage": {"prompt_tokens": 100, "completion_tokens": 2, "total_tokens": 102},

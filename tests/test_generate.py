@@ -6,6 +6,7 @@ The SpatialTrust generator's tests are in ``test_spatial_generate.py``.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import random
@@ -15,10 +16,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import time_machine
 from PIL import Image, ImageDraw
 
 from privbench.audit.priviq import image_words, printed_share
 from privbench.generate.fonts import font, missing_glyphs, script_of
+from privbench.generate.identities import REFERENCE_DATE, person
 from privbench.priviq.dataset import load_priviq
 from privbench.priviq.generate.base import build
 from privbench.priviq.generate.families import ALL_FAMILIES, FAMILIES, MEETING, MULTILINGUAL
@@ -43,6 +46,39 @@ def test_priviq_generation_is_byte_identical(tmp_path: Path) -> None:
     generate_priviq(20, 6, tmp_path / "c")
     assert _digest(tmp_path / "a") == _digest(tmp_path / "b")
     assert _digest(tmp_path / "a") != _digest(tmp_path / "c")
+
+
+@pytest.mark.parametrize(
+    "today", [dt.datetime(2024, 2, 29, 23, 59), dt.datetime(2031, 1, 1, 0, 1)], ids=str
+)
+def test_priviq_generation_does_not_depend_on_the_day(tmp_path: Path, today: dt.datetime) -> None:
+    """Dates of birth count from REFERENCE_DATE, not from today: n=10, seed=3 has a
+    ``know_identifier_kinds`` record that shows one (with Faker's ``date_of_birth`` it
+    differed from one day to the next)."""
+    reference = dt.datetime.combine(REFERENCE_DATE, dt.time(12))
+    with time_machine.travel(reference, tick=False):
+        generate_priviq(10, 3, tmp_path / "reference-day")
+    with time_machine.travel(today, tick=False):
+        generate_priviq(10, 3, tmp_path / "other-day")
+    manifest = json.loads((tmp_path / "other-day" / "suite.json").read_text())
+    assert "know_identifier_kinds" in manifest["families"]  # the family that shows birth dates
+    assert _digest(tmp_path / "reference-day") == _digest(tmp_path / "other-day")
+
+
+def test_birth_dates_depend_only_on_the_seed() -> None:
+    dates = []
+    for today in (dt.datetime(2024, 2, 29, 23, 59), dt.datetime(2031, 1, 1, 0, 1)):
+        with time_machine.travel(today, tick=False):
+            dates.append([person(random.Random(seed)).birth_date for seed in range(20)])
+    assert dates[0] == dates[1]
+    for born in dates[0]:  # ages 19 to 80 on REFERENCE_DATE
+        assert 19 <= (REFERENCE_DATE - dt.date.fromisoformat(born)).days / 365.25 <= 81.01
+
+
+def test_shipped_priviq_suite_is_what_generate_writes_on_any_day(tmp_path: Path) -> None:
+    with time_machine.travel(dt.datetime(2029, 7, 15, 8), tick=False):
+        generate_priviq(146, 0, tmp_path / "suite")
+    assert _digest(tmp_path / "suite") == _digest(PRIVIQ_SUITE)
 
 
 def test_generate_refuses_to_overwrite_without_force(tmp_path: Path) -> None:

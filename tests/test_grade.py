@@ -19,7 +19,7 @@ from conftest import (
     write_json,
     write_priviq,
 )
-from loopback_server import Fault, LoopbackServer
+from loopback_server import Cut, Fault, LoopbackServer
 
 from privbench.json_files import read_jsonl
 from privbench.priviq.api import grade_priviq
@@ -124,6 +124,24 @@ def test_unparsable_reply_is_asked_again_hotter(
     assert str(asked[1]["messages"][0]["content"]).endswith(RETRY_SUFFIX)
     assert run.scores.items["a"] == pytest.approx(0.6)
     assert run.json()["judge_parse_failures"] == 1
+
+
+def test_a_reply_cut_inside_its_score_is_asked_again_and_the_answer_used(
+    server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path
+) -> None:
+    """``"\n0.9"`` cut at max_tokens=3 arrives as ``"\n0."``: not 0.0, asked again."""
+    server.script("answer-a", Cut("\n0."), Cut("\n\n1"), Cut("0.9"))
+    script_scores(server)
+    run = grade_priviq(
+        priviq_dir, predictions, out_dir=tmp_path / "out", options=run_options(tmp_path)
+    )
+    asked = judge_requests(server, "answer-a")
+    assert [r["temperature"] for r in asked] == [0.0, 0.5, 1.0]
+    assert all(str(r["messages"][0]["content"]).endswith(RETRY_SUFFIX) for r in asked[1:])
+    assert run.scores.items["a"] == pytest.approx(0.9)  # the re-asked reply's score
+    assert run.json()["judge_parse_failures"] == 2
+    grades = json.loads(Path(run.exports["grades"]).read_text())
+    assert grades["a"]["score"] == [0.9] and grades["a"]["content"] == ["0.9"]
 
 
 def test_never_parsable_is_unscored_not_zero(

@@ -13,6 +13,7 @@ from privbench.priviq.judge import (
     RETRY_SUFFIX,
     get_protocol,
     paper_prompt,
+    parse_cut_paper_reply,
     parse_hardened_reply,
     parse_paper_reply,
     space_connectives,
@@ -91,6 +92,36 @@ def test_paper_reply_first_token_on_the_grid(reply: str, score: float) -> None:
 )
 def test_paper_reply_off_grid_or_not_first_does_not_parse(reply: str) -> None:
     assert parse_paper_reply(reply) is None
+
+
+@pytest.mark.parametrize("reply", ["\n0.", "0.", "0.\n", " 1.", "\n\n1. ", "0. 9", "0.\n9"])
+def test_paper_reply_cut_after_the_decimal_point_does_not_parse(reply: str) -> None:
+    """``"\n0.9"`` cut by the 3-token limit leaves ``"\n0."``: never read as 0.0 (or 1.0)."""
+    assert parse_paper_reply(reply) is None
+    assert parse_cut_paper_reply(reply) is None
+
+
+@pytest.mark.parametrize(
+    ("reply", "score"),
+    [("\n0.9", 0.9), ("0.9", 0.9), ("1.0", 1.0), ("\n0.0", 0.0), (".5", 0.5), ("0\n", 0.0),
+     ("1 ", 1.0), ("0.9 because", 0.9), ("1 because", 1.0)],
+)  # fmt: skip
+def test_paper_reply_cut_at_max_tokens_with_a_whole_score_parses(reply: str, score: float) -> None:
+    """The paper's three tokens are usually used up exactly: a whole score still counts."""
+    assert parse_cut_paper_reply(reply) == score
+    assert parse_paper_reply(reply) == score
+
+
+@pytest.mark.parametrize("reply", ["0", "\n1", "\n\n0", " 1"])
+def test_paper_reply_cut_at_max_tokens_inside_the_number_does_not_parse(reply: str) -> None:
+    """A bare ``0``/``1`` that ends a cut reply may be the start of ``0.9``/``1.0``."""
+    assert parse_cut_paper_reply(reply) is None
+    assert parse_paper_reply(reply) == float(reply)  # a reply the judge ended itself: whole
+
+
+def test_only_the_paper_protocol_reads_cut_replies_differently() -> None:
+    assert PAPER.parse_cut_reply is parse_cut_paper_reply
+    assert HARDENED.parse_cut_reply is None  # a cut JSON verdict does not close: no score
 
 
 @pytest.mark.parametrize(

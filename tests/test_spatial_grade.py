@@ -224,8 +224,10 @@ def test_out_writes_the_scores_csv_and_the_summary(tmp_path: Path) -> None:
         options=run_options(tmp_path, **OFFLINE),
     )
     assert run.exports == {
-        "scores": str(tmp_path / "out" / "preds_offline-spatialtrust-scores.csv"),
-        "summary": str(tmp_path / "out" / "preds_offline-spatialtrust-summary.json"),
+        "scores": str(tmp_path / "out" / "preds_offline-spatialtrust-predictions-xyxy-scores.csv"),
+        "summary": str(
+            tmp_path / "out" / "preds_offline-spatialtrust-predictions-xyxy-summary.json"
+        ),
     }
     with open(run.exports["scores"], newline="") as handle:
         rows = list(csv.DictReader(handle))
@@ -235,6 +237,28 @@ def test_out_writes_the_scores_csv_and_the_summary(tmp_path: Path) -> None:
     summary = json.loads(Path(run.exports["summary"]).read_text(encoding="utf-8"))
     assert summary == json.loads(json.dumps(run.json()))
     assert summary["invalid_boxes"] == 4 and summary["exports"] == run.exports
+
+
+def test_exports_are_never_replaced_silently(tmp_path: Path) -> None:
+    predictions = write_predictions(tmp_path / "preds.jsonl", [{"id": "st-1", **PERFECT}])
+    data, out = two_images(tmp_path), tmp_path / "out"
+    options = run_options(tmp_path, **OFFLINE)
+    (tmp_path / "preds2.jsonl").write_text(
+        predictions.read_text() + json.dumps({"id": "st-2", **PERFECT}) + "\n"
+    )
+    predictions = tmp_path / "preds2.jsonl"
+    first = grade_spatialtrust(data, predictions, out_dir=out, options=options)
+    before = Path(first.exports["summary"]).read_bytes()
+    with pytest.raises(UsageError, match="exists: pass --overwrite"):
+        grade_spatialtrust(data, predictions, out_dir=out, options=options)
+    assert Path(first.exports["summary"]).read_bytes() == before
+    # another box format is another result: its own files, beside the first
+    other = grade_spatialtrust(
+        data, predictions, out_dir=out, box_format="xyxy1000", options=options
+    )
+    assert set(other.exports.values()).isdisjoint(first.exports.values())
+    again = grade_spatialtrust(data, predictions, out_dir=out, options=options, overwrite=True)
+    assert again.exports == first.exports
 
 
 def test_an_unwritable_out_stops_before_grading(tmp_path: Path) -> None:

@@ -165,7 +165,7 @@ def test_evidence_is_an_alias_of_boxes(item: SpatialItem) -> None:
     assert answer.q2 is not None and answer.q2.boxes == {"A": ((10, 10, 50, 50),)}
     both = {**q2, "boxes": {"A": [[10, 10, 50, 50]]}}
     answer = parse_record({**FULL, "q2": both}, item, XYXY)
-    assert answer.failures == {"q2": "gives both 'boxes' and 'evidence'"}
+    assert answer.failures == {"q2": "gives boxes under both 'boxes' and 'evidence'"}
 
 
 def test_boxes_for_something_that_is_no_option_are_listed(item: SpatialItem) -> None:
@@ -243,3 +243,70 @@ def test_the_documented_prediction_line_parses_whole() -> None:
     assert answer.failures == {} and answer.invalid_boxes == ()
     assert answer.q3 is not None and answer.q3.boxes == {"A": ((60, 300, 240, 700),)}  # evidence
     assert answer.q4 is not None and answer.q4.factors[0].box == (812, 140, 1010, 420)
+
+
+def test_boxes_under_keys_that_are_not_read_are_listed_not_dropped(item: SpatialItem) -> None:
+    q2 = {"choices": ["A"], "region": [[10, 10, 50, 50]]}
+    q4 = {"text": "A person.", "factors": [{"name": "p", "why": "looks", "area": [10, 10, 50, 50]}]}
+    answer = parse_record({**FULL, "q2": q2, "q4": q4}, item, XYXY)
+    assert answer.q2 is not None and answer.q2.boxes == {}
+    assert [(b.question, b.option) for b in answer.invalid_boxes] == [
+        ("q2", "region"),
+        ("q4", "factor 0 area"),
+    ]
+    assert all("a key privbench does not read" in b.reason for b in answer.invalid_boxes)
+
+
+@pytest.mark.parametrize(
+    ("q2", "boxes"),
+    [
+        ({"choices": ["A"], "bbox": [[10, 10, 50, 50]]}, {"A": ((10, 10, 50, 50),)}),
+        ({"choices": ["A"], "bbox_2d": {"A": [10, 10, 50, 50]}}, {"A": ((10, 10, 50, 50),)}),
+        ([{"bbox_2d": [10, 10, 50, 50], "label": "A. a background person"}], {"A": ((10, 10, 50, 50),)}),
+        ({"A": [10, 10, 50, 50]}, {"A": ((10, 10, 50, 50),)}),
+    ],
+)  # fmt: skip
+def test_q2_boxes_under_the_keys_models_use(
+    item: SpatialItem, q2: object, boxes: dict[str, tuple[tuple[int, ...], ...]]
+) -> None:
+    answer = parse_record({**FULL, "q2": q2}, item, XYXY)
+    assert answer.failures == {} and answer.invalid_boxes == ()
+    assert answer.q2 is not None and answer.q2.choices == ("A",) and answer.q2.boxes == boxes
+
+
+def test_a_factor_box_under_bbox_2d_is_scored(item: SpatialItem) -> None:
+    q4 = {"text": "A person.", "factors": [{"label": "person", "bbox_2d": [10, 10, 50, 50]}]}
+    answer = parse_record({**FULL, "q4": q4}, item, XYXY)
+    assert answer.q4 is not None and answer.q4.factors[0].box == (10, 10, 50, 50)
+    assert answer.q4.factors[0].name == "person"
+
+
+@pytest.mark.parametrize(
+    ("q1", "why"),
+    [("A, C", "hedges between options A and C"), ("A or B", "hedges between options A and B"),
+     (["A", "B"], "hedges between options A and B")],
+)  # fmt: skip
+def test_a_hedge_between_single_choice_options_is_a_parse_failure(
+    item: SpatialItem, q1: object, why: str
+) -> None:
+    answer = parse_record({**FULL, "q1": q1}, item, XYXY)
+    assert answer.q1 is None and why in answer.failures["q1"]
+
+
+def test_the_final_answer_counts_not_the_draft_in_the_reasoning(item: SpatialItem) -> None:
+    draft = json.dumps({**FULL, "q1": "B"})
+    final = json.dumps({**FULL, "q1": "A"})
+    answer = parse_answer(f"<think>First guess: {draft} Hmm, no.</think>\n{final}", item, XYXY)
+    assert answer.q1 == "A"
+    # two objects in the final text: the last one answers
+    answer = parse_answer(f"Draft: {draft}\nFinal: {final}", item, XYXY)
+    assert answer.q1 == "A"
+
+
+def test_trailing_commas_and_a_reply_that_is_all_reasoning(item: SpatialItem) -> None:
+    text = (
+        '{"q1": "A", "q2": {"choices": ["A",], "boxes": {},}, "q3": ["B",], "q4": "x", "q5": "y",}'
+    )
+    assert parse_answer(text, item, XYXY).failures == {}
+    answer = parse_answer("<think>the answer is probably A", item, XYXY)
+    assert set(answer.failures.values()) == {"no answer after the reasoning (<think> block)"}

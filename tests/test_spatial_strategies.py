@@ -96,7 +96,8 @@ def test_staged_locks_the_selection(server: LoopbackServer, data: Path, tmp_path
     assert not any(VERIFY_MARK in c.text for c in calls)
     # locked choices win: q1 A (not the final's B), q2 {A} (not {A, C}), C's box dropped
     assert result.scores.items["st-1"] == {"q1": 1.0, "q2": 1.0, "q3": 0.5, "q4": 1.0, "q5": 1.0}
-    assert result.logged.lock_mismatches == 2
+    pipeline = result.json()["pipeline"]
+    assert (pipeline["lock_disagreements"], pipeline["final_unparsed"]) == (2, 0)
 
 
 def test_guard_audit_only_deletes(server: LoopbackServer, data: Path, tmp_path: Path) -> None:
@@ -118,7 +119,8 @@ def test_guard_audit_only_deletes(server: LoopbackServer, data: Path, tmp_path: 
     final_text = calls[-1].text
     assert "q2: A. a background person facing the screen\nq3: B. an open doorway" in final_text
     strategy = json.loads(json.dumps(result.log.location and result.json()))  # document is JSON
-    assert strategy["audit_deletions"] == 1
+    assert strategy["pipeline"]["audit_deletions"] == 1
+    assert strategy["pipeline"]["verifier_calls"] == 3
     assert result.scores.items["st-1"]["q2"] == 1.0  # only A kept, grounded
     assert result.scores.items["st-1"]["q3"] == 0.5  # C/D never added by the verifier
 

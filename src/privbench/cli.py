@@ -424,6 +424,15 @@ def show(
     model_name: Annotated[
         str | None, typer.Option("--model-name", help="Label of the model (default: the log's).")
     ] = None,
+    box_format: Annotated[
+        str | None,
+        typer.Option(
+            "--box-format",
+            help="SpatialTrust: read the answers' boxes in this convention instead of the "
+            "run's (no model or judge call): xyxy, xyxy1000, yxyx1000, xyxy1, qwen25.",
+        ),
+    ] = None,
+    overwrite: OverwriteOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Tables and exports of a finished privbench log (also one finished by inspect eval-retry)."""
@@ -434,24 +443,38 @@ def show(
     def action() -> None:
         benchmark = benchmark_of(log)
         if benchmark == "priviq":
+            if box_format is not None:
+                raise UsageError("--box-format: only for SpatialTrust logs")
             _show_priviq(read_priviq_log(log, model=model_name, out_dir=out), as_json)
         else:
-            _show_spatial(read_spatial_log(log, model=model_name, out_dir=out), as_json)
+            if box_format is not None:
+                _check_spatial_options("direct", box_format)
+            run = read_spatial_log(
+                log, model=model_name, out_dir=out, box_format=box_format, overwrite=overwrite
+            )
+            _show_spatial(run, as_json)
 
     run_command(action)
 
 
 def _show_spatial(run: Any, as_json: bool, resume: str | None = None) -> None:
-    from privbench.spatialtrust.tables import invalid_box_lines, summary_line, task_table
+    from privbench.spatialtrust.tables import invalid_box_lines, run_notes, task_table
 
+    document = run.json()
     if as_json:
-        print_json(run.json())
+        print_json(document)
     else:
         from privbench.audit.spatialtrust import run_baseline
 
         baseline = run_baseline(run.log, run.scores.items)
         stdout.print(task_table(run.model, run.strategy, run.scores, baseline))
-        typer.echo(summary_line(run.scores, run.logged))
+        if run.regraded_from:
+            typer.echo(
+                f"boxes read as {run.box_format} (the run used {run.regraded_from}); "
+                "q4/q5 keep the judge's logged verdicts"
+            )
+        for line in run_notes(run.scores, run.logged, document):
+            typer.echo(line)
         for line in invalid_box_lines(run.logged):
             typer.echo(line)
         if run.logged.missing or run.logged.errors:
@@ -484,8 +507,23 @@ StrategyOption = Annotated[
 BoxFormatOption = Annotated[
     str,
     typer.Option(
-        "--box-format", help="The model's box convention: xyxy, xyxy1000, yxyx1000, xyxy1."
+        "--box-format",
+        help="The boxes' convention: xyxy (pixels), xyxy1000 (0–1000: Qwen2-VL, Qwen3-VL, "
+        "InternVL), yxyx1000 (Gemini), xyxy1 (0–1), qwen25 (Qwen2.5-VL: pixels of its resized "
+        "input). See docs/spatialtrust.md.",
     ),
+]
+ReaskOption = Annotated[
+    int,
+    typer.Option(
+        "--reask-unparsed",
+        min=0,
+        help="Ask again, with the format restated, up to N times when an answer cannot be "
+        "read (default 0: the paper's one pass; the score without re-asks is shown beside).",
+    ),
+]
+OverwriteOption = Annotated[
+    bool, typer.Option("--overwrite", help="Replace this run's exports in --out if they exist.")
 ]
 
 
@@ -510,6 +548,7 @@ def eval_spatialtrust_command(
     judge: JudgeOption = "openai/gpt-4o",
     strategy: StrategyOption = "direct",
     box_format: BoxFormatOption = "xyxy",
+    reask_unparsed: ReaskOption = 0,
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Only the first N images.")
     ] = None,
@@ -517,6 +556,7 @@ def eval_spatialtrust_command(
         Path | None,
         typer.Option("--out", help="Write the per-image scores CSV and the JSON summary here."),
     ] = None,
+    overwrite: OverwriteOption = False,
     judge_connections: ConnectionsOption = 32,
     max_connections: MaxConnectionsOption = None,
     log_dir: LogDirOption = "logs",
@@ -538,7 +578,7 @@ def eval_spatialtrust_command(
         generation = _generation(temperature, seed, max_tokens, max_retries, timeout, cache, batch)
         options = _run_options(judge, 1, "paper", judge_connections, log_dir, as_json, generation)
         if resume is not None:
-            run = resume_spatialtrust(resume, out_dir=out, options=options)
+            run = resume_spatialtrust(resume, out_dir=out, options=options, overwrite=overwrite)
         elif model is None:
             raise UsageError("--model: required (or --resume LOG)")
         else:
@@ -551,6 +591,8 @@ def eval_spatialtrust_command(
                 model_connections=max_connections,
                 out_dir=out,
                 options=options,
+                reask_unparsed=reask_unparsed,
+                overwrite=overwrite,
             )
         _show_spatial(run, as_json, _resume_hint("eval spatialtrust", run, out, log_dir))
 
@@ -568,17 +610,12 @@ def grade_spatialtrust_command(
         str | None,
         typer.Option("--model-name", help="Label of the graded model (default: file stem)."),
     ] = None,
-    box_format: Annotated[
-        str,
-        typer.Option(
-            "--box-format",
-            help="Box convention of --predictions: xyxy (pixels), xyxy1000, yxyx1000, xyxy1.",
-        ),
-    ] = "xyxy",
+    box_format: BoxFormatOption = "xyxy",
     out: Annotated[
         Path | None,
         typer.Option("--out", help="Write the per-image scores CSV and the JSON summary here."),
     ] = None,
+    overwrite: OverwriteOption = False,
     judge_connections: ConnectionsOption = 32,
     log_dir: LogDirOption = "logs",
     resume: ResumeOption = None,
@@ -597,7 +634,9 @@ def grade_spatialtrust_command(
         generation = _generation(None, seed, None, max_retries, timeout, cache, batch)
         options = _run_options(judge, 1, "paper", judge_connections, log_dir, as_json, generation)
         if resume is not None:
-            run = resume_spatialtrust(resume, model_name=model_name, out_dir=out, options=options)
+            run = resume_spatialtrust(
+                resume, model_name=model_name, out_dir=out, options=options, overwrite=overwrite
+            )
         elif predictions is None:
             raise UsageError("--predictions: required (or --resume LOG)")
         else:
@@ -608,6 +647,7 @@ def grade_spatialtrust_command(
                 box_format=box_format,
                 out_dir=out,
                 options=options,
+                overwrite=overwrite,
             )
         _show_spatial(run, as_json, _resume_hint("grade spatialtrust", run, out, log_dir))
 

@@ -39,6 +39,7 @@ from privbench.dataset_identity import DATASET_HASH_KEY
 from privbench.priviq.competencies import COMPETENCIES, combination_label
 from privbench.priviq.results import logged_runs
 from privbench.runtime.errors import UsageError
+from privbench.spatialtrust.results import PipelineCounts
 
 PRIVIQ_SCORER = "priviq_judge"
 SPATIAL_SCORER = "spatialtrust_scorer"
@@ -304,7 +305,9 @@ def _limit(log: EvalLog) -> int | None:
 
 def _run_row(log: EvalLog, label: str, benchmark: str, path: Path) -> dict[str, Any]:
     samples = log.samples or []
-    unscored = parse_failures = judge_runs = 0
+    unscored = parse_failures = judge_runs = reasks = 0
+    pipeline = PipelineCounts()
+    failed_questions: dict[str, int] = {}
     judges: set[str] = set()
     prompt_hash = ""
     for sample in samples:
@@ -326,6 +329,12 @@ def _run_row(log: EvalLog, label: str, benchmark: str, path: Path) -> dict[str, 
             elif isinstance(score.value, dict):
                 unscored += sum(1 for v in score.value.values() if math.isnan(_number(v)))
                 parse_failures += len(metadata.get("parse_failures") or {})
+                for qid in metadata.get("parse_failures") or {}:
+                    failed_questions[qid] = failed_questions.get(qid, 0) + 1
+                stats = metadata.get("strategy") or {}
+                reasks += int(stats.get("reasks", 0))
+                if stats.get("strategy") in ("staged", "guard"):
+                    pipeline.add(stats)
     task_metadata = log.eval.metadata or {}
     if not judges and task_metadata.get("judge"):
         judges.add(str(task_metadata["judge"]))
@@ -342,6 +351,12 @@ def _run_row(log: EvalLog, label: str, benchmark: str, path: Path) -> dict[str, 
         "samples": len(samples),
         "unscored": int(unscored),
         "parse_failures": int(parse_failures),
+        "parse_failures_by_question": " · ".join(
+            f"{qid} {failed_questions[qid]}" for qid in sorted(failed_questions)
+        ),
+        "reasks": int(reasks),
+        "pipeline": pipeline.record() if pipeline.images else None,
+        "pipeline_warnings": pipeline.warnings(),
         "status": log.status,
         "log": str(path),
         "dataset_hash": str(task_metadata.get(DATASET_HASH_KEY) or ""),

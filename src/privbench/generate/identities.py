@@ -4,17 +4,21 @@ Names, addresses, companies and dates come from Faker in the item's locale; numb
 have check digits are made valid with python-stdnum (Luhn card numbers, IBANs, US SSNs)
 and phone numbers are checked with phonenumbers, so an OCR+PII detector — or a model —
 that validates what it reads sees realistic data. Every value is derived from the
-caller's seeded ``random.Random``, so generation is reproducible.
+caller's seeded ``random.Random``, so generation is reproducible. Dates count from
+:data:`REFERENCE_DATE`, never from today (Faker's ``date_of_birth`` would), so a suite is
+the same on any day.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import random
 from dataclasses import dataclass
 
 import phonenumbers
 from faker import Faker
+from faker.providers.date_time import change_year
 from stdnum import iban, luhn
 from stdnum.us import ssn
 
@@ -62,6 +66,24 @@ def faker(rng: random.Random, language: str) -> Faker:
     fake = _faker(LOCALES[language])
     fake.seed_instance(rng.randrange(2**31))
     return fake
+
+
+REFERENCE_DATE = dt.date(2026, 11, 30)
+"""The day every generated date counts from, in place of today. Faker's relative date
+providers (``date_of_birth``, ``past_date``, ``date_between("-30y")``, ...) count from the
+clock, which made a suite generated with the same ``n`` and seed differ from one day to
+the next. This is the day the shipped Priv-IQ suite was generated, so it stays byte-for-byte
+what ``privbench generate priviq --seed 0`` writes. Changing it changes generated suites."""
+
+
+def birth_date(fake: Faker, minimum_age: int, maximum_age: int) -> dt.date:
+    """Faker's ``date_of_birth(minimum_age=, maximum_age=)``, counted from
+    :data:`REFERENCE_DATE` instead of today: the same single draw from ``fake``'s stream
+    over the same range, so the dates equal those Faker gave on that day."""
+    start = change_year(REFERENCE_DATE, -(maximum_age + 1))
+    end = change_year(REFERENCE_DATE, -minimum_age)
+    born = fake.date_time_ad(start_datetime=start, end_datetime=end).date()
+    return born if born != start else born + dt.timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -116,7 +138,7 @@ def person(rng: random.Random, language: str = "en") -> Person:
         street=street,
         phone=phone_number(rng, language),
         email=f"{ascii_name}.{rng.randrange(10, 99)}@{rng.choice(('mail.com', 'example.org', 'inbox.net'))}",
-        birth_date=fake.date_of_birth(minimum_age=19, maximum_age=80).isoformat(),
+        birth_date=birth_date(fake, minimum_age=19, maximum_age=80).isoformat(),
         job=fake.job(),
         company=company,
     )

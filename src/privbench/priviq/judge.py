@@ -8,13 +8,15 @@ item's row ``question | ground truth | prediction | `` left open. The reply's fi
 must be one of 0.0, 0.1, ..., 1.0. A reply that does not parse is asked again with
 :data:`RETRY_SUFFIX` appended at a temperature raised by 0.5 per try (SPEC §2.3).
 
-Two deliberate departures from the reference, both for integrity:
+Three deliberate departures from the reference, all for integrity:
 
 * ``<AND>``/``<OR>`` get exactly one space on each side (the reference pads them with a
   space even when already spaced, producing double spaces).
 * Every cell of the item's row is neutralised: newlines become spaces and ``|`` becomes
   ``/``, so neither a prediction nor dataset text can close the row, forge another row or
   pre-fill the correctness cell.
+* A score the reply may hold only in part does not parse (:func:`parse_paper_reply`): the
+  reference reads ``"0."``, left of ``"\n0.9"`` by its three-token limit, as 0.0.
 
 ``hardened`` keeps the instruction and the ten examples but fences the prediction as
 untrusted data between tagged markers (:func:`privbench.runtime.judging.fenced`) and asks for a
@@ -164,16 +166,34 @@ def _on_grid(value: float) -> float | None:
     return None
 
 
-def parse_paper_reply(reply: str) -> float | None:
-    """The score in the reply's first token if it is one of 0.0, 0.1, ..., 1.0, else None."""
+def parse_paper_reply(reply: str, *, cut: bool = False) -> float | None:
+    """The score in the reply's first token if it is one of 0.0, 0.1, ..., 1.0, else None.
+
+    A first token that may be only the start of a score is no score (the reply is asked
+    again, never read as 0.0 or 1.0): one that ends in its decimal point (``"0."``, what
+    is left of ``"\n0.9"`` cut at ``max_tokens=3``), and, when the judge stopped at its
+    token limit (``cut``), one without a decimal digit that runs to the reply's end
+    (``"0"`` of a cut ``"0.9"``). A cut reply whose score is whole (``"0.9"``, three tokens:
+    the paper's limit is usually reached exactly) is read as usual.
+    """
     tokens = reply.split()
     if not tokens:
         return None
+    first = tokens[0]
+    if first.endswith("."):
+        return None
+    if cut and len(tokens) == 1 and reply.endswith(first) and "." not in first:
+        return None
     try:
-        value = float(tokens[0])
+        value = float(first)
     except ValueError:
         return None
     return _on_grid(value)
+
+
+def parse_cut_paper_reply(reply: str) -> float | None:
+    """:func:`parse_paper_reply` of a reply the judge stopped at its token limit."""
+    return parse_paper_reply(reply, cut=True)
 
 
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
@@ -207,6 +227,8 @@ class JudgeProtocol:
     build_prompt: Callable[..., str]
     parse_reply: Callable[[str], float | None]
     max_tokens: int
+    parse_cut_reply: Callable[[str], float | None] | None = None
+    """How to read a reply cut off at ``max_tokens`` (None: as ``parse_reply``)."""
 
     def prompt(self, question: str, ground_truth: str, prediction: str, *, attempt: int) -> str:
         """The prompt for try ``attempt`` (0-based): the re-ask wording from the second try."""
@@ -219,7 +241,9 @@ class JudgeProtocol:
         return hashlib.sha256(template.encode("utf-8")).hexdigest()[:16]
 
 
-PAPER = JudgeProtocol("paper", paper_prompt, parse_paper_reply, max_tokens=3)
+PAPER = JudgeProtocol(
+    "paper", paper_prompt, parse_paper_reply, max_tokens=3, parse_cut_reply=parse_cut_paper_reply
+)
 HARDENED = JudgeProtocol("hardened", hardened_prompt, parse_hardened_reply, max_tokens=200)
 
 

@@ -197,6 +197,7 @@ async def _judge_once(
         max_tries=max_tries,
         max_tokens=protocol.max_tokens,
         cache=CachePolicy(expiry=None) if cache else False,
+        parse_cut=protocol.parse_cut_reply,
     )
     return reply.verdict, reply.replies, reply.reported_model
 

@@ -439,6 +439,10 @@ def _run_rows(results: Results) -> list[dict[str, Any]]:
                 "samples": run["samples"],
                 "unscored": run["unscored"],
                 "parse_failures": run["parse_failures"],
+                "parse_failures_by_question": run["parse_failures_by_question"],
+                "reasks": run["reasks"],
+                "pipeline": run["pipeline"] if isinstance(run["pipeline"], dict) else None,
+                "pipeline_warnings": list(run["pipeline_warnings"] or []),
                 "status": run["status"],
                 "log": Path(str(run["log"])).name,
             }

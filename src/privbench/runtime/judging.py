@@ -30,6 +30,9 @@ def is_offline(judge: str | None) -> bool:
 
 TEMPERATURE_STEP = 0.5
 
+CUT_STOP_REASONS = frozenset({"max_tokens", "model_length"})
+"""inspect's stop reasons of a reply cut off by a token limit (OpenAI's ``length``)."""
+
 
 def attempt_temperature(attempt: int) -> float:
     """Temperature of try ``attempt`` (0-based): 0.0, then +0.5 per re-ask."""
@@ -53,10 +56,14 @@ async def ask_until_parsed(
     max_tries: int,
     max_tokens: int,
     cache: bool | CachePolicy = False,
+    parse_cut: Callable[[str], T | None] | None = None,
 ) -> JudgeReply[T]:
     """Send ``prompt(attempt)`` until ``parse`` accepts a reply (at most ``max_tries``).
 
-    ``cache`` is inspect's model cache: a rerun of the same grading sends nothing.
+    A reply the judge stopped at a token limit (inspect's stop reason ``max_tokens`` or
+    ``model_length``) is read with ``parse_cut`` where one is given (it declines what the
+    cut may have left incomplete), else with ``parse``. ``cache`` is inspect's model
+    cache: a rerun of the same grading sends nothing.
     """
     replies: list[str] = []
     reported_model = judge.name
@@ -69,7 +76,8 @@ async def ask_until_parsed(
         reply = output.completion
         replies.append(reply)
         reported_model = output.model or reported_model
-        verdict = parse(reply)
+        cut = output.stop_reason in CUT_STOP_REASONS
+        verdict = parse_cut(reply) if cut and parse_cut is not None else parse(reply)
         if verdict is not None:
             return JudgeReply(verdict, replies, reported_model)
     return JudgeReply(None, replies, reported_model)

@@ -8,6 +8,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
 
+from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.log_reading import run_label
 from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.running import (
@@ -18,9 +19,15 @@ from privbench.runtime.running import (
     run_model_task,
     run_task,
 )
-from privbench.spatialtrust.dataset import load_spatialtrust
-from privbench.spatialtrust.exports import write_spatial_exports
+from privbench.spatialtrust.dataset import SpatialItem, load_spatialtrust
+from privbench.spatialtrust.exports import check_free, write_spatial_exports
 from privbench.spatialtrust.predictions import load_spatial_predictions
+from privbench.spatialtrust.regrade import (
+    convention_check,
+    full_samples,
+    logged_answer,
+    regraded_log,
+)
 from privbench.spatialtrust.results import (
     SpatialLog,
     SpatialScores,
@@ -41,6 +48,11 @@ class SpatialRun(RunOutcome):
     extra_ids: dict[str, list[str]] = field(default_factory=dict)
     """Per input file, ids that match no image (reported, not scored)."""
     exports: dict[str, str] = field(default_factory=dict)
+    box_format: str = "xyxy"
+    box_check: dict[str, Any] | None = None
+    """:func:`~privbench.spatialtrust.regrade.convention_check` of the run's boxes."""
+    regraded_from: str | None = None
+    """The box format the run was made with, when it was read again in another."""
 
     @property
     def item_errors(self) -> dict[str, str]:
@@ -48,7 +60,7 @@ class SpatialRun(RunOutcome):
 
     def json(self) -> dict[str, Any]:
         """The SPEC §5 document."""
-        return json_document(
+        document = json_document(
             self.scores,
             self.logged,
             model=self.model,
@@ -57,6 +69,31 @@ class SpatialRun(RunOutcome):
             extra_ids=self.extra_ids,
             exports=self.exports,
         )
+        warnings = [] if self.logged.pipeline is None else self.logged.pipeline.warnings()
+        if self.box_check and self.box_check.get("warning"):
+            warnings.append(str(self.box_check["warning"]))
+        return {
+            **document,
+            "box_format": self.box_format,
+            "regraded_from": self.regraded_from,
+            "box_convention_check": self.box_check,
+            "warnings": warnings,
+        }
+
+
+def _box_format(log: EvalLog) -> str:
+    return str(log.eval.task_args.get("box_format") or "xyxy")
+
+
+def _log_items(log: EvalLog) -> dict[str, SpatialItem] | None:
+    """The log's dataset, when it is still where the run found it."""
+    data = (log.eval.metadata or {}).get("data")
+    if not data or not Path(str(data)).is_dir():
+        return None
+    try:
+        return {item.id: item for item in load_spatialtrust(str(data))}
+    except PrivbenchError:
+        return None
 
 
 def _finish(
@@ -66,11 +103,41 @@ def _finish(
     *,
     out_dir: Path | None = None,
     extra_ids: dict[str, list[str]] | None = None,
+    overwrite: bool = False,
+    box_format: str | None = None,
+    refuse_existing: bool = False,
 ) -> SpatialRun:
+    """Scores, the box-convention check and exports of a finished (or stopped) run.
+
+    ``box_format``: read the log's answers again in this convention (no model call).
+    ``refuse_existing``: stop on existing exports instead of writing beside them.
+    """
+    made_with = _box_format(log)
+    items = _log_items(log)
+    regraded_from = None
+    if box_format is not None and box_format != made_with:
+        if items is None:
+            raise UsageError(
+                f"{log.location}: its dataset ({(log.eval.metadata or {}).get('data')}) is not "
+                "where the run found it, so its answers cannot be read again"
+            )
+        log, regraded_from = regraded_log(log, items, box_format), made_with
     logged = spatial_log(log)
     run = SpatialRun(model, log, strategy, logged, spatial_scores(logged.items), extra_ids or {})
+    run.box_format, run.regraded_from = box_format or made_with, regraded_from
+    if items is not None and logged.items:
+        answers = [a for s in full_samples(log) if (a := logged_answer(s)) is not None]
+        if answers:
+            run.box_check = convention_check(answers, items, run.box_format)
     if out_dir is not None and logged.items:  # what completed, even if the run did not
-        run.exports = write_spatial_exports(run.json(), run.scores, logged, out_dir)
+        run.exports = write_spatial_exports(
+            run.json(),
+            run.scores,
+            logged,
+            out_dir,
+            overwrite=overwrite,
+            refuse_existing=refuse_existing,
+        )
     return run
 
 
@@ -84,21 +151,30 @@ def eval_spatialtrust(
     model_connections: int | None = None,
     out_dir: str | Path | None = None,
     options: RunOptions | None = None,
+    reask_unparsed: int = 0,
+    overwrite: bool = False,
 ) -> SpatialRun:
-    """Answer every capture with ``model`` using ``strategy`` and score the answers."""
+    """Answer every capture with ``model`` using ``strategy`` and score the answers.
+
+    ``reask_unparsed``: times an unreadable answer is asked again (0: one pass, as the
+    paper); ``overwrite``: replace this run's exports in ``out_dir`` if they exist.
+    """
     options = options or RunOptions()
     directory = Path(data) if data else default_data_dir()
     load_spatialtrust(directory)  # a clear error before the model is called
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
+    if out is not None:
+        check_free(model, options.judge, strategy, box_format, out, overwrite)
     task = spatialtrust(
         data=str(directory),
         strategy=strategy,
         box_format=box_format,
         judge=options.task_judge,
         cache=options.generation.cache,
+        reask_unparsed=reask_unparsed,
     )
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
-    return _finish(model, strategy, log, out_dir=out)
+    return _finish(model, strategy, log, out_dir=out, overwrite=overwrite)
 
 
 def grade_spatialtrust(
@@ -109,6 +185,7 @@ def grade_spatialtrust(
     box_format: str = "xyxy",
     out_dir: str | Path | None = None,
     options: RunOptions | None = None,
+    overwrite: bool = False,
 ) -> SpatialRun:
     """Score ``preds.jsonl`` (boxes in ``box_format``) against a SpatialTrust directory.
 
@@ -121,6 +198,9 @@ def grade_spatialtrust(
     items = load_spatialtrust(directory)
     loaded = load_spatial_predictions(Path(predictions), [item.id for item in items])
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
+    label = model_name or Path(predictions).stem
+    if out is not None:
+        check_free(label, options.judge, "predictions", box_format, out, overwrite)
     # building the task parses every prediction: a file that mostly fails stops here
     task = spatialtrust_grade(
         predictions=str(predictions),
@@ -133,8 +213,7 @@ def grade_spatialtrust(
     # twice that keeps a freed connection busy (see bench/judge_throughput.py)
     log = run_task(task, NO_MODEL, options, True, options.judge_connections)
     extra = {str(predictions): loaded.extra_ids} if loaded.extra_ids else {}
-    label = model_name or Path(predictions).stem
-    return _finish(label, "predictions", log, out_dir=out, extra_ids=extra)
+    return _finish(label, "predictions", log, out_dir=out, extra_ids=extra, overwrite=overwrite)
 
 
 TASKS = ("spatialtrust", "spatialtrust_grade")
@@ -150,18 +229,38 @@ def resume_spatialtrust(
     model_name: str | None = None,
     out_dir: str | Path | None = None,
     options: RunOptions | None = None,
+    overwrite: bool = False,
 ) -> SpatialRun:
     """Continue an interrupted or failed SpatialTrust eval or grade run from its log."""
     options = options or RunOptions()
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
     final = resume_task(log, TASKS, options, options.judge_connections)
-    return _finish(run_label(final, model_name), _strategy(final), final, out_dir=out)
+    return _finish(
+        run_label(final, model_name), _strategy(final), final, out_dir=out, overwrite=overwrite
+    )
 
 
 def read_spatial_log(
-    log: str | Path, *, model: str | None = None, out_dir: str | Path | None = None
+    log: str | Path,
+    *,
+    model: str | None = None,
+    out_dir: str | Path | None = None,
+    box_format: str | None = None,
+    overwrite: bool = False,
 ) -> SpatialRun:
-    """Scores (and, with ``out_dir``, exports) of an existing SpatialTrust inspect log."""
+    """Scores (and, with ``out_dir``, exports) of an existing SpatialTrust inspect log.
+
+    ``box_format``: score the log's answers as if the model had written its boxes in this
+    convention (no model or judge call; q4/q5 keep the judge's logged verdicts).
+    """
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
     header = read_eval_log(str(log), header_only=True)
-    return _finish(run_label(header, model), _strategy(header), header, out_dir=out)
+    return _finish(
+        run_label(header, model),
+        _strategy(header),
+        header,
+        out_dir=out,
+        box_format=box_format,
+        overwrite=overwrite,
+        refuse_existing=True,
+    )

@@ -24,7 +24,35 @@ from typing import Literal
 Box = tuple[float, float, float, float]
 """Absolute pixel ``(x1, y1, x2, y2)``."""
 
-BoxFormat = Literal["xyxy", "xyxy1000", "yxyx1000", "xyxy1"]
+BoxFormat = Literal["xyxy", "xyxy1000", "yxyx1000", "xyxy1", "qwen25"]
+
+QWEN25_FACTOR = 28
+QWEN25_MIN_PIXELS = 56 * 56
+QWEN25_MAX_PIXELS = 12_845_056
+"""Qwen2.5-VL's image processor (``preprocessor_config.json`` of the released models:
+patch 14 merged 2×2 = 28, ``min_pixels`` 3136, ``max_pixels`` 12845056)."""
+
+
+def qwen25_input_size(width: int, height: int) -> tuple[int, int]:
+    """The (width, height) Qwen2.5-VL resizes an image to before it sees it.
+
+    The processor's ``smart_resize``: each side rounded to a multiple of 28, then scaled
+    down (floor) or up (ceil) to stay within the pixel limits, keeping the aspect ratio.
+    Qwen2.5-VL writes boxes in absolute pixels *of that size*: a 1440×960 capture is
+    seen as 1428×952.
+    """
+    factor = QWEN25_FACTOR
+    h_bar = max(factor, round(height / factor) * factor)
+    w_bar = max(factor, round(width / factor) * factor)
+    if h_bar * w_bar > QWEN25_MAX_PIXELS:
+        beta = math.sqrt(height * width / QWEN25_MAX_PIXELS)
+        h_bar = max(factor, math.floor(height / beta / factor) * factor)
+        w_bar = max(factor, math.floor(width / beta / factor) * factor)
+    elif h_bar * w_bar < QWEN25_MIN_PIXELS:
+        beta = math.sqrt(QWEN25_MIN_PIXELS / (height * width))
+        h_bar = math.ceil(height * beta / factor) * factor
+        w_bar = math.ceil(width * beta / factor) * factor
+    return w_bar, h_bar
 
 
 @dataclass(frozen=True)
@@ -33,7 +61,16 @@ class BoxConvention:
 
     name: BoxFormat
     description: str
+    """For the prompt; ``{width}``/``{height}`` are the image's, ``{input_width}``/
+    ``{input_height}`` the size the model sees (Qwen2.5-VL's resize)."""
     convert: Callable[[Sequence[float], int, int], Box]
+
+    def describe(self, width: int, height: int) -> str:
+        """The description for an image of this size."""
+        input_width, input_height = qwen25_input_size(width, height)
+        return self.description.format(
+            width=width, height=height, input_width=input_width, input_height=input_height
+        )
 
 
 def _xyxy(v: Sequence[float], width: int, height: int) -> Box:
@@ -52,6 +89,12 @@ def _xyxy1(v: Sequence[float], width: int, height: int) -> Box:
     return (v[0] * width, v[1] * height, v[2] * width, v[3] * height)
 
 
+def _qwen25(v: Sequence[float], width: int, height: int) -> Box:
+    seen_width, seen_height = qwen25_input_size(width, height)
+    sx, sy = width / seen_width, height / seen_height
+    return (v[0] * sx, v[1] * sy, v[2] * sx, v[3] * sy)
+
+
 BOX_CONVENTIONS: dict[str, BoxConvention] = {
     c.name: c
     for c in (
@@ -67,6 +110,12 @@ BOX_CONVENTIONS: dict[str, BoxConvention] = {
         ),
         BoxConvention("yxyx1000", "[ymin, xmin, ymax, xmax] normalised to 0–1000", _yxyx1000),
         BoxConvention("xyxy1", "[x1, y1, x2, y2] as fractions 0–1 of the width and height", _xyxy1),
+        BoxConvention(
+            "qwen25",
+            "[x1, y1, x2, y2] in absolute pixels of the image as you receive it, "
+            "{input_width}×{input_height}",
+            _qwen25,
+        ),
     )
 }
 BOX_FORMATS: tuple[str, ...] = tuple(BOX_CONVENTIONS)
@@ -82,20 +131,27 @@ def get_convention(name: str) -> BoxConvention:
         ) from None
 
 
-def read_box(value: object) -> tuple[float, float, float, float] | None:
-    """Four finite numbers from a model's box value, or None if it is not one."""
+_PLAIN = (int, float)
+
+
+def read_box(value: object) -> tuple[float, float, float, float] | str:
+    """Four finite numbers from a model's box value, or why it is not a box."""
+    if type(value) is list and len(value) == 4 and all(type(v) in _PLAIN for v in value):
+        a, b, c, d = (float(v) for v in value)  # the common case, checked fast
+        if math.isfinite(a + b + c + d):
+            return (a, b, c, d)
     if not isinstance(value, list | tuple) or len(value) != 4:
-        return None
+        return "not four numbers"
     numbers: list[float] = []
     for part in value:
         if isinstance(part, bool) or not isinstance(part, int | float | str):
-            return None
+            return "not four numbers"
         try:
             number = float(part)
-        except ValueError:
-            return None
+        except (ValueError, OverflowError):
+            return "not four numbers"
         if not math.isfinite(number):
-            return None
+            return "not finite (NaN or infinity)"
         numbers.append(number)
     return (numbers[0], numbers[1], numbers[2], numbers[3])
 
@@ -133,8 +189,8 @@ def check_box(value: object, convention: BoxConvention, width: int, height: int)
     ``y1 ≥ y2``, e.g. inverted); beyond the image by more than :data:`EDGE_TOLERANCE`.
     """
     raw = read_box(value)
-    if raw is None:
-        return "not four numbers"
+    if isinstance(raw, str):
+        return raw
     if min(raw) < 0:
         return "negative coordinate"
     if convention.name != "xyxy1" and max(raw) <= 1:

@@ -135,8 +135,8 @@ class _Checker:
 
     def box(self, value: object, width: int, height: int, what: str, qid: str) -> Box | None:
         box = read_box(value)
-        if box is None:
-            self.add(f"{what}: box must be four numbers [x1, y1, x2, y2]", qid)
+        if isinstance(box, str):
+            self.add(f"{what}: box must be four finite numbers [x1, y1, x2, y2] ({box})", qid)
             return None
         if not is_proper(box):
             self.add(f"{what}: box {list(box)} needs x1 < x2 and y1 < y2", qid)

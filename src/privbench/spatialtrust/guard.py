@@ -1,4 +1,4 @@
-"""SpatialTrust inference strategies as inspect solvers (SPEC §3.5, paper §4).
+"""SpatialTrust inference strategies as inspect solvers (paper §4).
 
 * ``direct``: one call answers all five questions.
 * ``staged``: a selection call chooses the q1–q3 options only; a grounded-answer call then
@@ -32,21 +32,21 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from privbench.spatialtrust.answer_text import final_answer_record
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.dataset import CHOICE_QUESTIONS, SpatialItem, load_spatialtrust
 from privbench.spatialtrust.parsing import (
     ChoiceAnswer,
     SpatialAnswer,
     answer_record,
-    extract_json_object,
-    option_letter,
-    option_letters,
     parse_answer,
+    read_choice,
 )
 from privbench.spatialtrust.prompts import (
     SYSTEM_PROMPT,
     direct_prompt,
     grounded_prompt,
+    reask_prompt,
     selection_prompt,
     verification_prompt,
 )
@@ -54,7 +54,7 @@ from privbench.spatialtrust.prompts import (
 Strategy = Literal["direct", "staged", "guard"]
 STRATEGIES: tuple[str, ...] = ("direct", "staged", "guard")
 ANSWER_KEY = "spatialtrust_answer"
-"""Store key of the final structured answer (SPEC §3.2 record, failures, invalid boxes)."""
+"""Store key of the final structured answer (predictions-format record, failures, invalid boxes)."""
 STATS_KEY = "spatialtrust_strategy"
 """Store key of what the strategy did (stage calls, deletions, lock mismatches)."""
 
@@ -63,15 +63,29 @@ Locked = dict[str, tuple[str, ...]]
 
 @dataclass
 class StrategyStats:
-    """What a staged/guard run did, kept in the sample's store and score metadata."""
+    """What a strategy did for one image, kept in the sample's store and score metadata.
+
+    Every counter here reaches the summary, ``--json`` (``pipeline``, ``reask``) and the
+    report: a stage that silently failed would otherwise look like a model decision.
+    """
 
     strategy: str
     selected: dict[str, list[str]] = field(default_factory=dict)
+    """The q1–q3 choices the selection stage locked (a question that did not parse is
+    absent: it was answered without a lock)."""
     kept: dict[str, list[str]] = field(default_factory=dict)
     deleted: dict[str, list[str]] = field(default_factory=dict)
-    verifier_unparsed: int = 0
-    selection_failures: list[str] = field(default_factory=list)
-    lock_mismatches: list[str] = field(default_factory=list)
+    selection_failures: dict[str, str] = field(default_factory=dict)
+    """Question id → why its selection did not parse (that question ran without a lock)."""
+    verifier_calls: int = 0
+    verifier_unreadable: list[str] = field(default_factory=list)
+    """``q2:B``-style entries whose verifier reply was neither KEEP nor DELETE (kept)."""
+    lock_disagreements: list[str] = field(default_factory=list)
+    """Locked questions the final answer answered differently (the lock was applied)."""
+    final_unparsed: list[str] = field(default_factory=list)
+    """Locked questions whose final answer did not parse (the lock stood in for it)."""
+    reasks: int = 0
+    """Times the final answer was asked again because it could not be read."""
 
 
 def stage_messages(image: str, prompt: str) -> list[Any]:
@@ -98,27 +112,41 @@ def normalize_selection(letters: tuple[str, ...], none_option: str | None) -> tu
     return factors if factors else letters
 
 
-def parse_selection(reply: str, item: SpatialItem) -> tuple[Locked, list[str]]:
-    """Locked choices from a selection reply, and the qids whose selection did not parse."""
-    data = extract_json_object(reply) or {}
+def parse_selection(reply: str, item: SpatialItem) -> tuple[Locked, dict[str, str]]:
+    """Locked choices from a selection reply, and why each unlocked question did not parse.
+
+    The reply is read like any answer (its final JSON object, or prose such as
+    ``q1: A`` / ``q2: B, D``); q1 must be one option, q2/q3 at least one.
+    """
+    record, why = final_answer_record(reply)
     locked: Locked = {}
-    failed: list[str] = []
-    q1 = option_letter(data.get("q1"), item.q1)
-    if q1 is None:
-        failed.append("q1")
+    failed: dict[str, str] = {}
+    raw_q1 = record.get("q1")
+    if isinstance(raw_q1, dict):
+        raw_q1 = raw_q1.get("choice", raw_q1.get("answer", raw_q1.get("choices")))
+    reading = read_choice(raw_q1, item.q1) if "q1" in record else None
+    if reading is None or reading.failure or len(reading.letters) != 1:
+        failed["q1"] = why or _selection_failure(reading, single=True)
     else:
-        locked["q1"] = (q1,)
+        locked["q1"] = (reading.letters[0],)
     for qid in CHOICE_QUESTIONS:
-        raw = data.get(qid)
-        if isinstance(raw, dict):
-            raw = raw.get("choices")
         question = item.choice(qid)
-        letters = option_letters(raw, question) if raw is not None else None
-        if not letters:
-            failed.append(qid)
+        reading = read_choice(record[qid], question) if qid in record else None
+        if reading is None or reading.failure or not reading.letters:
+            failed[qid] = why or _selection_failure(reading, single=False)
         else:
-            locked[qid] = normalize_selection(letters, question.none_option)
+            locked[qid] = normalize_selection(tuple(reading.letters), question.none_option)
     return locked, failed
+
+
+def _selection_failure(reading: Any, *, single: bool) -> str:
+    if reading is None:
+        return "missing"
+    if reading.failure:
+        return str(reading.failure)
+    if single and len(reading.letters) > 1:
+        return f"hedges between options {' and '.join(reading.letters)} (single choice)"
+    return "no option chosen"
 
 
 _DECISION = re.compile(r"\b(KEEP|DELETE)\b", re.IGNORECASE)
@@ -148,13 +176,25 @@ def audit(
     return (none_option,) if none_option else ()
 
 
-def apply_locks(answer: SpatialAnswer, locked: Locked) -> tuple[SpatialAnswer, list[str]]:
-    """The answer with its q1–q3 choices replaced by ``locked``; qids that disagreed."""
-    mismatches: list[str] = []
+@dataclass(frozen=True)
+class LockOutcome:
+    """How a final answer met the locked choices."""
+
+    disagreements: list[str]
+    """Questions answered, but differently from the lock."""
+    unparsed: list[str]
+    """Locked questions whose answer did not parse."""
+
+
+def apply_locks(answer: SpatialAnswer, locked: Locked) -> tuple[SpatialAnswer, LockOutcome]:
+    """The answer with its q1–q3 choices replaced by ``locked``, and where it differed."""
+    outcome = LockOutcome([], [])
     q1 = answer.q1
     if "q1" in locked:
-        if answer.q1 != locked["q1"][0]:
-            mismatches.append("q1")
+        if answer.q1 is None:
+            outcome.unparsed.append("q1")
+        elif answer.q1 != locked["q1"][0]:
+            outcome.disagreements.append("q1")
         q1 = locked["q1"][0]
     choices: dict[str, ChoiceAnswer | None] = {}
     for qid in CHOICE_QUESTIONS:
@@ -162,34 +202,52 @@ def apply_locks(answer: SpatialAnswer, locked: Locked) -> tuple[SpatialAnswer, l
         if qid not in locked:
             choices[qid] = given
             continue
-        if given is None or set(given.choices) != set(locked[qid]):
-            mismatches.append(qid)
+        if given is None:
+            outcome.unparsed.append(qid)
+        elif set(given.choices) != set(locked[qid]):
+            outcome.disagreements.append(qid)
         boxes = {k: v for k, v in (given.boxes if given else {}).items() if k in locked[qid]}
         choices[qid] = ChoiceAnswer(locked[qid], boxes)
     failures = {q: why for q, why in answer.failures.items() if q not in locked}
     locked_answer = SpatialAnswer(
         q1, choices["q2"], choices["q3"], answer.q4, answer.q5, failures, answer.invalid_boxes
     )
-    return locked_answer, mismatches
+    return locked_answer, outcome
 
 
-def store_answer(state: TaskState, answer: SpatialAnswer, stats: StrategyStats) -> None:
-    state.store.set(
-        ANSWER_KEY,
-        {
-            "record": answer_record(answer),
-            "failures": answer.failures,
-            "invalid_boxes": [box.record() for box in answer.invalid_boxes],
-        },
-    )
+def answer_store(answer: SpatialAnswer) -> dict[str, Any]:
+    """An answer as kept in the store: the pixel record, failures and invalid boxes."""
+    return {
+        "record": answer_record(answer),
+        "failures": answer.failures,
+        "invalid_boxes": [box.record() for box in answer.invalid_boxes],
+    }
+
+
+def store_answer(
+    state: TaskState,
+    answer: SpatialAnswer,
+    stats: StrategyStats,
+    first: SpatialAnswer | None = None,
+) -> None:
+    """Keep the final answer, what the strategy did, and (after a re-ask) the first answer,
+    so the score without re-asks can be reported beside the score with them."""
+    stored = answer_store(answer)
+    if first is not None:
+        stored["first"] = answer_store(first)
+    state.store.set(ANSWER_KEY, stored)
     state.store.set(STATS_KEY, stats.__dict__)
 
 
 @solver
-def spatialtrust_strategy(strategy: str, data: str, box_format: str, cache: bool = False) -> Solver:
+def spatialtrust_strategy(
+    strategy: str, data: str, box_format: str, cache: bool = False, reask_unparsed: int = 0
+) -> Solver:
     """Answer each capture of ``data`` with the ``direct``, ``staged`` or ``guard`` strategy.
 
     ``cache``: inspect's model cache for every call (a rerun of the same run is free).
+    ``reask_unparsed``: how many times a final answer that cannot be read in full is asked
+    again, the format restated (0, the paper's one-pass protocol, by default).
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
@@ -201,16 +259,33 @@ def spatialtrust_strategy(strategy: str, data: str, box_format: str, cache: bool
         image = sample_image(state)
         model = get_model()
         policy = CachePolicy(expiry=None) if cache else False
+        stats = StrategyStats(strategy)
 
         async def ask(messages: list[ChatMessage]) -> ModelOutput:
             return await model.generate(messages, cache=policy)
 
-        stats = StrategyStats(strategy)
-        if strategy == "direct":
-            messages = stage_messages(image, direct_prompt(item, convention))
+        async def final_answer(
+            messages: list[ChatMessage],
+        ) -> tuple[SpatialAnswer, SpatialAnswer | None]:
+            """The answer, re-asked while unreadable; and the first answer if re-asked."""
             state.output = await ask(messages)
-            state.messages = [*messages, state.output.message]
-            store_answer(state, parse_answer(state.output.completion, item, convention), stats)
+            conversation = [*messages, state.output.message]
+            answer = parse_answer(state.output.completion, item, convention)
+            first = answer
+            while answer.failures and stats.reasks < reask_unparsed:
+                stats.reasks += 1
+                conversation.append(ChatMessageUser(content=reask_prompt(answer, item, convention)))
+                state.output = await ask(conversation)
+                conversation.append(state.output.message)
+                answer = parse_answer(state.output.completion, item, convention)
+            state.messages = conversation
+            return answer, (first if stats.reasks else None)
+
+        if strategy == "direct":
+            answer, first = await final_answer(
+                stage_messages(image, direct_prompt(item, convention))
+            )
+            store_answer(state, answer, stats, first)
             return state
 
         selection = await ask(stage_messages(image, selection_prompt(item)))
@@ -227,20 +302,21 @@ def spatialtrust_strategy(strategy: str, data: str, box_format: str, cache: bool
                         continue
                     prompt = verification_prompt(item, qid, letter)
                     reply = await ask(stage_messages(image, prompt))
+                    stats.verifier_calls += 1
                     decisions[letter] = parse_decision(reply.completion)
-                    stats.verifier_unparsed += decisions[letter] is None
+                    if decisions[letter] is None:
+                        stats.verifier_unreadable.append(f"{qid}:{letter}")
                 kept = audit(locked[qid], decisions, none_option)
                 stats.deleted[qid] = [x for x in locked[qid] if x not in kept]
                 locked[qid] = kept
             stats.kept = {qid: list(v) for qid, v in locked.items()}
 
-        messages = stage_messages(image, grounded_prompt(item, locked, convention))
-        state.output = await ask(messages)
-        state.messages = [*messages, state.output.message]
-        answer, stats.lock_mismatches = apply_locks(
-            parse_answer(state.output.completion, item, convention), locked
+        final, first = await final_answer(
+            stage_messages(image, grounded_prompt(item, locked, convention))
         )
-        store_answer(state, answer, stats)
+        answer, outcome = apply_locks(final, locked)
+        stats.lock_disagreements, stats.final_unparsed = outcome.disagreements, outcome.unparsed
+        store_answer(state, answer, stats, None if first is None else apply_locks(first, locked)[0])
         return state
 
     return solve

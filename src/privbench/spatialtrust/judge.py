@@ -17,8 +17,9 @@ from typing import Any
 
 from privbench.judges.offline.spatial import offline_verdict as offline_verdict
 from privbench.runtime.judging import fenced
+from privbench.spatialtrust.answer_text import first_json_object
 from privbench.spatialtrust.dataset import ExplanationQuestion
-from privbench.spatialtrust.parsing import ExplanationAnswer, extract_json_object
+from privbench.spatialtrust.parsing import ExplanationAnswer
 from privbench.spatialtrust.scoring import ExplanationVerdict, FactorVerdict, verdict_problem
 
 MAX_TRIES = 3
@@ -83,7 +84,7 @@ def _flag(value: object) -> bool | None:
 
 def parse_verdict(reply: str, n_gt: int, n_predicted: int) -> ExplanationVerdict | None:
     """A valid verdict for ``n_gt`` ground-truth and ``n_predicted`` listed factors, or None."""
-    data = extract_json_object(reply)
+    data = first_json_object(reply)
     if data is None:
         return None
     unsupported, states_none = _flag(data.get("unsupported")), _flag(data.get("states_none"))
@@ -133,3 +134,24 @@ def verdict_record(verdict: ExplanationVerdict) -> dict[str, Any]:
         "unsupported": verdict.unsupported,
         "states_none": verdict.states_none,
     }
+
+
+def verdict_from_record(record: object) -> ExplanationVerdict | None:
+    """A verdict as :func:`verdict_record` logged it (None if it is not one)."""
+    if not isinstance(record, dict) or not isinstance(record.get("factors"), list):
+        return None
+    factors = []
+    for entry in record["factors"]:
+        if not isinstance(entry, dict):
+            return None
+        matched = entry.get("matched_prediction")
+        factors.append(
+            FactorVerdict(
+                bool(entry.get("identified")),
+                bool(entry.get("explanation_correct")),
+                matched if isinstance(matched, int) and not isinstance(matched, bool) else None,
+            )
+        )
+    return ExplanationVerdict(
+        tuple(factors), bool(record.get("unsupported")), bool(record.get("states_none"))
+    )

@@ -1,24 +1,34 @@
-"""Model answers → structured SpatialTrust predictions (SPEC §3.2, §3.4), pure functions.
+"""Model answers → structured SpatialTrust predictions, pure functions.
 
-Models wrap JSON in code fences, add prose after it, write letters as "B.", "(B)" or
-"B) a framed poster", give one box where a list is expected, or use another box
-convention. :func:`parse_answer` tolerates all of that; what still cannot be read is a
-*parse failure* of the affected question (scored 0 and counted), never a guess.
+A score must measure what a model meant, not how it wrote it. Models write letters as
+"B.", "(B)", "B) a framed poster", "Option B", "Options B and D", "B & D", "**B**",
+``\boxed{B}`` or the option's text; they list choices as strings, lists or Qwen-style
+labelled boxes (``[{"bbox_2d": […], "label": "B. …"}]``); they put boxes under
+``boxes``, ``evidence``, ``bbox_2d``, ``box_2d`` or ``bbox``, as grounding tokens or in
+prose. :mod:`~privbench.spatialtrust.answer_text` finds the final answer in the reply;
+this module reads each question of it. What still cannot be read is a *parse failure*
+of that question (scored 0 and counted, with the reason), never a guess: a hedge between
+the options of a single-choice question ("A, C") is one.
+
 Predicted boxes leave this module in absolute pixel ``xyxy``; a box that
-:func:`~privbench.spatialtrust.boxes.check_box` finds invalid (malformed, negative,
-inverted, outside the image, in another convention) or that is given for something that
-is not an option earns nothing and is listed as an :class:`InvalidBox` with the reason.
-A q2/q3 answer's boxes may be under ``boxes`` or ``evidence`` (the dataset's own key).
+:func:`~privbench.spatialtrust.boxes.check_box` finds invalid (malformed, not finite,
+negative, inverted, outside the image, in another convention) or that is given for
+something that is not a chosen option earns nothing and is listed as an
+:class:`InvalidBox` with the reason.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+from privbench.spatialtrust.answer_text import final_answer_record
+from privbench.spatialtrust.box_values import BOX_KEYS, box_values, keyed_box, plain_boxes
 from privbench.spatialtrust.boxes import BOX_CONVENTIONS, Box, BoxConvention, check_box
 from privbench.spatialtrust.dataset import (
     CHOICE_QUESTIONS,
@@ -29,19 +39,30 @@ from privbench.spatialtrust.dataset import (
 )
 
 PIXELS = BOX_CONVENTIONS["xyxy"]
-BOX_KEYS = ("boxes", "evidence")
-"""Where a q2/q3 answer puts its boxes: ``boxes`` (SPEC §3.2) or ``evidence``, the key the
-dataset itself uses, so a ground-truth record copied as a prediction is read whole."""
 NOT_AN_OPTION = "not one of the options"
 NOT_OPTION_LETTERS = "choices are not option letters"
 """The parse failures of q1 and of q2/q3 whose value is no option (letter or exact text)."""
 _SHOWN_CHARS = 80
 
 
+def _json_safe(value: object) -> object:
+    """``value`` with what JSON cannot hold (NaN, infinities, huge numbers) as text."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**15:
+        return f"{str(value)[:12]}… ({len(str(value))} digits)"
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    return value
+
+
 def _shown(value: object) -> object:
     """A box value as written, or a cut JSON text of it when long (it goes into the log)."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return value if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "…"
+    safe = _json_safe(value)
+    text = json.dumps(safe, ensure_ascii=False, default=str)
+    return safe if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "…"
 
 
 @dataclass(frozen=True)
@@ -117,67 +138,426 @@ class SpatialAnswer:
         return {"q4": self.q4, "q5": self.q5}[qid]
 
 
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
-_LETTER = re.compile(r"^\s*[\(\[]?\s*([A-Za-z])\s*(?:[\)\]\.:,\-]|$)")
-"""A letter alone or closed by ``)``, ``]``, ``.``, ``:``, ``,`` or ``-``. Not a letter and a
-space: "A framed poster by the door" or "a lamp" is text, not option A."""
+_MARKUP = re.compile(r"\\boxed\{([^{}]*)\}|\*\*|__|`|\$")
+_REF_TAGS = re.compile(
+    r"<\|object_ref_start\|>|<\|object_ref_end\|>|</?ref>|<\|/?ref\|>|<\|/?quad\|>"
+)
+_LEAD_IN = re.compile(
+    r"^[^\w(\[]*(?:(?:my|the)\s+)?(?:(?:correct|final|best|right)\s+)?"
+    r"(?:answer|choice|option|selection|selected|chosen)s?\b\s*"
+    r"(?:is|are|would be|:|-|=)?\s*",
+    re.IGNORECASE,
+)
+_REF_OPEN = re.compile(r"<\|object_ref_start\|>|<ref>|<\|ref\|>")
+_LETTER_RUN = re.compile(r"^(?:[A-Z]\s?){2,6}$")
+"""Option letters run together ("CD", "C D"), as inspect's own multiple-choice parser
+accepts them; only capitals, each an option."""
+_LETTER = re.compile(r"^\s*[\(\[]?\s*([A-Za-z])\s*(?:[\)\]\.:\-–—]|\s+\(|$)")
+"""A letter alone, closed by ``)``, ``]``, ``.``, ``:`` or a dash, or followed by a
+parenthesis ("A (Yes)"). Not a letter and a word: "A framed poster" or "a lamp" is text,
+not option A."""
+_QUOTES = "\"'“”‘’«»"
+_PLACEHOLDER = re.compile("\x00([A-Z])\x00")
+_BOX_MARK = re.compile("\x01(\\d+)\x01")
+_SPLIT = re.compile(r"\s*(?:[,;&+/\n]|\band\b|\bor\b|\bund\b|\bet\b)\s*", re.IGNORECASE)
+_PROSE_WORDS = 3
+"""A part of a choice answer with this many words that names no option is commentary
+("B, D — both are clearly visible"), not an unreadable choice."""
+
+CHOICE_KEYS = (
+    "choices",
+    "choice",
+    "answer",
+    "answers",
+    "selected",
+    "selection",
+    "options",
+    "option",
+    "letters",
+    "letter",
+)
+LABEL_KEYS = ("label", "option", "choice", "letter", "name", "category", "class", "object")
+TEXT_KEYS = ("text", "answer", "explanation", "description", "summary", "response")
+FACTOR_KEYS = ("factors", "items", "objects", "detections", "list", "evidence", "boxes")
+NAME_KEYS = ("name", "label", "factor", "object", "item", "title", "what")
+WHY_KEYS = ("why", "reason", "explanation", "risk", "description", "justification")
 
 
-def extract_json_object(text: str) -> dict[str, Any] | None:
-    """The first JSON object in ``text`` that mentions a question id (else the first one)."""
-    candidates = [*_FENCE.findall(text), text]
-    decoder = json.JSONDecoder()
-    first: dict[str, Any] | None = None
-    for candidate in candidates:
-        for match in re.finditer(r"\{", candidate):
-            try:
-                value, _ = decoder.raw_decode(candidate, match.start())
-            except json.JSONDecodeError:
-                continue
-            if isinstance(value, dict):
-                if any(qid in value for qid in QUESTION_IDS):
-                    return value
-                first = first or value
-    return first
+@lru_cache(maxsize=4096)
+def _option_pattern(options: tuple[tuple[str, str], ...]) -> re.Pattern[str] | None:
+    """A regex finding any option's exact text as a phrase (longest first)."""
+    texts = sorted(
+        (text.strip().rstrip(".") for _, text in options if len(text.strip()) > 1),
+        key=len,
+        reverse=True,
+    )
+    if not texts:
+        return None
+    alternatives = "|".join(re.escape(text) for text in texts)
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)\.?", re.IGNORECASE)
+
+
+def _mark_option_texts(text: str, question: ChoiceQuestion) -> str:
+    """``text`` with each option's exact text replaced by a mark of its letter, so that
+    commas or "and" inside an option's text do not split it."""
+    pattern = _option_pattern(tuple(question.options.items()))
+    if pattern is None:
+        return text
+    by_text = {t.strip().rstrip(".").lower(): letter for letter, t in question.options.items()}
+
+    def mark(match: re.Match[str]) -> str:
+        letter = by_text.get(match.group().rstrip(".").lower())
+        return f"\x00{letter}\x00" if letter else match.group()
+
+    return pattern.sub(mark, text)
+
+
+def _clean(text: str) -> str:
+    text = _MARKUP.sub(lambda m: m.group(1) or "", text)
+    text = _REF_TAGS.sub(" ", text)
+    return text.strip().strip(_QUOTES).strip()
+
+
+def _split_outside_parentheses(text: str) -> list[str]:
+    """Parts separated by commas, "and", "&" … that are not inside parentheses."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for match in re.finditer(r"[()\[\]]|" + _SPLIT.pattern, text, re.IGNORECASE):
+        token = match.group()
+        if token in "([":
+            depth += 1
+        elif token in ")]":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            parts.append(text[start : match.start()])
+            start = match.end()
+    parts.append(text[start:])
+    return [part for part in parts if part.strip()]
+
+
+def _part_letter(part: str, question: ChoiceQuestion) -> str | None:
+    """The option a part names: a letter ("B", "(B)", "B) text"), or one option's text."""
+    part = _LEAD_IN.sub("", _clean(part))
+    marks = set(_PLACEHOLDER.findall(part))
+    match = _LETTER.match(part.replace("\x00", ""))
+    if match is not None and match.group(1).upper() in question.options:
+        return str(match.group(1).upper())
+    if len(marks) == 1 and not _PLACEHOLDER.sub("", part).strip(" .:-–—()[]"):
+        return str(next(iter(marks)))  # the option's exact text, nothing else
+    return None
 
 
 def option_letter(value: object, question: ChoiceQuestion) -> str | None:
-    """The option letter meant by ``value`` ("B", "b", "B.", "(B)", "B) text", or the text)."""
+    """The one option letter meant by ``value`` ("B", "b", "B.", "(B)", "B) text", the
+    option's text, "Option B", "**B**", ``\\boxed{B}``), or None."""
     if not isinstance(value, str):
         return None
-    for letter, text in question.options.items():
-        if value.strip().rstrip(".").lower() == text.strip().rstrip(".").lower():
-            return letter
-    match = _LETTER.match(value)
-    if match is None:
+    return _part_letter(_mark_option_texts(value, question), question)
+
+
+@dataclass
+class _ChoiceReading:
+    """What a choice value says: the letters in order, boxes per letter, and stray boxes."""
+
+    letters: list[str] = field(default_factory=list)
+    boxes: dict[str, list[object]] = field(default_factory=dict)
+    stray: list[tuple[str, object, str]] = field(default_factory=list)
+    """Boxes for no option: (key as written, box, reason)."""
+    failure: str | None = None
+
+    def add(self, letter: str, boxes: list[object] | None = None) -> None:
+        if letter not in self.letters:
+            self.letters.append(letter)
+        if boxes:
+            self.boxes.setdefault(letter, []).extend(boxes)
+
+
+def _read_choice_string(text: str, question: ChoiceQuestion, reading: _ChoiceReading) -> None:
+    """Letters (and boxes written beside them) of a string such as "Options B and D",
+    "B (framed poster), D", "B & D", "CD" or "B <|box_start|>(8,14),(101,42)<|box_end|>"."""
+    alone = _LETTER.match(text) if len(text) <= 4 else None
+    if alone is not None and alone.group(1).upper() in question.options:
+        reading.add(alone.group(1).upper())  # the common case: one letter
+        return
+    boxes: list[object] = []
+    pieces: list[str] = []
+    cursor = 0
+    for start, end, span_boxes in plain_boxes(text):
+        marks = "".join(f"\x01{len(boxes) + i}\x01" for i in range(len(span_boxes)))
+        boxes += span_boxes
+        pieces += [text[cursor:start], f" {marks} "]
+        cursor = end
+    text = "".join([*pieces, text[cursor:]])
+    text = _REF_OPEN.sub("\n", text)  # each grounded reference starts an option
+    text = _mark_option_texts(_clean(text), question)
+    previous: str | None = None
+    for part in _split_outside_parentheses(text):
+        part_boxes = [boxes[int(i)] for i in _BOX_MARK.findall(part)]
+        words = _BOX_MARK.sub(" ", part).strip(" .:-–—()[]")
+        run_together = _LETTER_RUN.match(_LEAD_IN.sub("", words))
+        if run_together and all(c in question.options for c in run_together.group().split()):
+            for run_letter in "".join(run_together.group().split()):  # "CD", "C D"
+                reading.add(run_letter)
+            continue
+        if not words:
+            if previous is not None:
+                reading.add(previous, part_boxes)
+            else:
+                reading.stray += [("", box, "a box before any option") for box in part_boxes]
+            continue
+        letter = _part_letter(words, question)
+        if letter is None:
+            if len(re.findall(r"\w+", _PLACEHOLDER.sub(" ", words))) >= _PROSE_WORDS:
+                continue  # commentary between the choices
+            reading.failure = f"'{_shorten(words)}' is {NOT_AN_OPTION}"
+            return
+        reading.add(letter, part_boxes)
+        previous = letter
+
+
+def _label_letter(label: object, question: ChoiceQuestion) -> str | None:
+    """The option a detection's label names: a letter, an option's text, or a label that
+    is contained in exactly one option's text ("framed poster")."""
+    letter = option_letter(label, question)
+    if letter is not None or not isinstance(label, str):
+        return letter
+    wanted = _clean(label).lower().rstrip(".")
+    if len(wanted) < 4:
         return None
-    letter = match.group(1).upper()
-    return letter if letter in question.options else None
+    hits = [k for k, text in question.options.items() if wanted in text.lower()]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _detection_label(value: dict[str, Any]) -> object:
+    lowered = {str(k).lower(): v for k, v in value.items()}
+    return next((lowered[key] for key in LABEL_KEYS if key in lowered), None)
+
+
+def _read_detections(
+    entries: list[Any], question: ChoiceQuestion, reading: _ChoiceReading, *, choose: bool
+) -> None:
+    """Boxes listed with labels (``[{"bbox_2d": […], "label": "B. …"}]``); with
+    ``choose``, each label is also a chosen option."""
+    for entry in entries:
+        if isinstance(entry, str) and choose:
+            _read_choice_string(entry, question, reading)
+            if reading.failure:
+                return
+            continue
+        if not isinstance(entry, dict):
+            unlabelled = box_values(entry)
+            chosen = [x for x in reading.letters if x != question.none_option]
+            if len(chosen) == 1 and not choose:
+                reading.add(chosen[0], unlabelled)
+            else:
+                reading.stray += [("", box, "a box that names no option") for box in unlabelled]
+            continue
+        label = _detection_label(entry)
+        box = keyed_box(entry)
+        letter = _label_letter(label, question)
+        if letter is None:
+            if choose:
+                reading.failure = f"the label '{_shorten(str(label))}' names no option"
+                return
+            reading.stray += [
+                (str(label), b, "not an option of this question") for b in box_values(box)
+            ]
+            continue
+        if choose or letter in reading.letters:
+            reading.add(letter, box_values(box))
+        else:
+            reading.stray += [
+                (letter, b, "a box for an option not chosen") for b in box_values(box)
+            ]
+
+
+def _read_box_map(value: object, question: ChoiceQuestion, reading: _ChoiceReading) -> None:
+    """Boxes given apart from the choices: {option: box(es)} or a list of detections."""
+    if value is None:
+        return
+    if isinstance(value, dict):
+        if keyed_box(value) is not None and not any(_label_letter(k, question) for k in value):
+            _read_detections([value], question, reading, choose=False)
+            return
+        for key, raw in value.items():
+            letter = _label_letter(key, question)
+            if letter is None:
+                reading.stray += [
+                    (str(key), box, "not an option of this question") for box in box_values(raw)
+                ]
+            else:
+                reading.boxes.setdefault(letter, []).extend(box_values(raw))
+        return
+    if isinstance(value, list):
+        entries = value
+        if (entries and all(_scalar_box(entry) for entry in entries)) or (
+            len(entries) == 2 and all(isinstance(p, list) and len(p) == 2 for p in entries)
+        ):
+            entries = [entries]  # one box
+        _read_detections(entries, question, reading, choose=False)
+        return
+    reading.failure = "boxes are neither {option: [box, ...]} nor a list of labelled boxes"
+
+
+_BOX_PARTS = ("x1", "y1", "x2", "y2", "xmin", "ymin", "xmax", "ymax", "x", "y", "w", "h",
+              "width", "height", "left", "top", "right", "bottom")  # fmt: skip
+
+
+def _is_numeric_box(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 4
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    )
+
+
+def _unread_boxes(value: dict[str, Any], read: tuple[str, ...]) -> list[tuple[str, object, str]]:
+    """Boxes under keys privbench does not read (``"region": [x1, y1, x2, y2]``): listed as
+    invalid, so a box in an unexpected place is never dropped without a word."""
+    known = {key.lower() for key in read}
+    found: list[tuple[str, object, str]] = []
+    for key, inner in value.items():
+        if str(key).lower() in known or not isinstance(inner, list):
+            continue
+        candidates = [inner] if _is_numeric_box(inner) else inner
+        if candidates and all(_is_numeric_box(c) for c in candidates):
+            reason = f"under '{key}', a key privbench does not read (use 'boxes' or 'box')"
+            found += [(str(key), box, reason) for box in candidates]
+    return found
+
+
+def _scalar_box(value: object) -> bool:
+    return not isinstance(value, list | tuple | dict)
+
+
+def read_choice(value: object, question: ChoiceQuestion) -> _ChoiceReading:
+    """Every way a model writes its choice of options, with or without boxes; choosing
+    nothing at all is a failure (every question has an answer, "None of the above"
+    included), so commentary without a letter is never scored as an empty choice."""
+    reading = _read_choice(value, question)
+    if reading.failure is None and not reading.letters:
+        reading.failure = "no option chosen"
+    return reading
+
+
+def _read_choice(value: object, question: ChoiceQuestion) -> _ChoiceReading:
+    reading = _ChoiceReading()
+    if isinstance(value, str):
+        _read_choice_string(value, question, reading)
+    elif isinstance(value, list):
+        _read_detections(value, question, reading, choose=True)
+    elif isinstance(value, dict):
+        lowered = {str(k).lower(): v for k, v in value.items()}
+        box_keys = [key for key in BOX_KEYS if key in lowered]
+        if len(box_keys) > 1:
+            reading.failure = f"gives boxes under both '{box_keys[0]}' and '{box_keys[1]}'"
+            return reading
+        choice_key = next((key for key in CHOICE_KEYS if key in lowered), None)
+        if choice_key is not None:
+            raw = lowered[choice_key]
+            if raw is None or raw == []:
+                pass
+            elif isinstance(raw, str | list):
+                inner = _read_choice(raw, question)
+                if inner.failure:
+                    return inner
+                reading = inner
+            else:
+                reading.failure = NOT_OPTION_LETTERS
+                return reading
+            if box_keys:
+                _read_box_map(lowered[box_keys[0]], question, reading)
+        elif box_keys and isinstance(lowered[box_keys[0]], list):
+            _read_detections(lowered[box_keys[0]], question, reading, choose=True)
+        elif value and all(_label_letter(key, question) for key in value):
+            for key, raw in value.items():  # {"B": [box], "D": [box]}
+                letter = _label_letter(key, question)
+                if letter is not None:
+                    reading.add(letter, box_values(raw))
+        elif keyed_box(value) is not None and _detection_label(value) is not None:
+            _read_detections([value], question, reading, choose=True)
+        else:
+            reading.failure = NOT_OPTION_LETTERS
+    elif value is None:
+        reading.failure = "no answer (null)"
+    else:
+        reading.failure = NOT_OPTION_LETTERS
+    return reading
 
 
 def option_letters(value: object, question: ChoiceQuestion) -> tuple[str, ...] | None:
-    """Letters of a list (or a "B, C" string) of options; None if any is not an option."""
-    if isinstance(value, str):
-        value = [part for part in re.split(r"\s*(?:,|;|/|\band\b)\s*", value) if part.strip()]
-    if not isinstance(value, list):
-        return None
-    letters: list[str] = []
-    for part in value:
-        letter = option_letter(part, question)
-        if letter is None:
-            return None
-        if letter not in letters:
-            letters.append(letter)
-    return tuple(letters)
+    """Letters of a list (or a "B, C" / "Options B and D" string) of options; None if a
+    part names no option."""
+    reading = read_choice(value, question)
+    return None if reading.failure else tuple(reading.letters)
 
 
-def _box_list(value: object) -> list[object]:
-    """A single box ``[x1, y1, x2, y2]`` or a list of boxes (``null``: none) as box values."""
-    if value is None:
-        return []
-    if isinstance(value, list) and len(value) == 4 and not any(isinstance(v, list) for v in value):
-        return [value]
-    return list(value) if isinstance(value, list) else [value]
+def _shorten(text: str, limit: int = 40) -> str:
+    text = " ".join(_BOX_MARK.sub(" ", _PLACEHOLDER.sub(r"\1", text)).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_CLAUSE = re.compile(r"[^.;:!?\n]*$")
+_NAME_WORDS = 16
+"""At most this many words before a box in prose name its factor ("the night window on
+the back wall, right of the user")."""
+
+
+def _grounded_text(text: str) -> tuple[str, list[tuple[str, str, object]]]:
+    """A q4/q5 string without its coordinates, and a factor per box written in it:
+    (name: the label or the words before the box, why: its sentence, box)."""
+    found = plain_boxes(text)
+    if not found:
+        return _REF_TAGS.sub("", text).strip(), []
+    factors: list[tuple[str, str, object]] = []
+    cursor = 0
+    pieces: list[str] = []
+    for start, end, span_boxes in found:
+        before = _REF_TAGS.sub("", text[cursor:start])
+        pieces.append(before)
+        clause = _CLAUSE.search(_MARKUP.sub("", "".join(pieces)).replace("\x01", ""))
+        words = (clause.group() if clause else "").split()
+        name = " ".join(words[-_NAME_WORDS:]).strip(" ,:-–—(*")
+        factors += [(name, "", box) for box in span_boxes]
+        pieces.append("\x01")  # where a box was: only for telling listings apart
+        cursor = end
+    pieces.append(_REF_TAGS.sub("", text[cursor:]))
+    lines = [line for line in "".join(pieces).split("\n") if not _is_listing(line)]
+    plain = "\n".join(lines).replace("\x01", "")
+    plain = re.sub(r"\(\s*\)|\[\s*\]", "", plain)
+    plain = re.sub(r"[ \t]+([,.;:])", r"\1", re.sub(r"[ \t]{2,}", " ", plain)).strip()
+    sentences = re.split(r"(?<=[.!?])\s+", plain)
+    return plain, [(name, _why(name, sentences), box) for name, _, box in factors]
+
+
+def _why(name: str, sentences: list[str]) -> str:
+    """The sentence that explains a factor named in prose: the one naming it, else the one
+    sharing most of its words (a table's evidence cell names it, its answer cell says why)."""
+    wanted = name.lower()
+    naming = [s for s in sentences if wanted and wanted in s.lower()]
+    if naming:
+        return " ".join(naming)
+    words = set(re.findall(r"\w{3,}", wanted))
+    scored = [(len(words & set(re.findall(r"\w{3,}", s.lower()))), s) for s in sentences]
+    best, sentence = max(scored, default=(0, ""))
+    return sentence if best >= 2 else ""
+
+
+def _is_listing(line: str) -> bool:
+    """A line that only lists factors by name, each followed by its box — a table's
+    evidence cell, "the poster (…); the door (…)" — repeats names, it explains nothing,
+    so it is left out of the text the judge reads (the factors keep the names)."""
+    if "\x01" not in line:
+        return False
+    parts = [p for p in re.split(r"[;,]", _MARKUP.sub("", line)) if p.strip(" -–—*•.")]
+    return all(
+        "\x01" in p
+        and not p.split("\x01")[-1].strip(" .")
+        and len(p.split()) <= _NAME_WORDS
+        and not re.search(r"[:!?]", p)
+        for p in parts
+    )
 
 
 class _Reader:
@@ -194,70 +574,114 @@ class _Reader:
             return None
         return checked
 
+    def single(self, value: object, question: ChoiceQuestion) -> str:
+        """q1's one letter, or why it does not parse (a hedge between options included)."""
+        if isinstance(value, dict):
+            lowered = {str(k).lower(): v for k, v in value.items()}
+            value = next((lowered[key] for key in CHOICE_KEYS if key in lowered), value)
+        reading = read_choice(value, question)
+        if reading.failure:
+            return NOT_AN_OPTION if reading.failure == NOT_OPTION_LETTERS else reading.failure
+        if len(reading.letters) > 1:
+            return f"hedges between options {' and '.join(reading.letters)} (single choice)"
+        if not reading.letters:
+            return NOT_AN_OPTION
+        return reading.letters[0]
+
     def choice(self, value: object, qid: str, question: ChoiceQuestion) -> ChoiceAnswer | str:
         """The answer, or why it does not parse."""
-        raw_boxes: object = {}
-        if isinstance(value, dict):
-            raw_choices = value.get("choices", value.get("choice", value.get("answer")))
-            keys = [key for key in BOX_KEYS if key in value]
-            if len(keys) > 1:
-                return "gives both 'boxes' and 'evidence'"
-            raw_boxes = value[keys[0]] if keys else {}
-        else:
-            raw_choices = value
-        letters = option_letters(raw_choices, question)
-        if letters is None:
-            return NOT_OPTION_LETTERS
-        if raw_boxes is None:
-            raw_boxes = {}
-        if not isinstance(raw_boxes, dict):
-            return "boxes are not an object {option letter: [box, ...]}"
+        reading = read_choice(value, question)
+        if reading.failure:
+            return reading.failure
+        # a q2/q3 of type "single" with two choices is read as given: eq. 3 scores it 0
+        if isinstance(value, dict) and not all(_label_letter(k, question) for k in value):
+            reading.stray += _unread_boxes(value, (*CHOICE_KEYS, *BOX_KEYS))
+        for key, stray, reason in reading.stray:
+            self.invalid_boxes.append(InvalidBox(qid, key, stray, reason))
         boxes: dict[str, tuple[Box, ...]] = {}
-        for key, raw in raw_boxes.items():
-            letter = option_letter(key, question)
-            if letter is None:
-                for stray in _box_list(raw):
+        for letter, raw_boxes in reading.boxes.items():
+            if letter not in reading.letters:
+                for stray in raw_boxes:
                     self.invalid_boxes.append(
-                        InvalidBox(qid, str(key), stray, "not an option of this question")
+                        InvalidBox(qid, letter, stray, "a box for an option not chosen")
                     )
                 continue
-            read = [self.box(b, qid, letter) for b in _box_list(raw)]
-            boxes[letter] = boxes.get(letter, ()) + tuple(b for b in read if b is not None)
-        return ChoiceAnswer(letters, boxes)
+            read = [self.box(b, qid, letter) for b in raw_boxes]
+            boxes[letter] = tuple(b for b in read if b is not None)
+        return ChoiceAnswer(tuple(reading.letters), boxes)
+
+    def factor(self, raw: object, qid: str, index: int) -> PredictedFactor | None:
+        if isinstance(raw, str):
+            _, inline = _grounded_text(raw)
+            if inline:
+                name, _, value = inline[0]
+                return PredictedFactor(name or raw, raw, self.box(value, qid, f"factor {index}"))
+            return PredictedFactor(raw, "", None)
+        if not isinstance(raw, dict):
+            return None
+        lowered = {str(k).lower(): v for k, v in raw.items()}
+        name = next((lowered[k] for k in NAME_KEYS if k in lowered), "")
+        why = next((lowered[k] for k in WHY_KEYS if k in lowered), "")
+        boxes = box_values(keyed_box(raw))
+        for key, stray, reason in _unread_boxes(
+            raw, (*NAME_KEYS, *WHY_KEYS, *BOX_KEYS, *_BOX_PARTS)
+        ):
+            self.invalid_boxes.append(InvalidBox(qid, f"factor {index} {key}", stray, reason))
+        box = self.box(boxes[0], qid, f"factor {index}") if boxes else None
+        for extra in boxes[1:]:
+            self.invalid_boxes.append(
+                InvalidBox(qid, f"factor {index}", extra, "a second box for one factor")
+            )
+        return PredictedFactor(str(name), str(why), box)
 
     def explanation(self, value: object, qid: str) -> ExplanationAnswer | None:
         if isinstance(value, str):
-            return ExplanationAnswer(value)
-        if not isinstance(value, dict):
+            plain, inline = _grounded_text(value)
+            grounded = [
+                PredictedFactor(name, why, self.box(box, qid, f"factor {index}"))
+                for index, (name, why, box) in enumerate(inline)
+            ]
+            return ExplanationAnswer(plain, tuple(grounded))
+        raw_factors: object
+        text: object = ""
+        if isinstance(value, list):
+            raw_factors = value
+        elif isinstance(value, dict):
+            lowered = {str(k).lower(): v for k, v in value.items()}
+            text = next((lowered[k] for k in TEXT_KEYS if k in lowered), "")
+            raw_factors = next((lowered[k] for k in FACTOR_KEYS if k in lowered), [])
+            if raw_factors is None:
+                raw_factors = []
+        else:
             return None
-        text = value.get("text", value.get("answer", ""))
-        raw_factors = value.get("factors", [])
         if not isinstance(text, str) or not isinstance(raw_factors, list):
             return None
         factors = []
         for index, raw in enumerate(raw_factors):
-            if not isinstance(raw, dict):
+            factor = self.factor(raw, qid, index)
+            if factor is None:
                 return None
-            name, why = raw.get("name", ""), raw.get("why", "")
-            box = None if raw.get("box") is None else self.box(raw["box"], qid, f"factor {index}")
-            factors.append(PredictedFactor(str(name), str(why), box))
+            factors.append(factor)
+        if not text.strip():
+            text = "; ".join(f"{f.name}: {f.why}" if f.why else f.name for f in factors)
         return ExplanationAnswer(text, tuple(factors))
 
 
 def parse_record(
     record: Mapping[str, Any], item: SpatialItem, convention: BoxConvention = PIXELS
 ) -> SpatialAnswer:
-    """A prediction object in the SPEC §3.2 shape, question by question."""
+    """A prediction object (q1–q5 as privbench's format or as models write them)."""
     reader = _Reader(item, convention)
     failures: dict[str, str] = {}
-    raw_q1 = record.get("q1")
-    if isinstance(raw_q1, dict):
-        raw_q1 = raw_q1.get("choice", raw_q1.get("answer"))
-    if isinstance(raw_q1, list) and len(raw_q1) == 1:
-        raw_q1 = raw_q1[0]
-    q1 = option_letter(raw_q1, item.q1)
-    if q1 is None:
-        failures["q1"] = "missing" if "q1" not in record else NOT_AN_OPTION
+    q1: str | None = None
+    if "q1" not in record:
+        failures["q1"] = "missing"
+    else:
+        single = reader.single(record["q1"], item.q1)
+        if single in item.q1.options:
+            q1 = single
+        else:
+            failures["q1"] = single
     choices: dict[str, ChoiceAnswer | None] = {}
     for qid in CHOICE_QUESTIONS:
         read = reader.choice(record[qid], qid, item.choice(qid)) if qid in record else "missing"
@@ -281,15 +705,17 @@ def parse_record(
 
 
 def parse_answer(text: str, item: SpatialItem, convention: BoxConvention) -> SpatialAnswer:
-    """A model's raw answer; no JSON object at all fails all five questions."""
-    record = extract_json_object(text)
-    if record is None:
-        return SpatialAnswer(failures=dict.fromkeys(QUESTION_IDS, "no JSON object in the answer"))
-    return parse_record(record, item, convention)
+    """A model's raw reply: its final answer (:func:`answer_text.answer_record`), read
+    question by question; a reply with no answer at all fails all five questions."""
+    record, why = final_answer_record(text)
+    if why is not None:
+        return SpatialAnswer(failures=dict.fromkeys(QUESTION_IDS, why))
+    answer = parse_record(record, item, convention)
+    return answer
 
 
 def answer_record(answer: SpatialAnswer) -> dict[str, Any]:
-    """The SPEC §3.2 record of an answer (pixel boxes); unparsed questions are left out."""
+    """The predictions-format record of an answer (pixel boxes); unparsed questions are left out."""
     record: dict[str, Any] = {}
     if answer.q1 is not None:
         record["q1"] = answer.q1

@@ -75,7 +75,8 @@ def _example(value: object) -> str:
 
 def _kind(qid: str, reason: str) -> str:
     """Failures that share a likely cause: every unreadable choice of q1–q3 is one."""
-    return "choices" if reason in (NOT_AN_OPTION, NOT_OPTION_LETTERS) else reason
+    choices = NOT_AN_OPTION in reason or "names no option" in reason or reason == NOT_OPTION_LETTERS
+    return "choices" if choices else reason
 
 
 def likely_cause(records: list[dict[str, Any]], answers: list[SpatialAnswer]) -> str:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 
 from privbench.spatialtrust.boxes import BoxConvention
-from privbench.spatialtrust.dataset import ChoiceQuestion, SpatialItem
+from privbench.spatialtrust.dataset import QUESTION_IDS, ChoiceQuestion, SpatialItem
+from privbench.spatialtrust.parsing import SpatialAnswer
 
 SYSTEM_PROMPT = """You are an expert visual question-answering evaluator for privacy-sensitive visual benchmarks.
 
@@ -68,7 +69,7 @@ def answer_format(item: SpatialItem, convention: BoxConvention) -> str:
         },
         "q5": {"text": "...", "factors": []},
     }
-    boxes = convention.description.format(width=item.width, height=item.height)
+    boxes = convention.describe(item.width, item.height)
     return (
         "Answer with one JSON object and nothing else, in this shape:\n"
         f"{json.dumps(example)}\n"
@@ -138,5 +139,17 @@ def grounded_prompt(
         "describe only the chosen q2 (direct) factors and the q5 answer only the chosen q3 "
         "(indirect) factors; where no factor is chosen, state that no such factor is visible "
         "and give no box.\n\n"
+        f"{answer_format(item, convention)}"
+    )
+
+
+def reask_prompt(answer: SpatialAnswer, item: SpatialItem, convention: BoxConvention) -> str:
+    """The follow-up turn when an answer could not be read in full (``--reask-unparsed``):
+    which questions and why, then the expected format again."""
+    unread = "; ".join(
+        f"{qid}: {answer.failures[qid]}" for qid in QUESTION_IDS if qid in answer.failures
+    )
+    return (
+        f"Your answer could not be read for {unread}. Answer all five questions again.\n\n"
         f"{answer_format(item, convention)}"
     )

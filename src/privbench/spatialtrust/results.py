@@ -69,6 +69,99 @@ def spatial_scores(items: dict[str, ImageScores]) -> SpatialScores:
     return SpatialScores(tasks, overall, len(items), scored, items, unscored)
 
 
+WARN_SHARE = 0.10
+"""A pipeline counter above this share of images gets a warning line: at that rate a
+stage's failures move scores by more than the effects the benchmark measures."""
+
+
+@dataclass
+class PipelineCounts:
+    """What the staged/guard stages did over a run, counted per kind (never summed away).
+
+    ``images_without_lock``: images where at least one of q1–q3 ran without a lock
+    because its selection did not parse. ``verifier_unreadable``: verifier replies that
+    were neither KEEP nor DELETE (the option was kept). ``lock_disagreements``: locked
+    questions the final answer answered differently (the lock was applied), counted
+    apart from ``final_unparsed``: locked questions whose final answer did not parse.
+    """
+
+    images: int = 0
+    selection_failures: dict[str, int] = field(default_factory=dict)
+    images_without_lock: int = 0
+    verifier_calls: int = 0
+    verifier_unreadable: int = 0
+    audit_deletions: int = 0
+    lock_disagreements: int = 0
+    final_unparsed: int = 0
+
+    def add(self, stats: dict[str, Any]) -> None:
+        """Count one image's :class:`~privbench.spatialtrust.guard.StrategyStats`."""
+        self.images += 1
+        failures = stats.get("selection_failures") or {}
+        for qid in failures:  # a list (older logs) or qid → reason
+            self.selection_failures[qid] = self.selection_failures.get(qid, 0) + 1
+        self.images_without_lock += bool(failures)
+        self.verifier_calls += int(stats.get("verifier_calls", 0))
+        unreadable = stats.get("verifier_unreadable", stats.get("verifier_unparsed", 0))
+        self.verifier_unreadable += (
+            len(unreadable) if isinstance(unreadable, list) else int(unreadable)
+        )
+        self.audit_deletions += sum(len(v) for v in (stats.get("deleted") or {}).values())
+        if "lock_disagreements" in stats:
+            self.lock_disagreements += len(stats["lock_disagreements"])
+            self.final_unparsed += len(stats.get("final_unparsed", []))
+        else:  # older logs counted both as one "lock mismatch"
+            self.lock_disagreements += len(stats.get("lock_mismatches", []))
+
+    def record(self) -> dict[str, Any]:
+        """The ``pipeline`` object of ``--json``."""
+        return {
+            "images": self.images,
+            "selection_failures": {
+                q: self.selection_failures.get(q, 0) for q in ("q1", "q2", "q3")
+            },
+            "images_without_lock": self.images_without_lock,
+            "verifier_calls": self.verifier_calls,
+            "verifier_unreadable": self.verifier_unreadable,
+            "audit_deletions": self.audit_deletions,
+            "lock_disagreements": self.lock_disagreements,
+            "final_unparsed": self.final_unparsed,
+        }
+
+    def warnings(self) -> list[str]:
+        """One line per counter above :data:`WARN_SHARE` of images."""
+        if not self.images:
+            return []
+        limit = WARN_SHARE * self.images
+        checks = [
+            (self.images_without_lock, "images ran without a lock (their selection did not parse)"),
+            (self.verifier_unreadable, "verifier replies were unreadable (the option was kept)"),
+            (
+                self.lock_disagreements,
+                "locked answers disagreed with the lock (the lock was applied)",
+            ),
+            (
+                self.final_unparsed,
+                "locked questions' final answers did not parse (the lock stood in)",
+            ),
+        ]
+        return [
+            f"warning: {count} of {self.images} {what}" for count, what in checks if count > limit
+        ]
+
+
+@dataclass
+class ReaskCounts:
+    """Re-asks of unreadable answers (``--reask-unparsed``) and the scores without them."""
+
+    reasks: int = 0
+    images: int = 0
+    """Images whose answer was asked again."""
+    first_parse_failures: dict[str, int] = field(default_factory=dict)
+    without: dict[str, ImageScores] = field(default_factory=dict)
+    """Per image, its scores had the first answer been kept (= its scores if not re-asked)."""
+
+
 @dataclass(frozen=True)
 class SpatialLog:
     """Per-image scores of a SpatialTrust log and its counts."""
@@ -78,8 +171,9 @@ class SpatialLog:
     invalid_boxes: list[dict[str, Any]]
     """Every predicted box that was not scored: ``id``, ``question``, ``option``, ``box``,
     ``reason`` (:class:`~privbench.spatialtrust.parsing.InvalidBox`), in log order."""
-    lock_mismatches: int
-    audit_deletions: int
+    pipeline: PipelineCounts | None
+    """Staged/guard stage counters (None for direct runs and predictions)."""
+    reask: ReaskCounts
     judge: str
     errors: dict[str, str]
     failed_questions: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -124,7 +218,8 @@ def spatial_log(log: EvalLog) -> SpatialLog:
     errors: dict[str, str] = {}
     invalid_boxes: list[dict[str, Any]] = []
     failed_questions: dict[str, dict[str, str]] = {}
-    mismatches = deletions = 0
+    pipeline = PipelineCounts()
+    reask = ReaskCounts()
     judges: set[str] = set()
     samples: list[LoggedSample] = log_samples(log, _complete)
     for sample in samples:
@@ -143,8 +238,17 @@ def spatial_log(log: EvalLog) -> SpatialLog:
             failed_questions[str(sample.id)] = dict(metadata["parse_failures"])
         invalid_boxes += _invalid_boxes(str(sample.id), metadata.get("invalid_boxes"))
         strategy = metadata.get("strategy") or {}
-        mismatches += len(strategy.get("lock_mismatches", []))
-        deletions += sum(len(v) for v in strategy.get("deleted", {}).values())
+        if strategy.get("strategy") in ("staged", "guard"):
+            pipeline.add(strategy)
+        image_id = str(sample.id)
+        reask.without[image_id] = items[image_id]
+        if strategy.get("reasks"):
+            reask.reasks += int(strategy["reasks"])
+            reask.images += 1
+            for qid in metadata.get("first_parse_failures") or {}:
+                reask.first_parse_failures[qid] = reask.first_parse_failures.get(qid, 0) + 1
+            if isinstance(metadata.get("without_reask"), dict):
+                reask.without[image_id] = _image_scores(metadata["without_reask"])
         if metadata.get("judge"):
             judges.add(str(metadata["judge"]))
     failures = Counter(qid for failed in failed_questions.values() for qid in failed)
@@ -153,8 +257,8 @@ def spatial_log(log: EvalLog) -> SpatialLog:
         {i: items[i] for i in dataset_order(log, list(items))},
         {qid: failures[qid] for qid in QUESTION_IDS},
         invalid_boxes,
-        mismatches,
-        deletions,
+        pipeline if pipeline.images else None,
+        reask,
         ", ".join(sorted(judges)),
         {i: errors[i] for i in dataset_order(log, list(errors))},
         {i: failed_questions[i] for i in dataset_order(log, list(failed_questions))},
@@ -194,8 +298,8 @@ def json_document(
         "parse_failure_items": logged.failed_questions,
         "invalid_boxes": len(logged.invalid_boxes),
         "invalid_box_items": logged.invalid_boxes,
-        "lock_mismatches": logged.lock_mismatches,
-        "audit_deletions": logged.audit_deletions,
+        "pipeline": None if logged.pipeline is None else logged.pipeline.record(),
+        "reask": reask_document(logged),
         "errors": len(logged.errors),
         "error_items": logged.errors,
         "missing": len(logged.missing),
@@ -206,4 +310,16 @@ def json_document(
         "items": scores.items,
         "log": log_location,
         "exports": exports or {},
+    }
+
+
+def reask_document(logged: SpatialLog) -> dict[str, Any]:
+    """The ``reask`` object of ``--json``: counts, and the scores without re-asks."""
+    reask = logged.reask
+    without = spatial_scores(reask.without) if reask.images else None
+    return {
+        "reasks": reask.reasks,
+        "images": reask.images,
+        "first_parse_failures": reask.first_parse_failures,
+        "without_reask": None if without is None else {**without.tasks, "overall": without.overall},
     }

@@ -48,11 +48,7 @@ TASKS: tuple[tuple[str, str], ...] = (
 """Question id → the paper's task-level score name (Table 2 columns)."""
 
 
-def stored_answer(state: TaskState, item: SpatialItem, box_format: str) -> SpatialAnswer:
-    """The strategy's stored answer, else the completion parsed in ``box_format``."""
-    stored = state.store.get(ANSWER_KEY)
-    if stored is None:
-        return parse_answer(state.output.completion, item, get_convention(box_format))
+def _from_store(stored: dict[str, Any], item: SpatialItem) -> SpatialAnswer:
     parsed = parse_record(stored["record"], item)
     failures = {**parsed.failures, **stored.get("failures", {})}
     found = tuple(InvalidBox.from_record(b) for b in stored.get("invalid_boxes", ()))
@@ -65,6 +61,20 @@ def stored_answer(state: TaskState, item: SpatialItem, box_format: str) -> Spati
         failures,
         found + parsed.invalid_boxes,  # the stored record holds only boxes that were valid
     )
+
+
+def stored_answer(state: TaskState, item: SpatialItem, box_format: str) -> SpatialAnswer:
+    """The strategy's stored answer, else the completion parsed in ``box_format``."""
+    stored = state.store.get(ANSWER_KEY)
+    if stored is None:
+        return parse_answer(state.output.completion, item, get_convention(box_format))
+    return _from_store(stored, item)
+
+
+def first_answer(state: TaskState, item: SpatialItem) -> SpatialAnswer | None:
+    """The answer before any re-ask (None when the answer was not re-asked)."""
+    stored = state.store.get(ANSWER_KEY) or {}
+    return _from_store(stored["first"], item) if "first" in stored else None
 
 
 def rule_scores(item: SpatialItem, answer: SpatialAnswer) -> dict[str, float]:
@@ -181,6 +191,12 @@ def spatialtrust_scorer(
             "judge_details": details,
             "strategy": state.store.get(STATS_KEY),
         }
+        first = first_answer(state, item)
+        if first is not None:
+            metadata["without_reask"] = await score_without_reask(
+                judge, item, first, answer, values, max_tries, cache
+            )
+            metadata["first_parse_failures"] = first.failures
         return Score(
             value={qid: values[qid] for qid in QUESTION_IDS},
             answer=state.output.completion if state.output else "",
@@ -188,3 +204,25 @@ def spatialtrust_scorer(
         )
 
     return score
+
+
+async def score_without_reask(
+    judge: Model | None,
+    item: SpatialItem,
+    first: SpatialAnswer,
+    final: SpatialAnswer,
+    final_values: dict[str, float],
+    max_tries: int,
+    cache: bool,
+) -> dict[str, float | None]:
+    """The image's scores had the first (unreadable) answer been kept, as the one-pass
+    protocol would score it: q1–q3 by rule; a q4/q5 the re-ask did not change keeps its
+    score, a changed one is judged again."""
+    values: dict[str, float | None] = dict(rule_scores(item, first))
+    for qid in EXPLANATION_QUESTIONS:
+        if first.explanation(qid) == final.explanation(qid):
+            final_value = final_values[qid]
+            values[qid] = None if math.isnan(final_value) else final_value
+        else:
+            values[qid], _ = await judge_explanation(judge, item, qid, first, max_tries, cache)
+    return values

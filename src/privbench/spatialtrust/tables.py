@@ -10,7 +10,7 @@ from rich.table import Table
 
 from privbench.audit.spatialtrust import BASELINE_LABEL
 from privbench.formatting import fmt
-from privbench.spatialtrust.results import TASK_LABELS, SpatialLog, SpatialScores
+from privbench.spatialtrust.results import TASK_LABELS, PipelineCounts, SpatialLog, SpatialScores
 from privbench.spatialtrust.scorer import TASKS
 
 
@@ -37,14 +37,57 @@ def task_table(
 
 
 def summary_line(scores: SpatialScores, logged: SpatialLog) -> str:
-    """Parse failures, unscored, box and strategy counts, and the judge."""
+    """Parse failures, unscored, box counts, re-asks and the judge."""
     failures = ", ".join(f"{qid} {n}" for qid, n in logged.parse_failures.items() if n) or "none"
     unscored = sum(len(ids) for ids in scores.unscored.values())
-    return (
+    line = (
         f"parse failures: {failures}; unscored q4/q5: {unscored}; invalid boxes: "
-        f"{len(logged.invalid_boxes)}; lock mismatches: {logged.lock_mismatches}; audit deletions: "
-        f"{logged.audit_deletions}; judge: {logged.judge or '–'}"
+        f"{len(logged.invalid_boxes)}"
     )
+    if logged.reask.reasks:
+        line += f"; re-asks: {logged.reask.reasks} ({logged.reask.images} images)"
+    return f"{line}; judge: {logged.judge or '–'}"
+
+
+def pipeline_line(pipeline: PipelineCounts) -> str:
+    """The staged/guard stage counters in one line."""
+    selection = ", ".join(f"{q} {n}" for q, n in sorted(pipeline.selection_failures.items()))
+    return (
+        f"pipeline: selection parse failures: {selection or 'none'} "
+        f"({pipeline.images_without_lock} of {pipeline.images} images without a lock); "
+        f"verifier replies unreadable: {pipeline.verifier_unreadable} of "
+        f"{pipeline.verifier_calls} (option kept); audit deletions: {pipeline.audit_deletions}; "
+        f"lock disagreements: {pipeline.lock_disagreements}; locked answers unparsed: "
+        f"{pipeline.final_unparsed}"
+    )
+
+
+def reask_line(document: Mapping[str, Any]) -> str | None:
+    """The overall score without re-asks, beside the one with them (None: no re-ask)."""
+    reask = document.get("reask") or {}
+    without = reask.get("without_reask")
+    if not without:
+        return None
+    return (
+        f"without re-asks (one pass): overall {fmt(without.get('overall'))}; "
+        f"{reask.get('images', 0)} images re-asked {reask.get('reasks', 0)} times"
+    )
+
+
+def run_notes(scores: SpatialScores, logged: SpatialLog, document: Mapping[str, Any]) -> list[str]:
+    """Every line printed under the table: the summary, pipeline counters, re-asks,
+    warnings and the box-convention check."""
+    lines = [summary_line(scores, logged)]
+    if logged.pipeline is not None:
+        lines.append(pipeline_line(logged.pipeline))
+        lines += logged.pipeline.warnings()
+    reask = reask_line(document)
+    if reask:
+        lines.append(reask)
+    check = document.get("box_convention_check") or {}
+    if check.get("warning"):
+        lines.append(str(check["warning"]))
+    return lines
 
 
 def invalid_box_lines(logged: SpatialLog, limit: int = 10) -> list[str]:

@@ -9,12 +9,13 @@ privbench/spatialtrust``).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
+from inspect_ai.model import ChatMessageUser, ContentImage, ContentText, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from privbench.dataset_identity import DATASET_HASH_KEY, dataset_hash
@@ -94,6 +95,7 @@ def spatialtrust(
     judge: str | None = None,
     max_tries: int = MAX_TRIES,
     cache: bool = False,
+    reask_unparsed: int = 0,
 ) -> Task:
     """SpatialTrust: five questions per authentication capture, grounded with boxes.
 
@@ -104,14 +106,25 @@ def spatialtrust(
         judge: q4/q5 judge (else ``--model-role grader=...``, else ``openai/gpt-4o``).
         max_tries: judge tries per q4/q5 verdict before the question is unscored.
         cache: inspect's model cache for the model's and the judge's calls.
+        reask_unparsed: times an answer that cannot be read in full is asked again with
+            the format restated (0: the paper's one-pass protocol).
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
     get_convention(box_format)
     directory = Path(data) if data else default_data_dir()
-    solver = spatialtrust_strategy(strategy, str(directory), box_format, cache)
+    if reask_unparsed < 0:
+        raise ValueError("reask_unparsed must be 0 or more")
+    solver = spatialtrust_strategy(strategy, str(directory), box_format, cache, reask_unparsed)
     return _task(
-        directory, solver, judge, max_tries, cache, strategy=strategy, box_format=box_format
+        directory,
+        solver,
+        judge,
+        max_tries,
+        cache,
+        strategy=strategy,
+        box_format=box_format,
+        reask_unparsed=str(reask_unparsed),
     )
 
 
@@ -123,7 +136,11 @@ def stored_prediction(predictions: str, data: str, box_format: str = "xyxy") -> 
     answers = parse_predictions(loaded, items, get_convention(box_format))
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        store_answer(state, answers[str(state.sample_id)], StrategyStats("predictions"))
+        image_id = str(state.sample_id)
+        # the line as written, so the log can be read again in another box convention
+        written = json.dumps(loaded.records[image_id], ensure_ascii=False, default=str)
+        state.output = ModelOutput.from_content("predictions", written)
+        store_answer(state, answers[image_id], StrategyStats("predictions"))
         return state
 
     return solve

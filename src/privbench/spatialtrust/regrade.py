@@ -1,0 +1,182 @@
+"""Read a SpatialTrust log's answers again in another box convention, without a model call.
+
+Why: a wrong ``--box-format`` makes every box miss (Qwen3-VL's 0–1000 boxes read as pixels
+of a 1440-px capture all land in the top-left two thirds) and the run then measures the
+flag, not the model. Everything needed to score the same answers under another
+convention is in the log: the answer as written (the score's ``answer``), the locks of a
+staged/guard run and the judge's q4/q5 verdicts, which never depend on boxes (the judge
+does not see them; privbench computes IoU). So :func:`convention_check` scores every
+convention after a run and says when another fits far better, and
+:func:`regraded_log` gives the log as it would have been scored under the convention a
+user names (``privbench show LOG --box-format …``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log
+from inspect_ai.scorer import Score
+
+from privbench.spatialtrust.boxes import BOX_FORMATS, get_convention
+from privbench.spatialtrust.dataset import EXPLANATION_QUESTIONS, QUESTION_IDS, SpatialItem
+from privbench.spatialtrust.guard import Locked, apply_locks
+from privbench.spatialtrust.judge import verdict_from_record
+from privbench.spatialtrust.parsing import SpatialAnswer, answer_record, parse_answer
+from privbench.spatialtrust.scorer import rule_scores
+from privbench.spatialtrust.scoring import score_explanation, verdict_problem
+
+SCORER_NAME = "spatialtrust_scorer"
+MIN_GAIN = 2.0
+"""Points of overall score another convention must add before the run is told about it
+(a wrong convention costs far more: its boxes almost never reach IoU 0.5)."""
+
+
+@dataclass(frozen=True)
+class LoggedAnswer:
+    """One image's answer as written, its locks and its judge verdicts, from the log."""
+
+    id: str
+    written: str
+    locked: Locked | None
+    scores: dict[str, float | None]
+    verdicts: dict[str, dict[str, Any] | None]
+
+
+def _locked(strategy: dict[str, Any] | None) -> Locked | None:
+    if not strategy or strategy.get("strategy") not in ("staged", "guard"):
+        return None
+    chosen = strategy.get("kept") if strategy.get("strategy") == "guard" else None
+    chosen = chosen or strategy.get("selected") or {}
+    return {qid: tuple(letters) for qid, letters in chosen.items()}
+
+
+def logged_answer(sample: EvalSample) -> LoggedAnswer | None:
+    """What regrading needs from a scored sample (None: not scored, or no answer kept)."""
+    score = (sample.scores or {}).get(SCORER_NAME)
+    if score is None or not score.answer:
+        return None
+    metadata = score.metadata or {}
+    details = metadata.get("judge_details") or {}
+    value = score.value if isinstance(score.value, dict) else {}
+    scores: dict[str, float | None] = {}
+    for qid in QUESTION_IDS:
+        number = value.get(qid)
+        finite = isinstance(number, int | float) and not math.isnan(number)
+        scores[qid] = float(number) if finite else None  # type: ignore[arg-type]
+    return LoggedAnswer(
+        str(sample.id),
+        str(score.answer),
+        _locked(metadata.get("strategy")),
+        scores,
+        {qid: (details.get(qid) or {}).get("verdict") for qid in EXPLANATION_QUESTIONS},
+    )
+
+
+def regrade(
+    item: SpatialItem, logged: LoggedAnswer, box_format: str
+) -> tuple[dict[str, float | None], SpatialAnswer]:
+    """One image's scores with its answer read in ``box_format`` (pure)."""
+    answer = parse_answer(logged.written, item, get_convention(box_format))
+    if logged.locked is not None:
+        answer, _ = apply_locks(answer, logged.locked)
+    values: dict[str, float | None] = dict(rule_scores(item, answer))
+    for qid in EXPLANATION_QUESTIONS:
+        given = answer.explanation(qid)
+        truth = [factor.box for factor in item.explanation(qid).factors]
+        verdict = verdict_from_record(logged.verdicts.get(qid))
+        if given is None:
+            values[qid] = 0.0
+        elif verdict is None or verdict_problem(verdict, len(truth), len(given.factors)):
+            values[qid] = logged.scores[qid]  # unscored, or a verdict that no longer fits
+        else:
+            values[qid] = score_explanation(verdict, truth, [f.box for f in given.factors])
+    return values, answer
+
+
+def _overall(per_image: list[dict[str, float | None]]) -> float | None:
+    means = []
+    for qid in QUESTION_IDS:
+        values = [v for v in (scores[qid] for scores in per_image) if v is not None]
+        if not values:
+            return None
+        means.append(100 * math.fsum(values) / len(values))
+    return math.fsum(means) / len(means)
+
+
+def full_samples(log: EvalLog) -> list[EvalSample]:
+    """Every sample of the log in full (the answer as written is thinned in summaries)."""
+    if log.samples is not None:
+        return list(log.samples)
+    return list(read_eval_log(str(log.location)).samples or [])
+
+
+def convention_check(
+    answers: list[LoggedAnswer], items: dict[str, SpatialItem], given: str
+) -> dict[str, Any]:
+    """The overall score and invalid boxes under every convention, the likely one, and a
+    warning line when another convention scores :data:`MIN_GAIN` points more (or has
+    far fewer invalid boxes at no loss)."""
+    usable = [a for a in answers if a.id in items]
+    overall: dict[str, float | None] = {}
+    invalid: dict[str, int] = {}
+    for name in BOX_FORMATS:
+        graded = [regrade(items[a.id], a, name) for a in usable]
+        overall[name] = _overall([scores for scores, _ in graded]) if graded else None
+        invalid[name] = sum(len(answer.invalid_boxes) for _, answer in graded)
+    check: dict[str, Any] = {
+        "given": given,
+        "overall": overall,
+        "invalid_boxes": invalid,
+        "likely": given,
+        "warning": None,
+    }
+    if overall.get(given) is None:
+        return check
+
+    def rank(name: str) -> tuple[float, int]:
+        return (overall[name] or 0.0, -invalid[name])
+
+    best = max(BOX_FORMATS, key=rank)
+    gain = (overall[best] or 0.0) - (overall[given] or 0.0)
+    fewer = invalid[given] - invalid[best]
+    if best != given and (gain >= MIN_GAIN or (gain >= 0 and fewer >= max(5, invalid[given] / 2))):
+        check["likely"] = best
+        check["warning"] = (
+            f"warning: the boxes fit --box-format {best} far better than {given} "
+            f"(overall {overall[best]:.1f} instead of {overall[given]:.1f}; invalid boxes "
+            f"{invalid[best]} instead of {invalid[given]}); regrade without calling the model: "
+            f"privbench show LOG --box-format {best}"
+        )
+    return check
+
+
+def regraded_log(log: EvalLog, items: dict[str, SpatialItem], box_format: str) -> EvalLog:
+    """A copy of ``log`` (samples in full) scored as if its boxes were in ``box_format``."""
+    get_convention(box_format)
+    regraded = read_eval_log(str(log.location)) if log.samples is None else log.model_copy()
+    samples = []
+    for sample in regraded.samples or []:
+        logged = logged_answer(sample)
+        score = (sample.scores or {}).get(SCORER_NAME)
+        if logged is None or score is None or logged.id not in items:
+            samples.append(sample)
+            continue
+        values, answer = regrade(items[logged.id], logged, box_format)
+        metadata = {
+            **(score.metadata or {}),
+            "prediction": answer_record(answer),
+            "parse_failures": answer.failures,
+            "invalid_boxes": [box.record() for box in answer.invalid_boxes],
+            "regraded_box_format": box_format,
+        }
+        value = {qid: math.nan if v is None else v for qid, v in values.items()}
+        new_score = Score(value=value, answer=score.answer, metadata=metadata)
+        scores = {**(sample.scores or {}), SCORER_NAME: new_score}
+        samples.append(sample.model_copy(update={"scores": scores}))
+    task_args = {**regraded.eval.task_args, "box_format": box_format}
+    metadata = {**(regraded.eval.metadata or {}), "box_format": box_format}
+    header = regraded.eval.model_copy(update={"task_args": task_args, "metadata": metadata})
+    return regraded.model_copy(update={"samples": samples, "eval": header})

@@ -1,0 +1,121 @@
+"""Replies written the way real model families write them are read as they were meant.
+
+Why: a reading error is a score error nobody sees — a model that wrote "B & D" or put its
+boxes under ``bbox_2d`` in Qwen2.5-VL's resized pixels would be scored for its formatting.
+The corpus ``tests/data/answer_styles/replies.jsonl`` (frozen output of the renderers in
+``answer_styles.py`` plus hand-written verbatim shapes, see its README) pairs each raw
+reply with the answer it means; reading the reply in the style's ``--box-format`` must
+give that answer: no parse failure, the same q1, the same q2/q3 options with their boxes
+within 1.5 px (conversions round), as many q4/q5 factors with their boxes, the same factor
+names where the style keeps them, no invalid box.
+
+Known misreadings of the parser are listed in :data:`KNOWN_MISREADINGS` as strict xfails:
+the test fails as soon as one is fixed, so the list cannot go stale.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from answer_styles import CORPUS, STYLES, differences, meant, read_reply
+
+from privbench.spatialtrust.boxes import BOX_CONVENTIONS
+from privbench.spatialtrust.dataset import SpatialItem, load_spatialtrust
+from privbench.spatialtrust.parsing import parse_answer
+from privbench.spatialtrust.task import default_data_dir
+
+ROOT = Path(__file__).resolve().parent.parent
+LINES: list[dict[str, Any]] = [
+    json.loads(line) for line in (ROOT / CORPUS).read_text(encoding="utf-8").splitlines()
+]
+
+KNOWN_MISREADINGS: dict[tuple[str, str], str] = {}
+"""(style, image id) → why the parser misreads that fixture (parser bugs, not test bugs).
+Empty: every fixture is read as meant. The first round of this corpus found seven
+misreadings (two boxes in one grounding token, grounded options back to back, '|' of
+grounding tokens taken for table cells, table cells run together, bold factor names,
+"Correct answer:" lead-ins, letters run together); each was fixed in the parser."""
+
+
+@pytest.fixture(scope="module")
+def items() -> dict[str, SpatialItem]:
+    return {item.id: item for item in load_spatialtrust(default_data_dir())}
+
+
+def _case(line: dict[str, Any]) -> Any:
+    key = (line["style"], line["item_id"])
+    marks = []
+    if key in KNOWN_MISREADINGS:
+        marks.append(pytest.mark.xfail(reason=KNOWN_MISREADINGS[key], strict=True))
+    return pytest.param(line, id=f"{line['style']}-{line['item_id']}", marks=marks)
+
+
+def test_corpus_covers_every_style() -> None:
+    styles = {line["style"] for line in LINES}
+    assert set(STYLES) <= styles
+    assert sum(1 for s in styles if s.startswith("verbatim_")) >= 8
+    for line in LINES:
+        assert line["box_format"] in BOX_CONVENTIONS and line["source"]
+
+
+@pytest.mark.parametrize("line", [_case(line) for line in LINES])
+def test_reply_is_read_as_meant(line: dict[str, Any], items: dict[str, SpatialItem]) -> None:
+    item = items[line["item_id"]]
+    got = read_reply(line["reply"], item, line["box_format"])
+    want = meant(line["intended"], item)
+    assert not want.failures and not want.invalid_boxes  # the intended record itself is clean
+    style = STYLES.get(line["style"])
+    keeps_names = style.keeps_names if style is not None else False
+    assert differences(got, want, keeps_names) == []
+
+
+def test_a_hedged_q1_is_a_parse_failure(items: dict[str, SpatialItem]) -> None:
+    item = items["st-0025"]
+    reply = json.dumps({"q1": "A, C", "q2": ["E"], "q3": ["E"], "q4": "none", "q5": "none"})
+    answer = parse_answer(reply, item, BOX_CONVENTIONS["xyxy"])
+    assert answer.q1 is None and "q1" in answer.failures
+    assert "hedge" in answer.failures["q1"]
+
+
+def test_a_draft_in_think_does_not_count(items: dict[str, SpatialItem]) -> None:
+    item = items["st-0025"]
+    draft = {"q1": "B", "q2": ["A"], "q3": ["A"], "q4": "draft", "q5": "draft"}
+    final = {"q1": "A", "q2": ["C", "D"], "q3": ["E"], "q4": "final", "q5": "final"}
+    reply = f"<think>First idea: {json.dumps(draft)}. No.</think>\n{json.dumps(final)}"
+    answer = parse_answer(reply, item, BOX_CONVENTIONS["xyxy"])
+    assert answer.q1 == "A" and answer.q2 is not None and answer.q2.choices == ("C", "D")
+    assert answer.q4 is not None and answer.q4.text == "final"
+
+
+def test_a_draft_alone_in_an_unclosed_think_is_no_answer(items: dict[str, SpatialItem]) -> None:
+    reply = '<think>Maybe {"q1": "B", "q2": ["A"]} but let me check the shelf'
+    answer = parse_answer(reply, items["st-0025"], BOX_CONVENTIONS["xyxy"])
+    assert set(answer.failures) == {"q1", "q2", "q3", "q4", "q5"}
+
+
+def test_a_nan_box_is_listed_invalid_not_a_crash(items: dict[str, SpatialItem]) -> None:
+    item = items["st-0025"]
+    reply = (
+        '{"q1": "A", "q2": {"choices": ["C"], "boxes": {"C": [[NaN, 10, 300, Infinity]]}}, '
+        '"q3": ["E"], "q4": "A whiteboard.", "q5": "Nothing."}'
+    )
+    answer = parse_answer(reply, item, BOX_CONVENTIONS["xyxy"])
+    assert answer.q2 is not None and answer.q2.choices == ("C",)
+    assert answer.q2.boxes.get("C", ()) == ()
+    (invalid,) = answer.invalid_boxes
+    assert (invalid.question, invalid.option) == ("q2", "C")
+    assert "finite" in invalid.reason
+
+
+def test_grounding_tokens_in_a_prose_answer_keep_the_choice(
+    items: dict[str, SpatialItem],
+) -> None:
+    reply = (
+        "q1: A\nq2: C <|box_start|>(100,100),(200,200)<|box_end|>\nq3: E\n"
+        "q4: A whiteboard.\nq5: Nothing."
+    )
+    answer = parse_answer(reply, items["st-0025"], BOX_CONVENTIONS["xyxy1000"])
+    assert answer.q2 is not None and answer.q2.choices == ("C",)
