@@ -43,12 +43,14 @@ class Fault:
 
     ``timeout`` hangs for ``hang_s`` seconds before answering (longer than the client's
     timeout, so the client gives up); ``malformed`` returns HTTP 200 with a body that is
-    not JSON.
+    not JSON. ``echo_key`` puts the request's bearer token in the error body, as some
+    servers do (``Incorrect API key provided: sk-...``).
     """
 
     kind: FaultKind
     retry_after: float | None = None
     hang_s: float = 30.0
+    echo_key: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,7 @@ class RecordedRequest:
     body: dict[str, Any]
     text: str
     answered_with: str = ""
+    authorization: str = ""
 
 
 def message_text(body: dict[str, Any]) -> str:
@@ -173,6 +176,7 @@ class LoopbackServer:
             self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
             self.first_request_at = self.first_request_at or time.time()
             recorded = RecordedRequest(next(self._counter), body, message_text(body))
+            recorded.authorization = http_request.headers.get("Authorization", "")
             self.requests.append(recorded)
             reply = self._choose(recorded)
             if callable(reply):
@@ -191,7 +195,7 @@ class LoopbackServer:
             await asyncio.sleep(self.latency)
         if isinstance(reply, Fault):
             recorded.answered_with = f"fault:{reply.kind}"
-            return await self._fault(reply)
+            return await self._fault(reply, recorded)
         model = str(recorded.body.get("model", "loopback"))
         if isinstance(reply, Cut):
             recorded.answered_with = reply.text
@@ -199,7 +203,16 @@ class LoopbackServer:
         recorded.answered_with = reply
         return web.json_response(_completion(model, reply))
 
-    async def _fault(self, fault: Fault) -> web.StreamResponse:
+    async def _fault(
+        self, fault: Fault, recorded: RecordedRequest | None = None
+    ) -> web.StreamResponse:
+        if fault.echo_key and fault.kind in ("401", "500") and recorded is not None:
+            key = recorded.authorization.removeprefix("Bearer ")
+            message = f"Incorrect API key provided: {key}"
+            kind, status = (
+                ("invalid_request_error", 401) if fault.kind == "401" else ("server_error", 500)
+            )
+            return web.json_response({"error": {"message": message, "type": kind}}, status=status)
         if fault.kind == "429":
             headers = {} if fault.retry_after is None else {"Retry-After": str(fault.retry_after)}
             error = {"error": {"message": "rate limited", "type": "rate_limit_error"}}

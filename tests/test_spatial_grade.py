@@ -346,3 +346,22 @@ def test_extra_ids_are_reported_and_a_bom_is_accepted(
     assert "invalid box: st-1 q3 B [-100, 10, 150, 60]: negative coordinate" in result.stdout
     loaded = load_spatial_predictions(predictions, ["st-1", "st-2"])
     assert loaded.extra_ids == ["st-9"] and list(loaded.records) == ["st-1", "st-2"]
+
+
+def test_non_finite_boxes_in_predictions_are_invalid_boxes_not_a_crash(tmp_path: Path) -> None:
+    predictions = tmp_path / "preds.jsonl"
+    line = json.dumps({"id": "st-1", **PERFECT})
+    line = line.replace("[10, 10, 50, 50]", "[NaN, 10, 50, Infinity]", 1)
+    assert "NaN" in line
+    predictions.write_text(line + "\n" + json.dumps({"id": "st-2", **PERFECT}) + "\n")
+    out = tmp_path / "out"
+    run = grade_spatialtrust(
+        two_images(tmp_path), predictions, out_dir=out, options=run_options(tmp_path, **OFFLINE)
+    )
+    reasons = [box["reason"] for box in run.logged.invalid_boxes]
+    assert reasons == ["not finite (NaN or infinity)"]
+    json.loads(json.dumps(run.json(), allow_nan=False))  # the document is valid JSON
+    summary = json.loads(Path(run.exports["summary"]).read_text(encoding="utf-8"))
+    assert summary["invalid_box_items"][0]["box"] == ["nan", 10, 50, "inf"]
+    shown = privbench("show", run.log_location, "--json")
+    assert shown.returncode == 0 and json.loads(shown.stdout)["invalid_boxes"] == 1

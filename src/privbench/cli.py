@@ -281,6 +281,9 @@ def _show_priviq(run: Any, as_json: bool, resume: str | None = None) -> None:
         typer.echo(summary_line(run.scores, judge.judge, judge.protocol, judge.prompt_hash))
         for line in completeness_lines(run.scores, run.graded):
             typer.echo(line)
+        calls = run.graded.calls.line()
+        if calls:
+            typer.echo(calls)
         for line in truncation_lines(run.graded):
             typer.echo(line)
         typer.echo(f"log: {run.log_location}")

@@ -8,9 +8,11 @@ output directory itself is checked before anything is paid: :mod:`privbench.runt
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
+from privbench.runtime.errors import PrivbenchError
 from privbench.runtime.redaction import redact
 
 
@@ -25,7 +27,29 @@ def file_stem(model: str, judge: str) -> str:
     return f"{file_part(model)}_{file_part(judge)}"
 
 
+class ExportError(PrivbenchError):
+    """An export could not be written (a full disk, a folder removed): the run is intact."""
+
+
 def write_export(path: Path, text: str) -> Path:
-    """Write one export file (UTF-8), with anything that looks like a key redacted."""
-    path.write_text(redact(text), encoding="utf-8")
+    """Write one export file (UTF-8), with anything that looks like a key redacted.
+
+    Written beside the target and renamed into place, so a full disk never leaves a
+    truncated file where a complete one is expected; a failure names the file.
+    """
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_text(redact(text), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        raise ExportError(f"{path}: could not be written ({error.strerror or error})") from None
     return path
+
+
+def export_failure(error: ExportError, log_location: str) -> str:
+    """What to tell the user when exports failed after the run: nothing was lost."""
+    return (
+        f"{error}; the run itself is complete in {log_location}: `privbench show "
+        f"{log_location} --out DIR` writes the exports again without calling any model"
+    )

@@ -17,7 +17,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample
 
-from privbench.exports import file_part, write_export
+from privbench.exports import ExportError, export_failure, file_part, write_export
 from privbench.priviq.dataset import load_priviq
 from privbench.priviq.exports import write_exports
 from privbench.priviq.predictions import load_grade_file, load_predictions
@@ -49,6 +49,8 @@ class PrivIQRun(RunOutcome):
     exports: dict[str, str] = field(default_factory=dict)
     extra_ids: dict[str, list[str]] = field(default_factory=dict)
     """Per input file (predictions, grade file), ids that match no item: reported, unused."""
+    export_error: str | None = None
+    """Why the exports could not be written (the scores and the log are intact)."""
 
     @property
     def item_errors(self) -> dict[str, str]:
@@ -98,9 +100,12 @@ def finish_priviq(
     scores = priviq_scores(graded.grades, _expected_combinations(log))
     run = PrivIQRun(model, log, graded, scores)
     if out_dir is not None and graded.grades:
-        run.exports = write_exports(scores, graded, model=model, out_dir=out_dir)
-        if with_answers:
-            run.exports["answers"] = str(write_answers(log, graded, out_dir, model))
+        try:
+            run.exports = write_exports(scores, graded, model=model, out_dir=out_dir)
+            if with_answers:
+                run.exports["answers"] = str(write_answers(log, graded, out_dir, model))
+        except ExportError as error:  # shown after the tables: the scores are not lost
+            run.export_error = export_failure(error, run.log_location)
     return run
 
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from privbench.images import image_problem, resolve_inside
-from privbench.json_files import JsonObject, load_valid, read_json_object
+from privbench.images import DatasetImages
+from privbench.json_files import JsonObject, bulk_reading, load_valid, read_json_object
 from privbench.priviq.competencies import (
     COMPETENCIES,
     Combination,
@@ -84,13 +84,22 @@ def _competencies(
 
 
 def validate_priviq(directory: Path) -> tuple[list[PrivIQItem], list[Problem]]:
-    """Every item that is valid, and every problem found, in one pass over the directory."""
+    """Every item that is valid, and every problem found, in one pass over the directory.
+
+    Without cycle collection (:func:`~privbench.json_files.bulk_reading`): a large file's
+    items would otherwise spend much of their time in the collector.
+    """
+    with bulk_reading():
+        return _validate_priviq(directory)
+
+
+def _validate_priviq(directory: Path) -> tuple[list[PrivIQItem], list[Problem]]:
     display = str(directory / DATASET_FILE)
     data, problems = read_json_object(directory / DATASET_FILE, display)
     if data is None:
         return [], problems
     problems.extend(Problem(display, key, "duplicate id") for key in data.duplicates)
-    images_root = directory / IMAGES_DIR
+    images = DatasetImages(directory / IMAGES_DIR)
     items: list[PrivIQItem] = []
     for item_id, entry in data.items():
         if not isinstance(entry, dict):
@@ -109,17 +118,16 @@ def validate_priviq(directory: Path) -> tuple[list[PrivIQItem], list[Problem]]:
         item_problems += found
         imagename, found = _text_field(entry, "imagename", display, item_id)
         item_problems += found
-        image_path = resolve_inside(images_root, imagename) if imagename else None
-        if imagename and image_path is None:
+        image = images.get(imagename) if imagename else None
+        image_path = None if image is None else image.path
+        if image is not None and image.path is None:
             item_problems.append(
                 Problem(display, item_id, f"image path '{imagename}' leaves images/")
             )
-        elif image_path is not None:
-            problem = image_problem(image_path)
-            if problem is not None:
-                item_problems.append(
-                    Problem(display, item_id, f"{problem}: {IMAGES_DIR}/{imagename}")
-                )
+        elif image is not None and image.check is not None and image.check.problem:
+            item_problems.append(
+                Problem(display, item_id, f"{image.check.problem}: {IMAGES_DIR}/{imagename}")
+            )
         problems.extend(item_problems)
         if not item_problems and image_path is not None:
             items.append(PrivIQItem(item_id, image_path, question, answer, competencies))

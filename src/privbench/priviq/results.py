@@ -18,6 +18,7 @@ from privbench.dataset_identity import DATASET_HASH_KEY
 from privbench.priviq.competencies import combination_label
 from privbench.priviq.scorer import value_score
 from privbench.priviq.scores import ItemGrades, PrivIQScores, ScoreCell
+from privbench.runtime.calls import CallCounts
 from privbench.runtime.log_reading import (
     LoggedSample,
     dataset_order,
@@ -66,6 +67,8 @@ class GradedLog:
     reused_runs: int = 0
     truncated: list[str] = field(default_factory=list)
     """Items whose answer was longer than the judge is shown (cut; see ``truncate_for_judge``)."""
+    calls: CallCounts = field(default_factory=CallCounts)
+    """Calls retried after a malformed or empty reply, and replies with replaced characters."""
     """Judge runs taken from an earlier grade file instead of sent to the judge."""
 
     @property
@@ -126,6 +129,7 @@ def graded_log(log: EvalLog) -> GradedLog:
     protocol, prompt_hash = "", ""
     parse_failures = reused = 0
     truncated: list[str] = []
+    calls = CallCounts()
     for item_id in dataset_order(log, list(by_item)):
         epochs = by_item[item_id]
         runs: list[float | None] = []
@@ -136,6 +140,7 @@ def graded_log(log: EvalLog) -> GradedLog:
             sample = epochs[epoch]
             competencies = tuple(sample.metadata.get("competencies", ()))
             value, metadata = _score(sample)
+            calls.add(metadata)
             sample_runs = logged_runs(value, metadata)
             replies = _run_replies(metadata, len(sample_runs))
             n_reused = int(metadata.get("reused_runs", 1 if metadata.get("reused") else 0))
@@ -177,6 +182,7 @@ def graded_log(log: EvalLog) -> GradedLog:
         answer_hashes=answer_hashes,
         reused_runs=reused,
         truncated=truncated,
+        calls=calls,
     )
 
 
@@ -232,6 +238,7 @@ def json_document(
         "missing": len(graded.missing),
         "missing_items": graded.missing,
         "reused_runs": graded.reused_runs,
+        **graded.calls.record(),
         "truncated_answers": len(graded.truncated),
         "truncated_answer_items": graded.truncated,
         "extra_ids": extra_ids or {},

@@ -35,6 +35,7 @@ from privbench.judges import offline as offline_judge
 from privbench.priviq.competencies import COMPETENCIES
 from privbench.priviq.judge import MAX_TRIES, JudgeProtocol, get_protocol, truncate_for_judge
 from privbench.priviq.predictions import GradeRecord, answer_hash, load_grade_file
+from privbench.runtime.calls import sample_call_counts
 from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
 
 SCORE_KEY = "score"
@@ -282,6 +283,7 @@ def priviq_judge(
             "replies": replies,
             "judge_reported_model": reported,
             "reused_runs": len(reused),
+            **sample_call_counts(),
         }
         last = next((r[-1] for r in reversed(replies) if r), None)
         explanation = " | ".join("unscored" if r is None else f"{r:.1f}" for r in runs)

@@ -16,8 +16,15 @@ from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import CachePolicy, ChatMessageUser, ContentImage, ContentText, ModelOutput
-from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
+from inspect_ai.model import (
+    CachePolicy,
+    ChatMessageUser,
+    ContentImage,
+    ContentText,
+    ModelOutput,
+    get_model,
+)
+from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from privbench.dataset_identity import DATASET_HASH_KEY, dataset_hash
 from privbench.judges import offline as offline_judge
@@ -26,6 +33,7 @@ from privbench.priviq.dataset import PrivIQItem, load_priviq
 from privbench.priviq.judge import MAX_TRIES, get_protocol
 from privbench.priviq.predictions import load_predictions
 from privbench.priviq.scorer import priviq_judge
+from privbench.runtime.calls import generate_once
 from privbench.runtime.judge_check import grader_role
 from privbench.runtime.judging import is_offline
 from privbench.shipped import PRIVIQ_SUITE
@@ -121,8 +129,24 @@ def priviq(
     directory = Path(data) if data else default_data_dir()
     samples = [priviq_sample(item) for item in load_priviq(directory)]
     settings = JudgeSettings(judge, judge_runs, protocol, max_tries, cache=cache)
-    solver = generate(cache=CachePolicy(expiry=None) if cache else False)
-    return _judged_task(samples, solver, settings, directory)
+    return _judged_task(samples, answer_once(cache), settings, directory)
+
+
+@solver
+def answer_once(cache: bool = False) -> Solver:
+    """The model under test answers the item once (inspect's ``generate``, but a malformed
+    or empty reply retries only this call: :func:`privbench.runtime.calls.generate_once`).
+
+    ``cache``: inspect's model cache (a rerun of the same run sends nothing).
+    """
+    policy = CachePolicy(expiry=None) if cache else False
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        state.output = await generate_once(get_model(), state.messages, role="model", cache=policy)
+        state.messages.append(state.output.message)
+        return state
+
+    return solve
 
 
 @solver

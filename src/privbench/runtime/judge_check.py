@@ -3,7 +3,8 @@
 Why: an endpoint that cannot be reached or authenticated must stop the run with a clear
 error before anything is paid for — never a fall back to another grader, never a log
 full of failed samples, never minutes of silence. One tiny request is sent to each, with
-the run's retries, bounded to a minute.
+the run's retries, bounded to a minute. The error names the endpoint's base URL without
+its user info (``http://***@host/v1``): a password in a URL is still a password.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.model import GenerateConfig, Model, get_model
 
 from privbench.runtime.errors import JudgeUnavailableError, PrivbenchError
+from privbench.runtime.redaction import MASK, redact_url, remember_secret
 
 _MARKUP = re.compile(r"\[/?[a-z ]+\]")
 
@@ -58,9 +60,17 @@ def make_model(
     """A fresh (not memoised) model; a missing key or unknown provider is one clear line.
 
     Fresh because inspect memoises models by name and a memoised client keeps the base URL
-    it was created with.
+    it was created with. A key given as ``api_key`` is redacted from then on; a base URL
+    whose user info a scrubbed log replaced by ``***`` (``--resume`` passes the log's) is
+    dropped, so the provider reads the real one from its environment variable again.
     """
     error_type = JudgeUnavailableError if role == "judge" else PrivbenchError
+    api_key = model_args.get("api_key")
+    if isinstance(api_key, str):
+        remember_secret(api_key)
+    base_url = model_args.get("base_url")
+    if isinstance(base_url, str) and f"{MASK}@" in base_url:
+        model_args = {key: value for key, value in model_args.items() if key != "base_url"}
     try:
         return get_model(name, config=config or GenerateConfig(), memoize=False, **model_args)
     except PrerequisiteError as error:
@@ -90,7 +100,7 @@ CHECK_TIMEOUT_S = 60
 
 def _base_url(endpoint: Model) -> str:
     url = getattr(endpoint.api, "base_url", None)
-    return f" at {url}" if url else ""
+    return f" at {redact_url(str(url))}" if url else ""
 
 
 async def check_endpoint(
@@ -118,23 +128,3 @@ async def check_endpoint(
             f"{role} {endpoint}{_base_url(endpoint)} does not answer: {cause} "
             f"(one request, {max_retries} retries, {timeout_s} s); nothing was sent for grading"
         ) from None
-
-
-_PROVIDER_ERRORS = {
-    "InternalServerError": "the endpoint answers with a server error (HTTP 5xx)",
-    "APIConnectionError": "cannot connect to the endpoint",
-    "APITimeoutError": "the endpoint did not answer in time",
-    "RateLimitError": "rate limited (HTTP 429)",
-    "AuthenticationError": "authentication failed (HTTP 401)",
-    "PermissionDeniedError": "permission denied (HTTP 403)",
-    "NotFoundError": "model or endpoint not found (HTTP 404)",
-}
-_RAISED = re.compile(r"raised (\w+)")
-
-
-def describe_failure(message: str) -> str:
-    """A sample's logged error in words: ``RetryError(<Future ... raised X>)`` → what X means."""
-    raised = _RAISED.search(message)
-    kind = raised.group(1) if raised else message.split("(", 1)[0].split(":", 1)[0].strip()
-    meaning = _PROVIDER_ERRORS.get(kind)
-    return f"{meaning} ({kind})" if meaning else message

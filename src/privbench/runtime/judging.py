@@ -15,6 +15,8 @@ from typing import Generic, TypeVar
 
 from inspect_ai.model import CachePolicy, GenerateConfig, Model
 
+from privbench.runtime.calls import generate_once
+
 T = TypeVar("T")
 
 DEFAULT_JUDGE = "openai/gpt-4o"
@@ -68,8 +70,10 @@ async def ask_until_parsed(
     replies: list[str] = []
     reported_model = judge.name
     for attempt in range(max_tries):
-        output = await judge.generate(
+        output = await generate_once(
+            judge,
             prompt(attempt),
+            role="judge",
             config=GenerateConfig(temperature=attempt_temperature(attempt), max_tokens=max_tokens),
             cache=cache,
         )

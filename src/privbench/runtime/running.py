@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -23,15 +24,16 @@ from typing import Any
 
 from inspect_ai import Task, eval_retry
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog, read_eval_log
-from inspect_ai.model import GenerateConfig, Model
+from inspect_ai.log import EvalLog, EvalSpec, read_eval_log, read_eval_log_sample_summaries
+from inspect_ai.model import GenerateConfig, Model, ModelConfig
 
-from privbench.runtime.errors import PrivbenchError, UsageError
+from privbench.runtime.errors import PrivbenchError, UsageError, describe_failure
 from privbench.runtime.gc_tuning import fewer_gc_pauses
-from privbench.runtime.judge_check import check_endpoint, describe_failure, make_judge, make_model
+from privbench.runtime.judge_check import check_endpoint, make_judge, make_model
 from privbench.runtime.judging import DEFAULT_JUDGE, is_offline
 from privbench.runtime.log_reading import task_name
 from privbench.runtime.output_dirs import ensure_writable_dir
+from privbench.runtime.redaction import redact_url
 
 DEFAULT_JUDGE_CONNECTIONS = 32
 NO_MODEL = "none/none"
@@ -97,7 +99,9 @@ class RunOptions:
     log_dir: str = "logs"
     display: str | None = None
     max_samples: int | None = None
-    retry_on_error: int = 1
+    retry_on_error: int = 0
+    """inspect's sample retry: 0, since a sample rerun would pay its other calls again;
+    a malformed or empty reply is retried per call instead (:mod:`privbench.runtime.calls`)."""
     generation: Generation = field(default_factory=Generation)
     eval_args: dict[str, Any] = field(default_factory=dict)
 
@@ -155,6 +159,16 @@ def _new_log(log_dir: str, before: set[Path]) -> EvalLog:
     raise PrivbenchError(f"the run ended without writing a log in {log_dir}")
 
 
+def _kept(log: EvalLog) -> EvalLog:
+    """The run's log, or a clear error when it is gone (its folder removed during the run)."""
+    if log.location and not Path(str(log.location)).exists():
+        raise PrivbenchError(
+            f"the log {log.location} no longer exists (its folder was removed during the "
+            "run?): this run cannot be shown or resumed; run it again"
+        )
+    return log
+
+
 def _stop_after(n_samples: int) -> float:
     """inspect's ``fail_on_error`` as a count: stop once this many items have failed."""
     return float(max(MIN_FAILED_TO_STOP, math.ceil(FAILED_SHARE_TO_STOP * n_samples)))
@@ -168,8 +182,9 @@ def _inspect_settings(options: RunOptions, max_samples: int, n_samples: int) -> 
         # an endpoint that fails every call ends the run instead of spinning through all
         # items; what completed stays in the log and --resume continues it
         "fail_on_error": _stop_after(n_samples),
-        # a sample whose call failed in a way the provider does not retry (e.g. a
-        # malformed reply body) is run again once; what still fails is reported per item
+        # a sample is not run again (its other calls would be paid twice): a malformed
+        # reply is retried per call; what still fails is reported per item and --resume
+        # sends exactly those items again
         "retry_on_error": options.retry_on_error,
         "score_display": False,
         # per-sample overhead, measured by bench/judge_throughput.py: the raw HTTP
@@ -211,11 +226,13 @@ def _run(call: Callable[[], list[EvalLog]], log_dir: str, already_done: int = 0)
                 interrupted.seen = True
     finally:
         progress.stop()
+    from privbench.runtime.log_secrets import scrubbed  # no key echoed by an endpoint stays
+
     if logs:
-        return logs[0]
+        return scrubbed(logs[0])
     if interrupted.seen and not (_log_files(log_dir) - before):
         raise KeyboardInterrupt  # stopped before inspect started a log: nothing to resume
-    return _new_log(log_dir, before)
+    return scrubbed(_new_log(log_dir, before))
 
 
 def run_task(
@@ -245,9 +262,11 @@ def run_task(
     _check_endpoints(subject, judge if needs_judge else None, options)
     n_samples = len(task.dataset) * options.judge_runs
     settings = {**_inspect_settings(options, max_samples, n_samples), **options.eval_args}
-    return _run(
-        lambda: inspect_eval(task, model=subject or model, model_roles=roles, **settings),
-        options.log_dir,
+    return _kept(
+        _run(
+            lambda: inspect_eval(task, model=subject or model, model_roles=roles, **settings),
+            options.log_dir,
+        )
     )
 
 
@@ -294,14 +313,63 @@ def read_log_header(location: str | Path) -> tuple[EvalLog, int]:
         return log, len(crashed.summaries)
 
 
+def _unfinished(location: str, header: EvalLog) -> tuple[int, int]:
+    """(failed, not run) samples of a log: what ``--resume`` sends again."""
+    try:
+        summaries = read_eval_log_sample_summaries(location)
+    except Exception:  # a log cut short by kill -9: only what it flushed is known
+        return 0, max(
+            0,
+            _expected_samples(header) - (header.results.completed_samples if header.results else 0),
+        )
+    failed = sum(1 for s in summaries if s.error is not None and not s.scores)
+    finished = sum(1 for s in summaries if s.error is None or s.scores)
+    return failed, max(0, _expected_samples(header) - finished - failed)
+
+
+def _expected_samples(header: EvalLog) -> int:
+    """Samples the run was asked for: its items (cut to ``--limit``) × epochs."""
+    limit = header.eval.config.limit
+    items = header.eval.dataset.samples or 0
+    if isinstance(limit, int):
+        items = min(items, limit)
+    elif isinstance(limit, tuple | list) and len(limit) == 2:
+        items = int(limit[1]) - int(limit[0])
+    epochs = header.eval.config.epochs or 1
+    return items * epochs
+
+
+def _current_endpoints(spec: EvalSpec, options: RunOptions) -> tuple[Model | None, Model | None]:
+    """The log's model and judge at the endpoints configured *now* (the environment's
+    ``<NAME>_BASE_URL``, not the URL the log recorded), with the log's settings."""
+    judge_role = spec.model_roles.get("grader") if spec.model_roles else None
+    if isinstance(judge_role, list):
+        judge_role = judge_role[0] if judge_role else None
+    judge = None
+    if judge_role is not None:
+        judge = make_judge(judge_role.model, config=judge_role.config)
+    subject = None
+    if spec.model != NO_MODEL:
+        subject = make_model(spec.model, config=spec.model_generate_config)
+    return subject, judge
+
+
+def _endpoint_url(model: Model | None) -> str | None:
+    url = getattr(model.api, "base_url", None) if model is not None else None
+    return str(url) if url else None
+
+
 def resume_task(
     location: str | Path, task_names: tuple[str, ...], options: RunOptions, max_samples: int
 ) -> EvalLog:
     """Continue the run of log ``location`` with inspect's ``eval_retry``.
 
-    Completed samples are taken from the log, never sent again; the model, the judge, the
-    task options and the generation settings are the log's. Both endpoints are checked
-    first, and the new log is one complete run.
+    Completed samples are taken from the log, never sent again; failed and missing ones
+    are sent (also after a run that ended with failed items, whose log is otherwise
+    "complete"). The model, the judge, the task options and the generation settings are
+    the log's; the endpoints are the ones configured now (a server moved to another port
+    is followed), and a line says so when they differ from the log's. Both endpoints are
+    checked first, and the new log is one complete run.
     """
     ensure_writable_dir(options.log_dir, "--log-dir")
     header, done = read_log_header(location)
@@ -310,31 +378,59 @@ def resume_task(
         raise UsageError(
             f"--resume {location}: a log of {spec.task}, not of {' or '.join(task_names)}"
         )
-    if header.status == "success":
+    failed, not_run = _unfinished(str(location), header)
+    if header.status == "success" and not failed and not not_run:
         raise UsageError(
             f"--resume {location}: that run is complete; `privbench show` prints its tables"
         )
-    judge_role = spec.model_roles.get("grader") if spec.model_roles else None
-    if isinstance(judge_role, list):
-        judge_role = judge_role[0] if judge_role else None
-    judge = None
-    if judge_role is not None:
-        judge = make_judge(judge_role.model, config=judge_role.config, base_url=judge_role.base_url)
-    subject = None
-    if spec.model != NO_MODEL:
-        subject = make_model(
-            spec.model, config=spec.model_generate_config, base_url=spec.model_base_url
-        )
+    subject, judge = _current_endpoints(spec, options)
     _check_endpoints(subject, judge, options)
+    print(
+        f"resuming {location}: {failed + not_run} item(s) will be sent "
+        f"({failed} failed, {not_run} not run); {done} completed are kept",
+        file=sys.stderr,
+    )
+    retried: str | EvalLog = str(location)
+    changes: dict[str, Any] = {}
+    new_model_url, new_judge_url = _endpoint_url(subject), _endpoint_url(judge)
+    # a URL the log recorded is replaced by the one configured now (it may also be one the
+    # log scrub masked); None means "from the environment", which eval_retry reads again
+    if subject is not None and spec.model_base_url and new_model_url != spec.model_base_url:
+        changes["model_base_url"] = new_model_url
+        _say_moved("model", spec.model_base_url, new_model_url)
+    roles = dict(spec.model_roles or {})
+    grader = roles.get("grader")
+    if (
+        judge is not None
+        and isinstance(grader, ModelConfig)
+        and grader.base_url
+        and grader.base_url != new_judge_url
+    ):
+        roles["grader"] = grader.model_copy(update={"base_url": new_judge_url})
+        changes["model_roles"] = roles
+        _say_moved("judge", grader.base_url, new_judge_url)
+    if changes:
+        full = read_eval_log(str(location))
+        retried = full.model_copy(update={"eval": full.eval.model_copy(update=changes)})
     samples = spec.dataset.samples or 0
     settings = _inspect_settings(options, max_samples, samples)
     settings.pop("log_realtime")
     settings.pop("log_header_only")
-    return _run(
-        lambda: eval_retry(str(location), **settings),
-        options.log_dir,
-        already_done=done,
+    return _kept(_run(lambda: eval_retry(retried, **settings), options.log_dir, already_done=done))
+
+
+def _say_moved(role: str, before: str | None, now: str | None) -> None:
+    """One line when an endpoint differs from the log's (not when only its masking does)."""
+    if redact_url(before or "") == redact_url(now or ""):
+        return
+    print(
+        f"resume: the {role}'s endpoint is now {redact_url(now or 'the default')} "
+        f"(the log had {redact_url(before or 'the default')})",
+        file=sys.stderr,
     )
+
+
+_DISK_FULL = re.compile(r"No space left on device|Errno 28|OSError\(28", re.IGNORECASE)
 
 
 @dataclass
@@ -347,6 +443,11 @@ class RunOutcome:
     @property
     def log_location(self) -> str:
         return str(self.log.location)
+
+    @property
+    def _attempt_timeout(self) -> float | None:
+        config = self.log.eval.model_generate_config
+        return config.attempt_timeout if config is not None else None
 
     @property
     def interrupted(self) -> bool:
@@ -366,7 +467,7 @@ class RunOutcome:
             item, message = next(iter(self.item_errors.items()))
             failed = (
                 f"{len(self.item_errors)} item(s) failed after retries; first, {item}: "
-                f"{describe_failure(message)}"
+                f"{describe_failure(message, attempt_timeout=self._attempt_timeout)}"
             )
         if self.log.status == "success":
             return failed or None
@@ -374,12 +475,29 @@ class RunOutcome:
             return f"run stopped: {failed}"
         message = self.log.error.message if self.log.error else self.log.status
         last_line = " ".join(message.strip().splitlines()[-1:]) if message else ""
-        return f"run {self.log.status}: {describe_failure(last_line)[:300]}"
+        if _DISK_FULL.search(message or ""):
+            return (
+                f"the disk of the log folder {Path(self.log_location).parent} is full "
+                "(No space left on device): the log holds only what it could write"
+            )
+        described = describe_failure(last_line, attempt_timeout=self._attempt_timeout)
+        return f"run {self.log.status}: {described[:300]}"
 
     def require_success(self) -> None:
-        """Raise if the run is incomplete (what completed is already in the log and exports)."""
+        """Raise if the run is incomplete (what completed is already in the log and exports)
+        or its exports could not be written (the log and the printed scores are intact)."""
+        export_error = getattr(self, "export_error", None)
+        if not Path(self.log_location).exists():
+            raise PrivbenchError(
+                f"the log {self.log_location} no longer exists (its folder was removed during "
+                "the run?): this run cannot be shown or resumed again; run it again"
+            )
+        if self.error is None and export_error:
+            raise PrivbenchError(str(export_error))
         if self.error is not None:
+            message = self.log.error.message if self.log.error else ""
+            when = "there is space" if _DISK_FULL.search(message) else "the endpoint answers"
             raise PrivbenchError(
                 f"{self.error}; what completed is in {self.log_location} "
-                "(--resume it once the endpoint answers)"
+                f"(--resume it once {when}: completed items are not sent again)"
             )

@@ -22,11 +22,13 @@ boxes out of it is :mod:`privbench.spatialtrust.parsing`.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from typing import Any
 
 import json5
+import yaml
 
 from privbench.spatialtrust.dataset import QUESTION_IDS
 
@@ -55,7 +57,8 @@ def final_text(text: str) -> str:
     text = _THINK_BLOCK.sub("", text)
     for tag in (_ANSWER_TAG, _GLM_BOX):
         inner = [m.group(1) for m in tag.finditer(text) if m.group(1).strip()]
-        if inner:
+        # GLM's box holds the answer, unless it holds only coordinates (a grounding box)
+        if inner and (tag is _ANSWER_TAG or re.search(r"[A-Za-z{]", inner[-1])):
             text = inner[-1]
     return text.strip()
 
@@ -74,7 +77,12 @@ def _decode(candidate: str) -> object:
     try:
         return json5.loads(candidate)
     except (ValueError, RecursionError, TypeError, IndexError, AttributeError, OverflowError):
+        pass
+    try:  # a Python literal: single quotes with None / True / False
+        value = ast.literal_eval(candidate)
+    except (ValueError, SyntaxError, RecursionError, MemoryError, TypeError):
         return None
+    return value if isinstance(value, dict | list) else None
 
 
 _STRUCTURE = re.compile(r'[{}\[\]"\\\n]')
@@ -163,6 +171,8 @@ def questions_of(value: object) -> dict[str, Any]:
     """
     if isinstance(value, list) and len(value) == 1:
         value = value[0]
+    if isinstance(value, list):
+        return _per_question_entries(value)
     if not isinstance(value, dict):
         return {}
     record: dict[str, Any] = {}
@@ -180,10 +190,79 @@ def questions_of(value: object) -> dict[str, Any]:
     return {}
 
 
+_QUESTION_KEYS = ("question", "qid", "question_id", "q")
+_OPTION_KEYS = ("option", "answer", "choice", "letter")
+
+
+def _question_of_entry(entry: dict[str, Any]) -> tuple[str, str | None] | None:
+    """(question id, option letter or None) of a list entry that says which question it
+    answers: ``{"question": "q2", "option": "A", "box_2d": …}`` or a label ``"q2 A: …"``."""
+    for key in _QUESTION_KEYS:
+        qid = question_id(str(entry.get(key, ""))) if key in entry else None
+        if qid is not None:
+            option = next((entry[k] for k in _OPTION_KEYS if isinstance(entry.get(k), str)), None)
+            return qid, option
+    label = entry.get("label")
+    match = _LABELLED.match(label) if isinstance(label, str) else None
+    if match:
+        return f"q{match.group(1)}", match.group(2)
+    return None
+
+
+_LABELLED = re.compile(
+    r"^\s*q\s*([1-5])\s*[/:\-\s]\s*([A-Z])\b(?:\s*[:.\-–—]\s*|\s*$)", re.IGNORECASE
+)
+
+
+def _per_question_entries(entries: list[Any]) -> dict[str, Any]:
+    """A list whose items each name their question, grouped by question: per choice
+    question a list of labelled detections, per explanation question its text and factors."""
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for entry in entries:
+        if not isinstance(entry, dict):
+            return {}
+        found = _question_of_entry(entry)
+        if found is None:
+            return {}
+        qid, option = found
+        item = dict(entry)
+        if option is not None:
+            item["label"] = option
+        grouped.setdefault(qid, []).append(item)
+    record: dict[str, Any] = {}
+    for qid, items in grouped.items():
+        if qid in ("q4", "q5"):
+            text = " ".join(str(i["text"]) for i in items if isinstance(i.get("text"), str))
+            factors = [f for i in items for f in (i.get("factors") or [])]
+            factors += [i for i in items if "text" not in i and "factors" not in i]
+            record[qid] = {"text": text, "factors": factors}
+        else:
+            record[qid] = items
+    return record
+
+
+_PREFIX = r"^[^\w\n]*(?:for\s+|(?:the\s+)?(?:correct|final)?\s*answers?\s+(?:for|to)\s+)?"
+"""What may stand before a question's name on its heading line: markdown (``#``, ``**``,
+``-``, ``|``), an emoji, "Correct answer for", "The answer to", "For"."""
 _HEADING = re.compile(
-    r"^[\s>#*_|`\-]*(?:q|question)\s*([1-5])(?![0-9])\s*(?:\([^)\n]*\))?[\s*_`]*[:.)\-–—|]?[\s*_`]*",
+    _PREFIX + r"(?:q|question|answer)\s*([1-5])(?![0-9])\s*(?:\([^)\n]*\))?\s*(?:is\b)?"
+    r"[\s*_`]*[:.)\-–—|,]?[\s*_`]*",
     re.IGNORECASE,
 )
+TITLE = "\x02"
+"""Marks the rest of a heading line that has lines under it ("### 2. Direct factors"): a
+title, read as an answer only if it names an option."""
+_NUMBERED = re.compile(r"^[\s>#*_\-]*\(?([1-5])\s*[.):]\**(?![0-9])[\s*_`]*")
+"""A numbered heading ``1.``, ``**2.**``, ``3)``: read only when no line names a question
+and only in order (1, 2, 3 …), so a numbered list inside an answer is not a heading."""
+_TASK_HEADING = re.compile(
+    _PREFIX + r"(?:(detection)|(direct|indirect)\s+(identification|explanation)|"
+    r"explanation\s*\((direct|indirect)\))\s*[:.)\-–—]?[\s*_`]*",
+    re.IGNORECASE,
+)
+"""A heading that names the question by its task (the paper's Table 2 names): "Detection",
+"Direct identification", "Explanation (indirect)" …"""
+_ANSWER_LINE = re.compile(r"(?:final\s+)?answer\s*[:=]|\\boxed\{", re.IGNORECASE)
 
 
 def _table_row(line: str) -> tuple[str, str] | None:
@@ -198,38 +277,148 @@ def _table_row(line: str) -> tuple[str, str] | None:
     return f"q{match.group(1)}", "\n".join(cell for cell in cells[1:] if cell)
 
 
-def prose_record(text: str) -> dict[str, str]:
-    """Per question, the text under its heading (``q1:``, ``**Q2**``, ``### Question 3``,
-    a markdown table row ``| q4 | … |``), up to the next question's heading."""
+def _heading(line: str, numbered: bool, expected: int) -> tuple[str | None, str]:
+    """The question a heading line opens, and the rest of the line."""
+    if numbered:
+        match = _NUMBERED.match(line)
+        if match and int(match.group(1)) == expected:
+            return f"q{match.group(1)}", line[match.end() :]
+        return None, line
+    match = _HEADING.match(line)
+    if match:
+        return f"q{match.group(1)}", line[match.end() :]
+    task = _TASK_HEADING.match(line)
+    if task:
+        detection, kind, what, explained = task.groups()
+        if detection and line[task.end() :].lstrip()[:1] not in ("{", "["):
+            return "q1", line[task.end() :]
+        if detection:
+            return None, line  # "Detection: {…}": a detection listed, not a heading
+        kind = (kind or explained).lower()
+        number = 2 if kind == "direct" else 3
+        if what is None or what.lower() == "explanation":
+            number += 2
+        return f"q{number}", line[task.end() :]
+    return None, line
+
+
+def _factor_row(line: str) -> str:
+    """A table row listing a factor (name | why | box) as prose: ``name (box): why``."""
+    cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+    boxed = [i for i, cell in enumerate(cells) if re.search(r"\d+\s*,\s*\d+", cell)]
+    if len(boxed) != 1 or boxed[0] == 0:
+        return " ".join(cells)
+    box = cells.pop(boxed[0])
+    return f"{cells[0]} {box}: {' '.join(cells[1:])}"
+
+
+def _sections(lines: list[str], numbered: bool) -> tuple[dict[str, list[str]], list[str]]:
+    """Lines under each heading, and the lines before the first heading (the preamble)."""
     sections: dict[str, list[str]] = {}
+    preamble: list[str] = []
     current: str | None = None
-    for line in text.splitlines():
-        row = _table_row(line)
+    expected = 1
+    for line in lines:
+        row = None if numbered else _table_row(line)
         if row is not None:
-            current = row[0]
-            sections[current] = [row[1]]
+            if row[0] == current:  # a question's second row: another option
+                sections[current].append(row[1])
+            else:
+                current = row[0]
+                sections[current] = [row[1]]
             continue
-        if (
-            line.lstrip().startswith("|")
-            and current is not None
-            and set(line.strip()) <= set("|-: ")
-        ):
-            continue  # a table's separator row
-        match = _HEADING.match(line)
-        if match:
-            current = f"q{match.group(1)}"
-            rest = line[match.end() :]
-            if current in sections:  # a second heading for one question: the later one
-                sections[current] = []
-            sections[current] = [rest]
+        if line.lstrip().startswith("|") and current is not None:
+            if set(line.strip()) <= set("|-: ") or not re.search(r"\d", line):
+                continue  # a table's separator or header row
+            line = _factor_row(line)
+        qid, rest = _heading(line, numbered, expected)
+        if qid is not None:
+            current = qid
+            expected = int(qid[1]) + 1
+            sections[current] = [rest]  # a second heading for one question: the later one
         elif current is not None:
             sections[current].append(line)
+        else:
+            preamble.append(line)
+    return sections, preamble
+
+
+def prose_record(text: str) -> dict[str, str]:
+    """Per question, the text under its heading (``q1:``, ``**Q2**``, ``### Question 3``,
+    ``✅ Correct answer for Q1:``, a markdown table row ``| q4 | … |``, or where no line
+    names a question, ``1.`` … ``5.`` in order), up to the next question's heading.
+
+    A q1 answered before the first heading ("**Answer: B. No**", then ``Q2:`` …) is the
+    preamble's answer line.
+    """
+    lines = text.splitlines()
+    sections, preamble = _sections(lines, numbered=False)
+    if len(sections) < 2:
+        numbered, numbered_preamble = _sections(lines, numbered=True)
+        if len(numbered) > len(sections):
+            sections, preamble = numbered, numbered_preamble
+    if "q1" not in sections and "q2" in sections:
+        answers = [line for line in preamble if _ANSWER_LINE.search(line)]
+        if len(answers) == 1:
+            sections["q1"] = [answers[0]]
     record: dict[str, str] = {}
-    for qid, lines in sections.items():
+    for qid in sorted(sections):
+        lines = sections[qid]
+        if lines and lines[0].strip() and any(line.strip() for line in lines[1:]):
+            lines = [TITLE + lines[0], *lines[1:]]
         joined = "\n".join(line.rstrip() for line in lines).strip()
         if joined:
             record[qid] = joined
     return record
+
+
+def embedded_json(text: str) -> tuple[str, list[object]]:
+    """JSON values written inside a prose answer (a fenced detection list under ``Q2:``):
+    the text without them, and the values in order."""
+    if "{" not in text and "[{" not in text and "```" not in text:
+        return text, []
+    values: list[object] = [v for v in json_values(text) if _holds_objects(v)]
+    if not values:
+        return text, []
+    rest = _FENCE.sub(" ", text)
+    for start, end in reversed(_bracket_spans(rest)):
+        if _holds_objects(_decode(rest[start:end])):
+            label = re.search(r"[A-Za-z][A-Za-z ]{0,24}:\s*$", rest[:start].split("\n")[-1])
+            start -= len(label.group()) if label else 0  # "Detection: {…}": the label too
+            rest = rest[:start] + " " + rest[end:]
+    return rest.replace("```", " ").strip(), values
+
+
+_COORDINATE_KEYS = frozenset(
+    [
+        "x1",
+        "y1",
+        "x2",
+        "y2",
+        "xmin",
+        "ymin",
+        "xmax",
+        "ymax",
+        "left",
+        "top",
+        "right",
+        "bottom",
+        "x",
+        "y",
+        "w",
+        "h",
+        "width",
+        "height",
+    ]
+)
+
+
+def _holds_objects(value: object) -> bool:
+    """A JSON object, or a list holding one — not a box written as numbers or as an object
+    of coordinates (``{"xmin": …}``: the prose reader reads those where they stand)."""
+    if isinstance(value, dict):
+        return not value or not {str(k).lower() for k in value} <= _COORDINATE_KEYS
+    return isinstance(value, list) and any(_holds_objects(v) for v in value)
 
 
 def final_answer_record(text: str) -> tuple[dict[str, Any], str | None]:
@@ -243,7 +432,18 @@ def final_answer_record(text: str) -> tuple[dict[str, Any], str | None]:
     if not final:
         reasoned = _THINK_END.search(text) or _THINK_BLOCK.search(text)
         return {}, NO_ANSWER_AFTER_REASONING if reasoned else NO_ANSWER
-    answers = [record for value in json_values(final) if (record := questions_of(value))]
+    values = json_values(final)
+    answers = [record for value in values if (record := questions_of(value))]
+    if len(answers) > 1 or (answers and not _is_entry_list(values, answers[-1])):
+        pass
+    elif answers:  # one list of per-question entries beside a prose answer: both count
+        prose = prose_record(final)
+        if prose:
+            return _with_entries(prose, answers[-1]), None
+    if not answers:
+        structured = _xml_record(final) or _yaml_record(final)
+        if structured:
+            return structured, None
     if answers:
         merged = dict(answers[-1])
         for earlier in reversed(answers[:-1]):
@@ -254,6 +454,65 @@ def final_answer_record(text: str) -> tuple[dict[str, Any], str | None]:
     if prose:
         return prose, None
     return {}, NO_ANSWER
+
+
+def _is_entry_list(values: list[object], record: dict[str, Any]) -> bool:
+    return any(isinstance(v, list) and _per_question_entries(v) == record for v in values)
+
+
+def _with_entries(prose: dict[str, Any], entries: dict[str, Any]) -> dict[str, Any]:
+    """A prose answer completed by a list of boxes that name their question and option."""
+    record = dict(prose)
+    for qid, value in entries.items():
+        written = prose.get(qid)
+        if written is None:
+            record[qid] = value
+        elif qid in ("q4", "q5"):
+            factors = value.get("factors", []) if isinstance(value, dict) else []
+            record[qid] = {"text": written, "factors": factors}
+        else:
+            record[qid] = {"choices": written, "detections": value}
+    return record
+
+
+_XML_SECTION = re.compile(r"<(q[1-5])>(.*?)</\1>", re.IGNORECASE | re.DOTALL)
+_XML_TAG = re.compile(
+    r"<(?P<name>[a-z_]+)(?P<attrs>(?:\s+[a-z_]+=\"[^\"]*\")*)\s*/?>", re.IGNORECASE
+)
+_XML_ATTR = re.compile(r'([a-z_]+)="([^"]*)"', re.IGNORECASE)
+
+
+def _xml_record(text: str) -> dict[str, Any]:
+    """``<q1>A</q1>`` sections (Claude-style tags); ``<factor name="…" box="…"/>`` tags
+    inside q4/q5 are factors, ``<box option="A">[…]</box>`` boxes of that option."""
+    record: dict[str, Any] = {}
+    for match in _XML_SECTION.finditer(text):
+        qid, inner = match.group(1).lower(), match.group(2)
+        factors = [
+            dict(_XML_ATTR.findall(tag.group("attrs")))
+            for tag in _XML_TAG.finditer(inner)
+            if tag.group("name").lower() == "factor"
+        ]
+        plain = re.sub(r"<factor\b[^>]*/?>(?:.*?</factor>)?", " ", inner, flags=re.DOTALL)
+        plain = re.sub(r'<box option="([A-Z])">', r"\n\1: ", plain)
+        plain = re.sub(
+            r"</?[a-z_]+(?:\s+[a-z_]+=\"[^\"]*\")*\s*/?>", " ", plain, flags=re.IGNORECASE
+        )
+        plain = "\n".join(line.strip() for line in plain.splitlines() if line.strip())
+        record[qid] = {"text": plain, "factors": factors} if factors else plain
+    return record
+
+
+def _yaml_record(text: str) -> dict[str, Any]:
+    """An answer written as YAML (``q2:`` then indented ``choices:`` and ``boxes:``)."""
+    if not re.search(r"^\s*q[1-5]\s*:\s*$", text, re.IGNORECASE | re.MULTILINE):
+        return {}  # no question opens a nested block: prose headings read it better
+    try:
+        value = yaml.safe_load(_FENCE.sub(lambda m: m.group(1), text))
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return {}
+    record = questions_of(value)
+    return {qid: record[qid] for qid in QUESTION_IDS if qid in record}
 
 
 def first_json_object(text: str) -> dict[str, Any] | None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
 
+from privbench.exports import ExportError, export_failure
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.log_reading import run_label
 from privbench.runtime.output_dirs import ensure_writable_dir
@@ -53,6 +54,8 @@ class SpatialRun(RunOutcome):
     """:func:`~privbench.spatialtrust.regrade.convention_check` of the run's boxes."""
     regraded_from: str | None = None
     """The box format the run was made with, when it was read again in another."""
+    export_error: str | None = None
+    """Why the exports could not be written (the scores and the log are intact)."""
 
     @property
     def item_errors(self) -> dict[str, str]:
@@ -130,14 +133,17 @@ def _finish(
         if answers:
             run.box_check = convention_check(answers, items, run.box_format)
     if out_dir is not None and logged.items:  # what completed, even if the run did not
-        run.exports = write_spatial_exports(
-            run.json(),
-            run.scores,
-            logged,
-            out_dir,
-            overwrite=overwrite,
-            refuse_existing=refuse_existing,
-        )
+        try:
+            run.exports = write_spatial_exports(
+                run.json(),
+                run.scores,
+                logged,
+                out_dir,
+                overwrite=overwrite,
+                refuse_existing=refuse_existing,
+            )
+        except ExportError as error:  # shown after the tables: the scores are not lost
+            run.export_error = export_failure(error, run.log_location)
     return run
 
 

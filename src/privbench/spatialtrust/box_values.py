@@ -28,6 +28,7 @@ BOX_KEYS = (
     "bounding_boxes",
     "coordinates",
     "coords",
+    "detections",
 )
 """Keys under which models and tools put boxes: ``boxes`` (privbench's format),
 ``evidence`` (the dataset's own key), ``bbox_2d`` (Qwen2.5-VL, Qwen3-VL), ``box_2d``
@@ -43,11 +44,12 @@ _SIZES = (("x", "y", "width", "height"), ("x", "y", "w", "h"))
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 NUMBER = re.compile(_NUMBER)
 _TOKEN_BOX = re.compile(
-    r"<\|box_start\|>(.*?)<\|box_end\|>|<box>(.*?)</box>|<\|det\|>(.*?)<\|/det\|>",
+    r"<\|box_start\|>(.*?)<\|box_end\|>|<box>(.*?)</box>|<\|det\|>(.*?)<\|/det\|>"
+    r"|<\|begin_of_box\|>([^A-Za-z]*?)<\|end_of_box\|>",
     re.DOTALL,
 )
 """Grounding tokens: Qwen2-VL/Qwen-VL ``<|box_start|>``, InternVL ``<box>``, DeepSeek-VL2
-``<|det|>``."""
+``<|det|>``, GLM's ``<|begin_of_box|>`` around coordinates."""
 _SEP = r"\s*,\s*"
 _PLAIN_BOX = re.compile(
     rf"[\[(]\s*({_NUMBER}){_SEP}({_NUMBER}){_SEP}({_NUMBER}){_SEP}({_NUMBER})\s*[\])]"
@@ -55,7 +57,26 @@ _PLAIN_BOX = re.compile(
     rf"|\[\s*\[\s*({_NUMBER}){_SEP}({_NUMBER})\s*\]{_SEP}\[\s*({_NUMBER}){_SEP}({_NUMBER})\s*\]\s*\]"
 )
 """Four coordinates in prose: ``(x1, y1, x2, y2)``, ``[x1, y1, x2, y2]``,
-``(x1, y1), (x2, y2)`` or ``[[x1, y1], [x2, y2]]``."""
+``(x1, y1), (x2, y2)``, ``[[x1, y1], [x2, y2]]``, ``x1 = 180, y1 = 254, x2 = 370, y2 = 808``
+or four bare integers ``1163,282,1309,727`` (Qwen2.5-VL's plain-text boxes)."""
+_NAMED = r"\s*[=:]\s*"
+_NAMED_BOX = re.compile(
+    rf"\bx_?1{_NAMED}({_NUMBER})\s*,?\s*y_?1{_NAMED}({_NUMBER})\s*,?\s*"
+    rf"x_?2{_NAMED}({_NUMBER})\s*,?\s*y_?2{_NAMED}({_NUMBER})",
+    re.IGNORECASE,
+)
+_CORNER_WORDS = re.compile(
+    rf"top[- ]?left\W*\(\s*({_NUMBER}){_SEP}({_NUMBER})\s*\)\W*(?:and\s+|to\s+)?"
+    rf"bottom[- ]?right\W*\(\s*({_NUMBER}){_SEP}({_NUMBER})\s*\)",
+    re.IGNORECASE,
+)
+_KEYED = r"[\"']?\s*[:=]\s*"
+_KEYED_BOX = re.compile(
+    rf"\{{\s*[\"']?(?:xmin|x1|left){_KEYED}({_NUMBER})\s*,\s*[\"']?(?:ymin|y1|top){_KEYED}({_NUMBER})"
+    rf"\s*,\s*[\"']?(?:xmax|x2|right){_KEYED}({_NUMBER})\s*,\s*[\"']?(?:ymax|y2|bottom){_KEYED}({_NUMBER})\s*\}}",
+    re.IGNORECASE,
+)
+_BARE_BOX = re.compile(r"(?<![\w.,\[(])(\d+),\s?(\d+),\s?(\d+),\s?(\d+)(?![\w.,\])])")
 
 
 def _scalar(value: object) -> bool:
@@ -153,7 +174,9 @@ def plain_boxes(text: str) -> list[tuple[int, int, list[list[float | str]]]]:
             boxes = [numbers[i : i + 4] for i in range(0, len(numbers), 4)]
             found.append((match.start(), match.end(), boxes))
     blanked = _TOKEN_BOX.sub(lambda m: " " * len(m.group()), text)
-    for match in _PLAIN_BOX.finditer(blanked):
-        plain: list[float | str] = [float(g) for g in match.groups() if g is not None]
-        found.append((match.start(), match.end(), [plain]))
+    for pattern in (_KEYED_BOX, _CORNER_WORDS, _PLAIN_BOX, _NAMED_BOX, _BARE_BOX):
+        for match in pattern.finditer(blanked):
+            plain: list[float | str] = [float(g) for g in match.groups() if g is not None]
+            found.append((match.start(), match.end(), [plain]))
+        blanked = pattern.sub(lambda m: " " * len(m.group()), blanked)
     return sorted(found, key=lambda entry: entry[0])

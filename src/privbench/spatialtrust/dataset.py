@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from privbench.images import image_problem, image_size, resolve_inside
-from privbench.json_files import load_valid, read_jsonl
+from privbench.images import DatasetImages
+from privbench.json_files import bulk_reading, iter_jsonl, load_valid
 from privbench.runtime.errors import Problem
 from privbench.spatialtrust.boxes import Box, inside, is_proper, read_box
 
@@ -134,6 +134,19 @@ class _Checker:
         return value
 
     def box(self, value: object, width: int, height: int, what: str, qid: str) -> Box | None:
+        if type(value) is list and len(value) == 4:
+            # the common case, four integers of a proper box inside the image, decided
+            # without the general reading below (a fifth of validation time on 100,000 lines)
+            x1, y1, x2, y2 = value
+            if (
+                type(x1) is int
+                and type(y1) is int
+                and type(x2) is int
+                and type(y2) is int
+                and 0 <= x1 < x2 <= width
+                and 0 <= y1 < y2 <= height
+            ):
+                return (float(x1), float(y1), float(x2), float(y2))
         box = read_box(value)
         if isinstance(box, str):
             self.add(f"{what}: box must be four finite numbers [x1, y1, x2, y2] ({box})", qid)
@@ -229,7 +242,7 @@ def _explanation_question(
 
 
 def _image(
-    check: _Checker, record: Mapping[str, Any], directory: Path
+    check: _Checker, record: Mapping[str, Any], images: DatasetImages
 ) -> tuple[Path | None, int, int]:
     relative = check.text(record, "image")
     width, height = record.get("width"), record.get("height")
@@ -238,22 +251,23 @@ def _image(
         width, height = 0, 0
     if not relative:
         return None, width, height
-    path = resolve_inside(directory, relative)
-    if path is None:
+    image = images.get(relative)
+    if image.path is None or image.check is None:
         check.add(f"image path '{relative}' leaves the dataset directory")
         return None, width, height
-    problem = image_problem(path)
-    if problem is not None:
-        check.add(f"{problem}: {relative}")
+    if image.check.problem is not None or image.check.size is None:
+        check.add(f"{image.check.problem}: {relative}")
         return None, width, height
-    actual = image_size(path)
+    actual = image.check.size
     if width and height and actual != (width, height):
         check.add(f"image is {actual[0]}×{actual[1]}, not the declared {width}×{height}")
-    return path, width, height
+    return image.path, width, height
 
 
-def _record(check: _Checker, record: Mapping[str, Any], directory: Path) -> SpatialItem | None:
-    path, width, height = _image(check, record, directory)
+def _record(
+    check: _Checker, record: Mapping[str, Any], images: DatasetImages
+) -> SpatialItem | None:
+    path, width, height = _image(check, record, images)
     questions = record.get("questions")
     if not isinstance(questions, list):
         check.add("'questions' must be a list of q1–q5")
@@ -289,28 +303,37 @@ def _record(check: _Checker, record: Mapping[str, Any], directory: Path) -> Spat
 
 
 def validate_spatialtrust(directory: Path) -> tuple[list[SpatialItem], list[Problem]]:
-    """Every valid image record and every problem found, in one pass."""
+    """Every valid image record and every problem found, in one pass.
+
+    Each line is checked as it is read and only its item kept, without cycle collection
+    (:func:`~privbench.json_files.bulk_reading`): 100,000 lines would otherwise spend most
+    of their time in the collector.
+    """
     display = str(directory / DATASET_FILE)
-    records, problems = read_jsonl(directory / DATASET_FILE, display)
+    problems: list[Problem] = []
+    images = DatasetImages(directory)
     items: list[SpatialItem] = []
     seen: set[str] = set()
-    for number, record in records:
-        if not isinstance(record, dict):
-            problems.append(Problem(f"{display}:{number}", None, "line must be a JSON object"))
-            continue
-        raw_id = record.get("id")
-        check = _Checker(display, number, str(raw_id) if raw_id is not None else None)
-        if not isinstance(raw_id, str) or not raw_id.strip():
-            check.add("missing or empty 'id'")
-        elif raw_id in seen:
-            check.add("duplicate id")
-        else:
-            seen.add(raw_id)
-        item = _record(check, record, directory)
-        problems.extend(check.problems)
-        if item is not None and not check.problems:
-            items.append(item)
-    if not records and not problems:
+    lines = 0
+    with bulk_reading():
+        for number, record in iter_jsonl(directory / DATASET_FILE, display, problems):
+            lines += 1
+            if not isinstance(record, dict):
+                problems.append(Problem(f"{display}:{number}", None, "line must be a JSON object"))
+                continue
+            raw_id = record.get("id")
+            check = _Checker(display, number, str(raw_id) if raw_id is not None else None)
+            if not isinstance(raw_id, str) or not raw_id.strip():
+                check.add("missing or empty 'id'")
+            elif raw_id in seen:
+                check.add("duplicate id")
+            else:
+                seen.add(raw_id)
+            item = _record(check, record, images)
+            problems.extend(check.problems)
+            if item is not None and not check.problems:
+                items.append(item)
+    if not lines and not problems:
         problems.append(Problem(display, None, "no images"))
     return items, sorted(problems, key=_line_number)
 

@@ -32,6 +32,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from privbench.runtime.calls import generate_once
 from privbench.spatialtrust.answer_text import final_answer_record
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.dataset import CHOICE_QUESTIONS, SpatialItem, load_spatialtrust
@@ -262,7 +263,7 @@ def spatialtrust_strategy(
         stats = StrategyStats(strategy)
 
         async def ask(messages: list[ChatMessage]) -> ModelOutput:
-            return await model.generate(messages, cache=policy)
+            return await generate_once(model, messages, role="model", cache=policy)
 
         async def final_answer(
             messages: list[ChatMessage],

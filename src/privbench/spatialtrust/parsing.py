@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from privbench.spatialtrust.answer_text import final_answer_record
+from privbench.spatialtrust.answer_text import TITLE, embedded_json, final_answer_record
 from privbench.spatialtrust.box_values import BOX_KEYS, box_values, keyed_box, plain_boxes
 from privbench.spatialtrust.boxes import BOX_CONVENTIONS, Box, BoxConvention, check_box
 from privbench.spatialtrust.dataset import (
@@ -138,7 +138,7 @@ class SpatialAnswer:
         return {"q4": self.q4, "q5": self.q5}[qid]
 
 
-_MARKUP = re.compile(r"\\boxed\{([^{}]*)\}|\*\*|__|`|\$")
+_MARKUP = re.compile(r"\\boxed\{([^{}]*)\}|\\[()\[\]]|\*\*|__|`|\$")
 _REF_TAGS = re.compile(
     r"<\|object_ref_start\|>|<\|object_ref_end\|>|</?ref>|<\|/?ref\|>|<\|/?quad\|>"
 )
@@ -148,6 +148,12 @@ _LEAD_IN = re.compile(
     r"(?:is|are|would be|:|-|=)?\s*",
     re.IGNORECASE,
 )
+_LETTER_AND_TEXT = re.compile("^\\s*[\\(\\[]?([A-Za-z])[\\)\\]\\.:]?\\s+\x00([A-Z])\x00\\W*$")
+_OPTION_WORD = re.compile(
+    r"\boptions?\s+\(?([A-Z])\b((?:\s*(?:,|and|&|or)\s*\(?[A-Z]\b)*)", re.IGNORECASE
+)
+"""Letters named with the word "option" anywhere in a section ("None of the above
+(Option E)"): read when nothing else names an option."""
 _REF_OPEN = re.compile(r"<\|object_ref_start\|>|<ref>|<\|ref\|>")
 _LETTER_RUN = re.compile(r"^(?:[A-Z]\s?){2,6}$")
 """Option letters run together ("CD", "C D"), as inspect's own multiple-choice parser
@@ -159,7 +165,10 @@ not option A."""
 _QUOTES = "\"'“”‘’«»"
 _PLACEHOLDER = re.compile("\x00([A-Z])\x00")
 _BOX_MARK = re.compile("\x01(\\d+)\x01")
-_SPLIT = re.compile(r"\s*(?:[,;&+/\n]|\band\b|\bor\b|\bund\b|\bet\b)\s*", re.IGNORECASE)
+_SPLIT = re.compile(
+    r"\s*(?:[,;&+/\n]|\band\b|\bor\b|\bund\b|\bet\b|(?<=[.!?])\s(?=[\s\"'*(]*[A-Z]))\s*",
+    re.IGNORECASE,
+)
 _PROSE_WORDS = 3
 """A part of a choice answer with this many words that names no option is commentary
 ("B, D — both are clearly visible"), not an unreadable choice."""
@@ -243,6 +252,16 @@ def _part_letter(part: str, question: ChoiceQuestion) -> str | None:
     match = _LETTER.match(part.replace("\x00", ""))
     if match is not None and match.group(1).upper() in question.options:
         return str(match.group(1).upper())
+    echoed = _LETTER_AND_TEXT.match(part)
+    if echoed and echoed.group(1).upper() == echoed.group(2):
+        return echoed.group(2)  # "A a dark TV screen": the letter, then its own text
+    described = re.match(r"^\s*([A-Z])\s+(\S.*)$", part.replace("\x00", " "))
+    if described and described.group(1) in question.options:
+        shared = _content_words(described.group(2)) & _content_words(
+            question.options[described.group(1)]
+        )
+        if len(shared) >= 2:  # "C small wall camera …": the letter, then its label
+            return described.group(1)
     if len(marks) == 1 and not _PLACEHOLDER.sub("", part).strip(" .:-–—()[]"):
         return str(next(iter(marks)))  # the option's exact text, nothing else
     return None
@@ -273,26 +292,74 @@ class _ChoiceReading:
             self.boxes.setdefault(letter, []).extend(boxes)
 
 
+_ANSWER_MARK = re.compile(r"\b(?:final\s+|correct\s+)?answer\s*(?:is\b|:|=)", re.IGNORECASE)
+"""Where reasoning written into a question's section ends and its answer begins."""
+_LEAD_LETTER = re.compile(r"^\s*[\(\[]?[A-Za-z]\s*[\)\]\.:\-–—]\s*")
+_STOPWORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "on",
+        "in",
+        "at",
+        "to",
+        "with",
+        "for",
+        "by",
+        "from",
+        "behind",
+        "near",
+        "into",
+        "onto",
+        "its",
+        "their",
+        "that",
+        "this",
+        "is",
+        "are",
+        "be",
+        "user",
+        "users",
+    ]
+)
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in _STOPWORDS}
+
+
 def _read_choice_string(text: str, question: ChoiceQuestion, reading: _ChoiceReading) -> None:
     """Letters (and boxes written beside them) of a string such as "Options B and D",
-    "B (framed poster), D", "B & D", "CD" or "B <|box_start|>(8,14),(101,42)<|box_end|>"."""
+    "B (framed poster), D", "B & D", "CD", "B <|box_start|>(8,14),(101,42)<|box_end|>",
+    or a prose section with reasoning, an "Answer:" line and boxes on lines of their own."""
     alone = _LETTER.match(text) if len(text) <= 4 else None
     if alone is not None and alone.group(1).upper() in question.options:
         reading.add(alone.group(1).upper())  # the common case: one letter
         return
+    text, embedded = embedded_json(text)
+    marks = list(_ANSWER_MARK.finditer(text))
+    if marks:
+        text = text[marks[-1].end() :]
     boxes: list[object] = []
     pieces: list[str] = []
     cursor = 0
     for start, end, span_boxes in plain_boxes(text):
-        marks = "".join(f"\x01{len(boxes) + i}\x01" for i in range(len(span_boxes)))
+        box_marks = "".join(f"\x01{len(boxes) + i}\x01" for i in range(len(span_boxes)))
         boxes += span_boxes
-        pieces += [text[cursor:start], f" {marks} "]
+        pieces += [text[cursor:start], f" {box_marks} "]
         cursor = end
     text = "".join([*pieces, text[cursor:]])
     text = _REF_OPEN.sub("\n", text)  # each grounded reference starts an option
     text = _mark_option_texts(_clean(text), question)
+    orphans: list[tuple[str, list[object]]] = []
     previous: str | None = None
     for part in _split_outside_parentheses(text):
+        title = TITLE in part
+        part = part.replace(TITLE, "")
         part_boxes = [boxes[int(i)] for i in _BOX_MARK.findall(part)]
         words = _BOX_MARK.sub(" ", part).strip(" .:-–—()[]")
         run_together = _LETTER_RUN.match(_LEAD_IN.sub("", words))
@@ -300,20 +367,69 @@ def _read_choice_string(text: str, question: ChoiceQuestion, reading: _ChoiceRea
             for run_letter in "".join(run_together.group().split()):  # "CD", "C D"
                 reading.add(run_letter)
             continue
-        if not words:
-            if previous is not None:
-                reading.add(previous, part_boxes)
-            else:
-                reading.stray += [("", box, "a box before any option") for box in part_boxes]
+        if not words and part_boxes and previous is not None:
+            reading.add(previous, part_boxes)  # "B: (…), (…)": a second box of B
             continue
-        letter = _part_letter(words, question)
+        letter = _part_letter(words, question) if words else None
+        if letter is None and part_boxes:
+            orphans.append((words, part_boxes))  # "Box for C: […]", a label in other words
+            continue
+        described = _LEAD_LETTER.sub("", words)
+        if letter is not None and part_boxes and len(_content_words(described)) >= _PROSE_WORDS:
+            reading.add(letter)  # "D. The person standing nearby is at […]": whose box?
+            orphans.append((described, part_boxes))
+            previous = None
+            continue
         if letter is None:
+            if title or not words:
+                continue  # a heading's title ("Direct factors")
             if len(re.findall(r"\w+", _PLACEHOLDER.sub(" ", words))) >= _PROSE_WORDS:
                 continue  # commentary between the choices
             reading.failure = f"'{_shorten(words)}' is {NOT_AN_OPTION}"
             return
         reading.add(letter, part_boxes)
         previous = letter
+    for value in embedded:
+        _read_detections(
+            value if isinstance(value, list) else [value], question, reading, choose=True
+        )
+        if reading.failure:
+            return
+    if not reading.letters:
+        unmarked = _PLACEHOLDER.sub(" ", text)
+        for match in _OPTION_WORD.finditer(unmarked):
+            named = re.sub(r"(?i)\boptions?\b", " ", match.group(0))
+            for letter in re.findall(r"\b([A-Za-z])\b", named):
+                if letter.upper() in question.options:
+                    reading.add(letter.upper())
+    _assign_orphans(orphans, question, reading)
+
+
+def _assign_orphans(
+    orphans: list[tuple[str, list[object]]], question: ChoiceQuestion, reading: _ChoiceReading
+) -> None:
+    """Boxes written apart from their letter go to the chosen option their words describe
+    (two or more shared words with its text); the rest, in order, to the chosen options
+    that have no box yet when their numbers match, or all to the one option chosen."""
+    chosen = [letter for letter in reading.letters if letter != question.none_option]
+    pending: list[list[object]] = []
+    for words, boxes in orphans:
+        said = _content_words(_PLACEHOLDER.sub(lambda m: question.options[m.group(1)], words))
+        overlap = [(len(said & _content_words(question.options[x])), x) for x in chosen]
+        best, letter = max(overlap, default=(0, ""))
+        if best >= 2 and sum(1 for n, _ in overlap if n == best) == 1:
+            reading.add(letter, boxes)
+        else:
+            pending.append(boxes)
+    without = [letter for letter in chosen if letter not in reading.boxes]
+    if pending and len(pending) == len(without):
+        for letter, boxes in zip(without, pending, strict=True):
+            reading.add(letter, boxes)
+    elif pending and len(chosen) == 1:
+        for boxes in pending:
+            reading.add(chosen[0], boxes)
+    else:
+        reading.stray += [("", box, "a box that names no option") for b in pending for box in b]
 
 
 def _label_letter(label: object, question: ChoiceQuestion) -> str | None:
@@ -636,7 +752,11 @@ class _Reader:
 
     def explanation(self, value: object, qid: str) -> ExplanationAnswer | None:
         if isinstance(value, str):
-            plain, inline = _grounded_text(value)
+            rest, embedded = embedded_json(value.replace(TITLE, ""))
+            listed = [f for v in embedded for f in (v if isinstance(v, list) else [v])]
+            if listed:  # a prose answer with a JSON list of its factors
+                return self.explanation({"text": rest, "factors": listed}, qid)
+            plain, inline = _grounded_text(value.replace(TITLE, ""))
             grounded = [
                 PredictedFactor(name, why, self.box(box, qid, f"factor {index}"))
                 for index, (name, why, box) in enumerate(inline)

@@ -17,6 +17,7 @@ from inspect_ai.log import EvalLog, EvalSampleSummary
 
 from privbench.audit.spatialtrust import run_baseline
 from privbench.dataset_identity import DATASET_HASH_KEY
+from privbench.runtime.calls import CallCounts
 from privbench.runtime.log_reading import (
     LoggedSample,
     dataset_order,
@@ -174,6 +175,8 @@ class SpatialLog:
     pipeline: PipelineCounts | None
     """Staged/guard stage counters (None for direct runs and predictions)."""
     reask: ReaskCounts
+    calls: CallCounts
+    """Calls retried after a malformed or empty reply, and replies with replaced characters."""
     judge: str
     errors: dict[str, str]
     failed_questions: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -220,6 +223,7 @@ def spatial_log(log: EvalLog) -> SpatialLog:
     failed_questions: dict[str, dict[str, str]] = {}
     pipeline = PipelineCounts()
     reask = ReaskCounts()
+    calls = CallCounts()
     judges: set[str] = set()
     samples: list[LoggedSample] = log_samples(log, _complete)
     for sample in samples:
@@ -237,6 +241,7 @@ def spatial_log(log: EvalLog) -> SpatialLog:
         if metadata.get("parse_failures"):
             failed_questions[str(sample.id)] = dict(metadata["parse_failures"])
         invalid_boxes += _invalid_boxes(str(sample.id), metadata.get("invalid_boxes"))
+        calls.add(metadata)
         strategy = metadata.get("strategy") or {}
         if strategy.get("strategy") in ("staged", "guard"):
             pipeline.add(strategy)
@@ -259,6 +264,7 @@ def spatial_log(log: EvalLog) -> SpatialLog:
         invalid_boxes,
         pipeline if pipeline.images else None,
         reask,
+        calls,
         ", ".join(sorted(judges)),
         {i: errors[i] for i in dataset_order(log, list(errors))},
         {i: failed_questions[i] for i in dataset_order(log, list(failed_questions))},
@@ -300,6 +306,7 @@ def json_document(
         "invalid_box_items": logged.invalid_boxes,
         "pipeline": None if logged.pipeline is None else logged.pipeline.record(),
         "reask": reask_document(logged),
+        **logged.calls.record(),
         "errors": len(logged.errors),
         "error_items": logged.errors,
         "missing": len(logged.missing),

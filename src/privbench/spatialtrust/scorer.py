@@ -18,6 +18,7 @@ from inspect_ai.model import CachePolicy, Model, get_model
 from inspect_ai.scorer import SampleScore, Score, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
+from privbench.runtime.calls import sample_call_counts
 from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
 from privbench.spatialtrust import judge as st_judge
 from privbench.spatialtrust.boxes import get_convention
@@ -190,6 +191,7 @@ def spatialtrust_scorer(
             "judge": OFFLINE_JUDGE if judge is None else str(judge),
             "judge_details": details,
             "strategy": state.store.get(STATS_KEY),
+            **sample_call_counts(),
         }
         first = first_answer(state, item)
         if first is not None:

@@ -84,6 +84,9 @@ def run_notes(scores: SpatialScores, logged: SpatialLog, document: Mapping[str, 
     reask = reask_line(document)
     if reask:
         lines.append(reask)
+    calls = logged.calls.line()
+    if calls:
+        lines.append(calls)
     check = document.get("box_convention_check") or {}
     if check.get("warning"):
         lines.append(str(check["warning"]))
