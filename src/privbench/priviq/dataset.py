@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from privbench.images import DatasetImages
-from privbench.json_files import JsonObject, bulk_reading, load_valid, read_json_object
+from privbench.json_files import JsonObject, load_valid, read_json_object
 from privbench.priviq.competencies import (
     COMPETENCIES,
     Combination,
@@ -27,6 +27,7 @@ from privbench.priviq.competencies import (
     normalize_competency,
 )
 from privbench.runtime.errors import Problem
+from privbench.runtime.gc_tuning import bulk_reading
 
 DATASET_FILE = "priv-IQ.json"
 IMAGES_DIR = "images"
@@ -86,7 +87,7 @@ def _competencies(
 def validate_priviq(directory: Path) -> tuple[list[PrivIQItem], list[Problem]]:
     """Every item that is valid, and every problem found, in one pass over the directory.
 
-    Without cycle collection (:func:`~privbench.json_files.bulk_reading`): a large file's
+    Without cycle collection (:func:`~privbench.runtime.gc_tuning.bulk_reading`): a large file's
     items would otherwise spend much of their time in the collector.
     """
     with bulk_reading():

@@ -1,4 +1,4 @@
-"""Fewer garbage-collector passes while an evaluation runs.
+"""Fewer garbage-collector passes while an evaluation runs or a large input is read.
 
 Why: inspect allocates many short-lived objects per sample (events, pydantic models,
 spans). With CPython's default generation-0 threshold (700 allocations) the collector
@@ -28,3 +28,21 @@ def fewer_gc_pauses() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*previous)
+
+
+@contextmanager
+def bulk_reading() -> Iterator[None]:
+    """No cycle collection while a large input file is read and checked.
+
+    Why: the collector's passes scan every container alive, and a 100,000-line dataset
+    keeps millions of them alive while it is read — they cost four times the parsing
+    (72 vs 15 µs a SpatialTrust line) and grow with the file. Parsed JSON has no reference
+    cycles, so nothing is left for the collector; it runs again when the block ends.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

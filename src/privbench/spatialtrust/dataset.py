@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from privbench.images import DatasetImages
-from privbench.json_files import bulk_reading, iter_jsonl, load_valid
+from privbench.json_files import iter_jsonl, load_valid
 from privbench.runtime.errors import Problem
+from privbench.runtime.gc_tuning import bulk_reading
 from privbench.spatialtrust.boxes import Box, inside, is_proper, read_box
 
 DATASET_FILE = "spatialtrust.jsonl"
@@ -306,7 +307,7 @@ def validate_spatialtrust(directory: Path) -> tuple[list[SpatialItem], list[Prob
     """Every valid image record and every problem found, in one pass.
 
     Each line is checked as it is read and only its item kept, without cycle collection
-    (:func:`~privbench.json_files.bulk_reading`): 100,000 lines would otherwise spend most
+    (:func:`~privbench.runtime.gc_tuning.bulk_reading`): 100,000 lines would otherwise spend most
     of their time in the collector.
     """
     display = str(directory / DATASET_FILE)
