@@ -135,7 +135,10 @@ def _no_epochs(epochs: int | None) -> None:
 
 ProtocolOption = Annotated[
     str,
-    typer.Option("--judge-protocol", help="paper (SPEC §2.3) or hardened (fenced, JSON verdict)."),
+    typer.Option(
+        "--judge-protocol",
+        help="paper (the paper's, docs/judge.md) or hardened (fenced, JSON verdict).",
+    ),
 ]
 ConnectionsOption = Annotated[
     int, typer.Option("--judge-connections", min=1, help="Concurrent requests to the judge.")

@@ -1,4 +1,4 @@
-"""Judge–human agreement (Priv-IQ §5.2, Table 6; SPEC §4).
+"""Judge–human agreement (Priv-IQ §5.2, Table 6).
 
 Ratings come as a long CSV: ``item_id,rater,score[,survey]``. The judge is the rater named
 ``judge_rater`` (default ``judge``); every other rater is human, and the human score of an

@@ -57,7 +57,7 @@ class PrivIQRun(RunOutcome):
         return self.graded.errors
 
     def json(self) -> dict[str, Any]:
-        """The SPEC §5 document."""
+        """The ``--json`` document."""
         return json_document(
             self.scores,
             self.graded,

@@ -1,6 +1,6 @@
 """Load and validate a Priv-IQ benchmark directory (the public release's layout).
 
-Layout (SPEC §2.1)::
+Layout (the public release's; docs/datasets.md)::
 
     DIR/priv-IQ.json   {"v1_0": {"imagename": "v1_0.png", "question": "...",
                                   "answer": "...", "capability": ["VizPriv", ...]}, ...}

@@ -1,4 +1,4 @@
-"""Reference-format exports: the grade file and the two score CSVs (SPEC §2.4).
+"""Reference-format exports: the grade file and the two score CSVs (docs/judge.md).
 
 The public Priv-IQ evaluator (MM-Vet's grader) writes, next to a model's results:
 

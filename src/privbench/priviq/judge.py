@@ -6,7 +6,7 @@ instruction, "Just complete the last space of the correctness score.", a table
 ``Question | Ground truth | Prediction | Correctness`` with the ten Table 2 rows, and the
 item's row ``question | ground truth | prediction | `` left open. The reply's first token
 must be one of 0.0, 0.1, ..., 1.0. A reply that does not parse is asked again with
-:data:`RETRY_SUFFIX` appended at a temperature raised by 0.5 per try (SPEC §2.3).
+:data:`RETRY_SUFFIX` appended at a temperature raised by 0.5 per try (docs/judge.md).
 
 Three deliberate departures from the reference, all for integrity:
 

@@ -1,4 +1,4 @@
-"""Read answers made elsewhere (``results.json``) and earlier grade files (SPEC §2.2, §2.4).
+"""Read answers made elsewhere (``results.json``) and earlier grade files (README: Grade a results.json).
 
 Why strict: a predictions file that misses items would silently shrink the denominator
 of eq. 1, so missing ids are one clear error listing them. An answer that is ``null`` or

@@ -199,7 +199,7 @@ def json_document(
     exports: dict[str, str] | None = None,
     extra_ids: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
-    """The one JSON document of SPEC §5 for a Priv-IQ run (full precision).
+    """The one ``--json`` document for a Priv-IQ run (full precision).
 
     ``extra_ids``: per input file, ids that match no item (not graded).
     """

@@ -1,4 +1,4 @@
-"""inspect scorer for Priv-IQ: ask the ``grader`` model role per SPEC §2.3, N judge runs.
+"""inspect scorer for Priv-IQ: ask the ``grader`` model role per the paper's protocol (docs/judge.md), N judge runs.
 
 Why a thin adapter: the prompt and the reply parsing live in :mod:`judge` (pure); this
 module only talks to inspect. It fetches the judge as the ``grader`` role (default the

@@ -122,7 +122,7 @@ def priviq(
             grader=...``, else ``openai/gpt-4o``).
         judge_runs: times the judge grades each answer (the paper's ``num_run``; it used
             5). The model answers each item once; inspect's ``--epochs`` would re-ask it.
-        protocol: ``paper`` (SPEC §2.3) or ``hardened`` (prediction fenced, JSON verdict).
+        protocol: ``paper`` (docs/judge.md) or ``hardened`` (prediction fenced, JSON verdict).
         max_tries: judge tries per run before that run is counted as unscored.
         cache: use inspect's model cache for the model's and the judge's calls.
     """

@@ -1,6 +1,6 @@
 """Asking a judge model until its reply parses; fencing untrusted text for a judge.
 
-Why shared: both benchmarks' judges follow one rule (SPEC §2.3): ask, and if the reply
+Why shared: both benchmarks' judges follow one rule (docs/judge.md): ask, and if the reply
 does not parse, ask again with the re-ask wording at a temperature raised by 0.5 per try,
 up to a fixed number of tries; a reply that never parses is *unscored*, never a default
 score. Every raw reply is kept. Both also fence model output as untrusted data.

@@ -31,7 +31,7 @@ from privbench.runtime.errors import PrivbenchError, UsageError, describe_failur
 from privbench.runtime.gc_tuning import fewer_gc_pauses
 from privbench.runtime.judge_check import check_endpoint, make_judge, make_model
 from privbench.runtime.judging import DEFAULT_JUDGE, is_offline
-from privbench.runtime.log_reading import task_name
+from privbench.runtime.log_reading import expected_ids, task_name
 from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.redaction import redact_url
 
@@ -50,7 +50,7 @@ class Generation:
     Defaults and why: the model under test answers at temperature 0 (the answer is graded
     once, so a reproducible answer is worth more than a sampled one; pass
     ``--temperature`` to sample); the judge's temperature and output length are fixed by
-    its protocol (0, then +0.5 per re-ask; SPEC §2.3) and not set here. Three retries with
+    its protocol (0, then +0.5 per re-ask; docs/judge.md) and not set here. Three retries with
     a 120 s per-attempt timeout bound a failing endpoint to minutes, not hours. ``cache``
     is inspect's model cache (a rerun of the same command with the same inputs is free);
     ``batch`` asks providers with batch APIs (OpenAI, Anthropic, Google) for half-price
@@ -329,14 +329,7 @@ def _unfinished(location: str, header: EvalLog) -> tuple[int, int]:
 
 def _expected_samples(header: EvalLog) -> int:
     """Samples the run was asked for: its items (cut to ``--limit``) × epochs."""
-    limit = header.eval.config.limit
-    items = header.eval.dataset.samples or 0
-    if isinstance(limit, int):
-        items = min(items, limit)
-    elif isinstance(limit, tuple | list) and len(limit) == 2:
-        items = int(limit[1]) - int(limit[0])
-    epochs = header.eval.config.epochs or 1
-    return items * epochs
+    return len(expected_ids(header)) * (header.eval.config.epochs or 1)
 
 
 def _current_endpoints(spec: EvalSpec, options: RunOptions) -> tuple[Model | None, Model | None]:
@@ -487,11 +480,6 @@ class RunOutcome:
         """Raise if the run is incomplete (what completed is already in the log and exports)
         or its exports could not be written (the log and the printed scores are intact)."""
         export_error = getattr(self, "export_error", None)
-        if not Path(self.log_location).exists():
-            raise PrivbenchError(
-                f"the log {self.log_location} no longer exists (its folder was removed during "
-                "the run?): this run cannot be shown or resumed again; run it again"
-            )
         if self.error is None and export_error:
             raise PrivbenchError(str(export_error))
         if self.error is not None:

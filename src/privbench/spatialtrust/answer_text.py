@@ -434,26 +434,18 @@ def final_answer_record(text: str) -> tuple[dict[str, Any], str | None]:
         return {}, NO_ANSWER_AFTER_REASONING if reasoned else NO_ANSWER
     values = json_values(final)
     answers = [record for value in values if (record := questions_of(value))]
-    if len(answers) > 1 or (answers and not _is_entry_list(values, answers[-1])):
-        pass
-    elif answers:  # one list of per-question entries beside a prose answer: both count
-        prose = prose_record(final)
-        if prose:
-            return _with_entries(prose, answers[-1]), None
     if not answers:
-        structured = _xml_record(final) or _yaml_record(final)
-        if structured:
-            return structured, None
-    if answers:
-        merged = dict(answers[-1])
-        for earlier in reversed(answers[:-1]):
-            if not set(earlier) & set(merged):
-                merged = {**earlier, **merged}
-        return {qid: merged[qid] for qid in QUESTION_IDS if qid in merged}, None
-    prose = prose_record(final)
-    if prose:
-        return prose, None
-    return {}, NO_ANSWER
+        structured = _xml_record(final) or _yaml_record(final) or prose_record(final)
+        return (structured, None) if structured else ({}, NO_ANSWER)
+    if len(answers) == 1 and _is_entry_list(values, answers[0]):
+        prose = prose_record(final)  # a list of per-question boxes beside a prose answer
+        if prose:
+            return _with_entries(prose, answers[0]), None
+    merged = dict(answers[-1])
+    for earlier in reversed(answers[:-1]):
+        if not set(earlier) & set(merged):
+            merged = {**earlier, **merged}
+    return {qid: merged[qid] for qid in QUESTION_IDS if qid in merged}, None
 
 
 def _is_entry_list(values: list[object], record: dict[str, Any]) -> bool:

@@ -62,7 +62,7 @@ class SpatialRun(RunOutcome):
         return self.logged.errors
 
     def json(self) -> dict[str, Any]:
-        """The SPEC §5 document."""
+        """The ``--json`` document."""
         document = json_document(
             self.scores,
             self.logged,

@@ -79,7 +79,8 @@ _KEYED_BOX = re.compile(
 _BARE_BOX = re.compile(r"(?<![\w.,\[(])(\d+),\s?(\d+),\s?(\d+),\s?(\d+)(?![\w.,\])])")
 
 
-def _scalar(value: object) -> bool:
+def is_scalar(value: object) -> bool:
+    """Not a list, tuple or object: one coordinate of a box (or something that is none)."""
     return not isinstance(value, list | tuple | dict)
 
 
@@ -149,15 +150,15 @@ def box_values(value: object) -> list[object]:
     if isinstance(value, list | tuple):
         if not value:
             return []
-        if len(value) == 4 and all(_scalar(v) for v in value):
+        if len(value) == 4 and all(is_scalar(v) for v in value):
             return [list(value)]
         if (
             len(value) == 2
             and all(isinstance(p, list | tuple) and len(p) == 2 for p in value)
-            and all(_scalar(v) for p in value for v in p)
+            and all(is_scalar(v) for p in value for v in p)
         ):
             return [[*value[0], *value[1]]]
-        if all(_scalar(v) for v in value):
+        if all(is_scalar(v) for v in value):
             return [list(value)]  # a flat list that is not four numbers: one invalid box
         return [box for part in value for box in box_values(part)]
     return [value]

@@ -1,6 +1,6 @@
 """Evidence boxes: the four coordinate conventions models use, converted to pixels.
 
-SpatialTrust scores boxes in absolute pixel ``xyxy`` of the original image (SPEC §3.2).
+SpatialTrust scores boxes in absolute pixel ``xyxy`` of the original image (the predictions format).
 Models emit boxes in their own conventions; ``box_format`` names the one a model uses, the
 prompt asks for it, and :func:`check_box` converts every predicted box before scoring.
 

@@ -1,4 +1,4 @@
-"""Load and validate a SpatialTrust directory (SPEC §3.1).
+"""Load and validate a SpatialTrust directory (docs/spatialtrust.md, Data).
 
 Layout::
 
@@ -94,7 +94,7 @@ class SpatialItem:
 
 
 def ground_truth_record(item: SpatialItem) -> dict[str, Any]:
-    """The questions' ground truth in the SPEC §3.1 shape (kept in each sample's metadata,
+    """The questions' ground truth in the dataset file's shape (kept in each sample's metadata,
     so a log alone is enough to show and re-check an answer)."""
     record: dict[str, Any] = {}
     for question in (item.q1, item.q2, item.q3):

@@ -1,4 +1,4 @@
-"""The structured q4/q5 judge (SPEC §3.3): prompt and verdict validation, pure functions.
+"""The structured q4/q5 judge (docs/spatialtrust.md, Scoring): prompt and verdict validation, pure functions.
 
 The judge reads the ground-truth factors and the model's answer and returns, per
 ground-truth factor, whether it is identified (``a_i``), whether its explanation is

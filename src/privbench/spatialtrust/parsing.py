@@ -28,7 +28,13 @@ from functools import lru_cache
 from typing import Any
 
 from privbench.spatialtrust.answer_text import TITLE, embedded_json, final_answer_record
-from privbench.spatialtrust.box_values import BOX_KEYS, box_values, keyed_box, plain_boxes
+from privbench.spatialtrust.box_values import (
+    BOX_KEYS,
+    box_values,
+    is_scalar,
+    keyed_box,
+    plain_boxes,
+)
 from privbench.spatialtrust.boxes import BOX_CONVENTIONS, Box, BoxConvention, check_box
 from privbench.spatialtrust.dataset import (
     CHOICE_QUESTIONS,
@@ -507,7 +513,7 @@ def _read_box_map(value: object, question: ChoiceQuestion, reading: _ChoiceReadi
         return
     if isinstance(value, list):
         entries = value
-        if (entries and all(_scalar_box(entry) for entry in entries)) or (
+        if (entries and all(is_scalar(entry) for entry in entries)) or (
             len(entries) == 2 and all(isinstance(p, list) and len(p) == 2 for p in entries)
         ):
             entries = [entries]  # one box
@@ -541,10 +547,6 @@ def _unread_boxes(value: dict[str, Any], read: tuple[str, ...]) -> list[tuple[st
             reason = f"under '{key}', a key privbench does not read (use 'boxes' or 'box')"
             found += [(str(key), box, reason) for box in candidates]
     return found
-
-
-def _scalar_box(value: object) -> bool:
-    return not isinstance(value, list | tuple | dict)
 
 
 def read_choice(value: object, question: ChoiceQuestion) -> _ChoiceReading:

@@ -1,9 +1,9 @@
-"""Every prompt SpatialTrust sends to the model under test (SPEC §3.4, §3.5).
+"""Every prompt SpatialTrust sends to the model under test (paper §3–§4).
 
 The system prompt is the paper's (Fig. 1): visible evidence only, the direct / indirect
 definitions, and the primary subject is not a factor. The user turn carries the image,
 its size, the five questions with their options and the answer format: one JSON object
-in the SPEC §3.2 shape, boxes in the convention the run's ``box_format`` names.
+in the predictions format (docs/spatialtrust.md), boxes in the convention the run's ``box_format`` names.
 SpatialTrustGuard's stage prompts (selection, verification, grounded answer) are here
 too, so the wording of every stage lives in one place.
 """
@@ -58,7 +58,7 @@ def image_line(item: SpatialItem) -> str:
 
 
 def answer_format(item: SpatialItem, convention: BoxConvention) -> str:
-    """The JSON answer shape (SPEC §3.2) and the box convention the model must use."""
+    """The JSON answer shape (the predictions format) and the box convention the model must use."""
     example = {
         "q1": "A",
         "q2": {"choices": ["B"], "boxes": {"B": [["x1", "y1", "x2", "y2"]]}},

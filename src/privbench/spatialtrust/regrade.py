@@ -25,10 +25,10 @@ from privbench.spatialtrust.dataset import EXPLANATION_QUESTIONS, QUESTION_IDS, 
 from privbench.spatialtrust.guard import Locked, apply_locks
 from privbench.spatialtrust.judge import verdict_from_record
 from privbench.spatialtrust.parsing import SpatialAnswer, answer_record, parse_answer
+from privbench.spatialtrust.results import SCORER_NAME, spatial_scores
 from privbench.spatialtrust.scorer import rule_scores
 from privbench.spatialtrust.scoring import score_explanation, verdict_problem
 
-SCORER_NAME = "spatialtrust_scorer"
 MIN_GAIN = 2.0
 """Points of overall score another convention must add before the run is told about it
 (a wrong convention costs far more: its boxes almost never reach IoU 0.5)."""
@@ -96,16 +96,6 @@ def regrade(
     return values, answer
 
 
-def _overall(per_image: list[dict[str, float | None]]) -> float | None:
-    means = []
-    for qid in QUESTION_IDS:
-        values = [v for v in (scores[qid] for scores in per_image) if v is not None]
-        if not values:
-            return None
-        means.append(100 * math.fsum(values) / len(values))
-    return math.fsum(means) / len(means)
-
-
 def full_samples(log: EvalLog) -> list[EvalSample]:
     """Every sample of the log in full (the answer as written is thinned in summaries)."""
     if log.samples is not None:
@@ -124,7 +114,13 @@ def convention_check(
     invalid: dict[str, int] = {}
     for name in BOX_FORMATS:
         graded = [regrade(items[a.id], a, name) for a in usable]
-        overall[name] = _overall([scores for scores, _ in graded]) if graded else None
+        overall[name] = (
+            spatial_scores(
+                {a.id: scores for a, (scores, _) in zip(usable, graded, strict=True)}
+            ).overall
+            if graded
+            else None
+        )
         invalid[name] = sum(len(answer.invalid_boxes) for _, answer in graded)
     check: dict[str, Any] = {
         "given": given,

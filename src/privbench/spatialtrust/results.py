@@ -282,7 +282,7 @@ def json_document(
     extra_ids: dict[str, list[str]] | None = None,
     exports: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The one JSON document of SPEC §5 for a SpatialTrust run (full precision).
+    """The one ``--json`` document for a SpatialTrust run (full precision).
 
     ``extra_ids``: per input file, ids that match no image (not scored).
     """

@@ -81,7 +81,7 @@ class FactorVerdict:
 
 @dataclass(frozen=True)
 class ExplanationVerdict:
-    """The judge's structured verdict on a q4/q5 answer (SPEC §3.3)."""
+    """The judge's structured verdict on a q4/q5 answer (docs/spatialtrust.md, Scoring)."""
 
     factors: tuple[FactorVerdict, ...]
     unsupported: bool

@@ -3,7 +3,7 @@
 ``spatialtrust`` shows each capture with the five questions to the model under test using
 the chosen strategy (``direct``, ``staged`` or ``guard``) and scores the answer; q4/q5 are
 judged by the ``grader`` role. ``spatialtrust_grade`` scores predictions made elsewhere
-(``preds.jsonl``, SPEC §3.2). Both are registered with inspect (``inspect eval
+(``preds.jsonl``, docs/spatialtrust.md). Both are registered with inspect (``inspect eval
 privbench/spatialtrust``).
 """
 

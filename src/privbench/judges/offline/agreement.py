@@ -128,7 +128,7 @@ share the reference's words), and the judge does far worse on these four sets th
 the earlier ones. The others are fit: ``dev`` is the development part; ``independent``,
 ``fresh`` … ``fresh11`` were each written by a helper who never saw the rules, measured
 once when the rules of their round were final (docs/judge.md has those figures), and then
-tuned on in the next round; ``heldout`` is the part frozen before issue 11's tuning,
+tuned on in the next round; ``heldout`` is the part frozen before the rules were first tuned,
 which earlier rounds measured without looking at it and the last rounds looked at with
 the rest."""
 

@@ -9,7 +9,7 @@ paper's §3.4 counts (111 / 171 / 109 / 186 of 577), and the multiple-answer que
 119 of 1,154 (split 52 q2 / 67 q3 in proportion to the 220 direct and 280 indirect
 captures); both by largest-remainder rounding, so a 577-capture suite matches exactly.
 
-**Options that do not give the answer away** (issue 10). A question's four options are
+**Options that do not give the answer away** (docs/audit.md). A question's four options are
 ``k`` factor types of its own category (the present ones plus types offered absent),
 present factors of the *other* category as distractors (and as many other-category
 types offered absent), and benign or near-miss texts drawn at random from the whole
@@ -763,7 +763,7 @@ def _cap(text: str) -> str:
 
 
 def record(plan: ScenePlan) -> dict[str, Any]:
-    """The SPEC §3.1 record of one capture."""
+    """The dataset-file record of one capture."""
     any_factor = bool(plan.factors)
     return {
         "id": plan.image_id,

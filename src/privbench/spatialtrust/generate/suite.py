@@ -1,4 +1,4 @@
-"""``privbench generate spatialtrust``: a SpatialTrust-format suite (SPEC §3.1).
+"""``privbench generate spatialtrust``: a SpatialTrust-format suite (docs/datasets.md).
 
 :func:`generate_spatialtrust` plans the suite (:func:`~.plan.plan_suite`: shares,
 options, boxes, explanations — see that module for how the options are kept free of
