@@ -24,19 +24,21 @@ from privbench.audit.priviq import (
     table1_comparison,
 )
 from privbench.audit.spatialtrust import (
-    BASELINE_LABEL,
     answer_shapes,
     box_statistics,
     category_shares,
-    constant_scores,
     detection_leakage,
     factor_distribution,
     leakage_details,
     option_name_leakage,
+)
+from privbench.priviq.dataset import load_priviq
+from privbench.spatialtrust.baseline import (
+    BASELINE_LABEL,
+    constant_scores,
     run_baseline,
     trivial_baselines,
 )
-from privbench.priviq.dataset import load_priviq
 from privbench.spatialtrust.boxes import Box
 from privbench.spatialtrust.dataset import (
     ChoiceQuestion,

@@ -227,7 +227,7 @@ def test_reference_format_grade_file_without_identity_is_graded_again(
     grades = write_json(tmp_path / "grades.json", earlier)
     run = grade_priviq(priviq_dir, predictions, grades=grades, options=run_options(tmp_path))
     assert len(judge_requests(server)) == 4
-    assert run.graded.reused_runs == 0
+    assert run.logged.reused_runs == 0
     assert run.scores.items == pytest.approx({"a": 1.0, "b": 0.4, "c": 0.7, "d": 0.0})
 
 
@@ -428,7 +428,7 @@ def test_very_long_answers_are_truncated_for_the_judge_and_counted(
     document = run.json()
     assert document["truncated_answers"] == 1 and document["truncated_answer_items"] == ["a"]
     assert document["items"]["a"] == pytest.approx(0.9)
-    assert truncation_lines(run.graded) == [
+    assert truncation_lines(run.logged) == [
         "1 answer(s) over 32,000 characters truncated for the judge: a"
     ]
     short, cut = truncate_for_judge("short")

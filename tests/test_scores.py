@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from privbench.priviq.aggregate import ItemGrades, combinations_by_count, priviq_scores
 from privbench.priviq.competencies import (
     COMPETENCIES,
     combination_file_label,
     combination_of,
     normalize_competency,
 )
-from privbench.priviq.scores import ItemGrades, combinations_by_count, priviq_scores
 
 VC = ("VizPriv", "CntxPriv")
 

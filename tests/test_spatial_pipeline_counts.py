@@ -13,14 +13,14 @@ from conftest import MODEL, run_options, spatial_record, write_spatial
 from loopback_server import LoopbackServer
 from test_spatial_strategies import FINAL, FINAL_MARK, JUDGE_MARK, SELECT_MARK, VERDICT, VERIFY_MARK
 
-from privbench.spatialtrust.api import SpatialRun, eval_spatialtrust, read_spatial_log
-from privbench.spatialtrust.results import PipelineCounts
+from privbench.spatialtrust.api import SpatialTrustRun, eval_spatialtrust, read_spatialtrust_log
+from privbench.spatialtrust.log import PipelineCounts
 from privbench.spatialtrust.tables import run_notes
 
 REASK_MARK = "could not be read for"
 
 
-def run(tmp_path: Path, strategy: str, n_images: int = 1, **kwargs: Any) -> SpatialRun:
+def run(tmp_path: Path, strategy: str, n_images: int = 1, **kwargs: Any) -> SpatialTrustRun:
     records = [spatial_record(f"st-{i}") for i in range(1, n_images + 1)]
     data = write_spatial(tmp_path / "st", records)
     options = run_options(tmp_path, judge="offline")
@@ -128,7 +128,7 @@ def test_a_wrong_box_convention_is_named_and_can_be_regraded_from_the_log(
     assert check["overall"]["xyxy1000"] > check["overall"]["xyxy"]
     assert "privbench show LOG --box-format xyxy1000" in result.json()["warnings"][0]
     before = len(server.requests)
-    regraded = read_spatial_log(result.log_location, box_format="xyxy1000")
+    regraded = read_spatialtrust_log(result.log_location, box_format="xyxy1000")
     assert len(server.requests) == before  # no model and no judge call
     assert regraded.scores.items["st-1"]["q2"] == 1.0 and regraded.logged.invalid_boxes == []
     assert regraded.json()["regraded_from"] == "xyxy" and regraded.box_format == "xyxy1000"
@@ -143,5 +143,5 @@ def test_a_non_finite_box_is_invalid_not_a_crash(server: LoopbackServer, tmp_pat
     (invalid,) = document["invalid_box_items"]
     assert invalid["reason"] == "not finite (NaN or infinity)"
     assert invalid["box"] == ["nan", 10, 300, "inf"]
-    shown = read_spatial_log(result.log_location).json()
+    shown = read_spatialtrust_log(result.log_location).json()
     assert json.dumps(shown, allow_nan=False)

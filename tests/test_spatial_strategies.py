@@ -11,7 +11,7 @@ import pytest
 from conftest import MODEL, run_options, spatial_record, write_spatial
 from loopback_server import LoopbackServer
 
-from privbench.spatialtrust.api import SpatialRun, eval_spatialtrust
+from privbench.spatialtrust.api import SpatialTrustRun, eval_spatialtrust
 from privbench.spatialtrust.guard import audit, normalize_selection
 from privbench.spatialtrust.prompts import SYSTEM_PROMPT
 
@@ -53,7 +53,7 @@ def model_calls(server: LoopbackServer) -> list[Any]:
     return [r for r in server.requests if JUDGE_MARK not in r.text and "digit 1" not in r.text]
 
 
-def run(data: Path, tmp_path: Path, strategy: str, **kwargs: Any) -> SpatialRun:
+def run(data: Path, tmp_path: Path, strategy: str, **kwargs: Any) -> SpatialTrustRun:
     return eval_spatialtrust(
         data, MODEL, strategy=strategy, options=run_options(tmp_path), **kwargs
     )

@@ -280,19 +280,19 @@ def _show_priviq(run: Any, as_json: bool, resume: str | None = None) -> None:
     else:
         stdout.print(competency_table(run.model, run.scores))
         stdout.print(combination_table(run.model, run.scores))
-        judge = run.graded.judge
+        judge = run.logged.judge
         typer.echo(summary_line(run.scores, judge.judge, judge.protocol, judge.prompt_hash))
-        for line in completeness_lines(run.scores, run.graded):
+        for line in completeness_lines(run.scores, run.logged):
             typer.echo(line)
-        calls = run.graded.calls.line()
+        calls = run.logged.calls.line()
         if calls:
             typer.echo(calls)
-        for line in truncation_lines(run.graded):
+        for line in truncation_lines(run.logged):
             typer.echo(line)
         typer.echo(f"log: {run.log_location}")
         for kind, path in run.exports.items():
             typer.echo(f"{kind}: {path}")
-    _offline_notice(run.graded.judge.judge)
+    _offline_notice(run.logged.judge.judge)
     _warn_extra_ids(run)
     if resume is not None:
         _stop_if_interrupted(run, resume)
@@ -353,10 +353,10 @@ def grade_priviq_command(
                 out_dir=out,
                 options=options,
             )
-        if not as_json and run.graded.reused_runs:
-            graded_now = sum(len(r) for r in run.graded.records.values()) - run.graded.reused_runs
+        if not as_json and run.logged.reused_runs:
+            graded_now = sum(len(r) for r in run.logged.records.values()) - run.logged.reused_runs
             typer.echo(
-                f"--grades: {run.graded.reused_runs} run(s) reused (same answer, judge and "
+                f"--grades: {run.logged.reused_runs} run(s) reused (same answer, judge and "
                 f"protocol), {graded_now} graded now"
             )
         _show_priviq(run, as_json, _resume_hint("grade priviq", run, out, log_dir))
@@ -444,7 +444,7 @@ def show(
     """Tables and exports of a finished privbench log (also one finished by inspect eval-retry)."""
     from privbench.priviq.api import read_priviq_log
     from privbench.runtime.log_reading import benchmark_of
-    from privbench.spatialtrust.api import read_spatial_log
+    from privbench.spatialtrust.api import read_spatialtrust_log
 
     def action() -> None:
         benchmark = benchmark_of(log)
@@ -455,7 +455,7 @@ def show(
         else:
             if box_format is not None:
                 _check_spatial_options("direct", box_format)
-            run = read_spatial_log(
+            run = read_spatialtrust_log(
                 log, model=model_name, out_dir=out, box_format=box_format, overwrite=overwrite
             )
             _show_spatial(run, as_json)
@@ -470,7 +470,7 @@ def _show_spatial(run: Any, as_json: bool, resume: str | None = None) -> None:
     if as_json:
         print_json(document)
     else:
-        from privbench.audit.spatialtrust import run_baseline
+        from privbench.spatialtrust.baseline import run_baseline
 
         baseline = run_baseline(run.log, run.scores.items)
         stdout.print(task_table(run.model, run.strategy, run.scores, baseline))

@@ -16,9 +16,6 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-DATASET_HASH_KEY = "dataset_hash"
-"""Task-metadata key of the data directory's content hash (``log.eval.metadata``)."""
-
 
 def _files(directory: Path) -> list[Path]:
     return sorted(

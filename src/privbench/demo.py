@@ -19,7 +19,7 @@ from privbench.runtime.errors import PrivbenchError
 from privbench.runtime.judging import OFFLINE_JUDGE
 from privbench.runtime.running import RunOptions
 from privbench.shipped import PRIVIQ_SUITE, SPATIALTRUST_SUITE
-from privbench.spatialtrust.api import SpatialRun, eval_spatialtrust
+from privbench.spatialtrust.api import SpatialTrustRun, eval_spatialtrust
 from privbench.validation import validate_directory
 
 BASELINE = f"privbench/{MODEL_NAME}"
@@ -30,7 +30,7 @@ class DemoResult:
     """The two runs and the report they produced."""
 
     priviq: PrivIQRun
-    spatialtrust: SpatialRun
+    spatialtrust: SpatialTrustRun
     report: Path
 
 

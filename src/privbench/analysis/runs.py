@@ -33,17 +33,22 @@ from typing import Any
 
 import pandas as pd
 from inspect_ai.log import EvalLog, read_eval_log
-from inspect_ai.scorer import Score
 
-from privbench.dataset_identity import DATASET_HASH_KEY
 from privbench.priviq.competencies import COMPETENCIES, combination_label
-from privbench.priviq.results import logged_runs
 from privbench.runtime.errors import UsageError
-from privbench.spatialtrust.results import PipelineCounts
+from privbench.runtime.record import (
+    PRIVIQ_SCORER,
+    SPATIAL_SCORER,
+    PrivIQSampleRecord,
+    PrivIQScoreRecord,
+    RunIdentity,
+    SpatialSampleRecord,
+    SpatialScoreRecord,
+    StrategyRecord,
+)
+from privbench.spatialtrust.dataset import QUESTION_IDS
+from privbench.spatialtrust.log import PipelineCounts
 
-PRIVIQ_SCORER = "priviq_judge"
-SPATIAL_SCORER = "spatialtrust_scorer"
-QUESTIONS = ("q1", "q2", "q3", "q4", "q5")
 LOG_SUFFIXES = (".eval", ".json")
 SHORT_HASH = 12
 """Characters of a dataset hash shown to readers (collisions at this length are remote)."""
@@ -106,16 +111,6 @@ def log_paths(paths: Sequence[str | Path]) -> list[Path]:
     return found
 
 
-def _benchmark(log: EvalLog) -> str | None:
-    scorers = {s.name for s in (log.results.scores if log.results else [])}
-    task = log.eval.task
-    if PRIVIQ_SCORER in scorers or task.endswith(("priviq", "priviq_grade")):
-        return "priviq"
-    if SPATIAL_SCORER in scorers or task.endswith(("spatialtrust", "spatialtrust_grade")):
-        return "spatialtrust"
-    return None
-
-
 def _headers(paths: Sequence[str | Path], notes: list[str]) -> list[_Candidate]:
     """Headers of the privbench logs among ``paths``; other files skipped with one note."""
     candidates: list[_Candidate] = []
@@ -131,7 +126,7 @@ def _headers(paths: Sequence[str | Path], notes: list[str]) -> list[_Candidate]:
                 ) from None
             skipped.append(path)
             continue
-        if _benchmark(header) is None:
+        if RunIdentity.from_log(header).benchmark is None:
             foreign.append(path)
             continue
         candidates.append(_Candidate(path, explicit, header))
@@ -179,34 +174,10 @@ def superseded(headers: Sequence[tuple[str, str, str, str]]) -> dict[int, int]:
     return replaced
 
 
-def _default_label(log: EvalLog) -> str:
-    predictions = log.eval.task_args.get("predictions")
-    if predictions:
-        return Path(str(predictions)).stem
-    return str(log.eval.model)
-
-
 def _number(value: Any) -> float:
     return (
         float(value) if isinstance(value, int | float) and not isinstance(value, bool) else math.nan
     )
-
-
-def _judge_runs(score: Score) -> tuple[list[float | None], list[list[str]]]:
-    """Per judge run: its score (None unscored) and its raw replies.
-
-    Logs since judge runs existed keep ``metadata["runs"]`` and one reply list per run;
-    older logs hold one value per sample (inspect epochs were the runs then).
-    """
-    metadata = score.metadata or {}
-    runs = logged_runs(score.value, metadata)
-    replies = metadata.get("replies") or []
-    if replies and all(isinstance(r, list) for r in replies):
-        per_run = [[str(x) for x in r] for r in replies]
-    else:
-        per_run = [[str(x) for x in replies]] * len(runs)
-    per_run += [[] for _ in range(len(runs) - len(per_run))]
-    return runs, per_run[: len(runs)]
 
 
 def _priviq_rows(log: EvalLog, label: str) -> list[dict[str, Any]]:
@@ -215,12 +186,10 @@ def _priviq_rows(log: EvalLog, label: str) -> list[dict[str, Any]]:
         score = (sample.scores or {}).get(PRIVIQ_SCORER)
         if score is None:
             continue
-        metadata = score.metadata or {}
-        codes = tuple(
-            code for code in COMPETENCIES if code in sample.metadata.get("competencies", ())
-        )
-        runs, replies = _judge_runs(score)
-        per_run = isinstance(metadata.get("runs"), list)
+        record = PrivIQScoreRecord.from_score(score)
+        about = PrivIQSampleRecord.from_metadata(sample.metadata)
+        codes = tuple(code for code in COMPETENCIES if code in about.competencies)
+        per_run = record.runs is not None
         common = {
             "run": label,
             "item": str(sample.id),
@@ -233,16 +202,16 @@ def _priviq_rows(log: EvalLog, label: str) -> list[dict[str, Any]]:
             if isinstance(sample.target, str)
             else " / ".join(sample.target),
             "answer": score.answer or "",
-            "no_answer": bool(metadata.get("no_answer")),
-            "image": sample.metadata.get("image", ""),
+            "no_answer": record.no_answer,
+            "image": about.image,
         }
-        for index, (value, run_replies) in enumerate(zip(runs, replies, strict=True)):
+        for index, run in enumerate(record.judge_runs()):
             rows.append(
                 {
                     **common,
                     "epoch": index + 1 if per_run else sample.epoch,
-                    "score": math.nan if value is None else float(value),
-                    "judge_reply": run_replies[-1] if run_replies else "",
+                    "score": math.nan if run.score is None else run.score,
+                    "judge_reply": run.last_reply,
                 }
             )
     return rows
@@ -265,22 +234,23 @@ def _spatial_rows(log: EvalLog, label: str) -> list[dict[str, Any]]:
         score = (sample.scores or {}).get(SPATIAL_SCORER)
         if score is None:
             continue
-        metadata = score.metadata or {}
+        record = SpatialScoreRecord.from_score(score)
+        capture = SpatialSampleRecord.from_metadata(sample.metadata)
         values = score.value if isinstance(score.value, dict) else {}
-        for qid in QUESTIONS:
+        for qid in QUESTION_IDS:
             rows.append(
                 {
                     "run": label,
                     "image_id": str(sample.id),
                     "qid": qid,
                     "score": _number(values.get(qid)),
-                    "parse_failure": qid in (metadata.get("parse_failures") or {}),
-                    "image": sample.metadata.get("image", ""),
-                    "width": sample.metadata.get("width"),
-                    "height": sample.metadata.get("height"),
-                    "ground_truth": sample.metadata.get("ground_truth", {}).get(qid, {}),
-                    "prediction": (metadata.get("prediction") or {}).get(qid),
-                    "judge": (metadata.get("judge_details") or {}).get(qid, {}),
+                    "parse_failure": qid in record.parse_failures,
+                    "image": capture.image,
+                    "width": capture.width,
+                    "height": capture.height,
+                    "ground_truth": capture.ground_truth.get(qid, {}),
+                    "prediction": record.prediction.get(qid),
+                    "judge": record.judge_details.get(qid, {}),
                 }
             )
     return rows
@@ -293,17 +263,7 @@ def _item_ids(log: EvalLog) -> frozenset[str]:
     return frozenset(str(i) for i in ids)
 
 
-def _limit(log: EvalLog) -> int | None:
-    """The ``--limit`` of a run (a ``(start, stop)`` range counts as its length)."""
-    limit = log.eval.config.limit
-    if isinstance(limit, int):
-        return limit
-    if isinstance(limit, tuple | list) and len(limit) == 2:
-        return int(limit[1]) - int(limit[0])
-    return None
-
-
-def _run_row(log: EvalLog, label: str, benchmark: str, path: Path) -> dict[str, Any]:
+def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dict[str, Any]:
     samples = log.samples or []
     unscored = parse_failures = judge_runs = reasks = 0
     pipeline = PipelineCounts()
@@ -312,42 +272,42 @@ def _run_row(log: EvalLog, label: str, benchmark: str, path: Path) -> dict[str, 
     prompt_hash = ""
     for sample in samples:
         for name, score in (sample.scores or {}).items():
-            metadata = score.metadata or {}
-            if metadata.get("judge"):
-                judges.add(str(metadata["judge"]))
-            prompt_hash = str(metadata.get("prompt_hash", prompt_hash))
             if name == PRIVIQ_SCORER:
-                runs, replies = _judge_runs(score)
+                record = PrivIQScoreRecord.from_score(score)
+                runs = record.judge_runs()
                 judge_runs = max(judge_runs, len(runs))
-                unscored += sum(1 for r in runs if r is None)
-                reused = int(metadata.get("reused_runs", 1 if metadata.get("reused") else 0))
-                parse_failures += sum(
-                    len(r) - (0 if v is None else 1)
-                    for v, r in list(zip(runs, replies, strict=True))[reused:]
-                    if r
+                unscored += sum(1 for run in runs if run.score is None)
+                parse_failures += sum(run.unreadable_replies for run in runs)
+                prompt_hash = (
+                    record.prompt_hash if "prompt_hash" in record.model_fields_set else prompt_hash
                 )
-            elif isinstance(score.value, dict):
+                judge = record.judge
+            elif name == SPATIAL_SCORER and isinstance(score.value, dict):
+                spatial = SpatialScoreRecord.from_score(score)
                 unscored += sum(1 for v in score.value.values() if math.isnan(_number(v)))
-                parse_failures += len(metadata.get("parse_failures") or {})
-                for qid in metadata.get("parse_failures") or {}:
+                parse_failures += len(spatial.parse_failures)
+                for qid in spatial.parse_failures:
                     failed_questions[qid] = failed_questions.get(qid, 0) + 1
-                stats = metadata.get("strategy") or {}
-                reasks += int(stats.get("reasks", 0))
-                if stats.get("strategy") in ("staged", "guard"):
+                stats = spatial.strategy or StrategyRecord()
+                reasks += stats.reasks
+                if stats.is_pipeline:
                     pipeline.add(stats)
-    task_metadata = log.eval.metadata or {}
-    if not judges and task_metadata.get("judge"):
-        judges.add(str(task_metadata["judge"]))
+                judge = spatial.judge
+            else:
+                continue
+            if judge:
+                judges.add(judge)
+    if not judges and identity.judge:
+        judges.add(identity.judge)
     items = _item_ids(log)
-    data = str(task_metadata.get("data") or log.eval.task_args.get("data") or "")
     return {
         "label": label,
-        "benchmark": benchmark,
-        "model": str(log.eval.model),
-        "strategy": str(log.eval.task_args.get("strategy", task_metadata.get("strategy", ""))),
+        "benchmark": identity.benchmark,
+        "model": identity.model,
+        "strategy": identity.strategy,
         "judge": ", ".join(sorted(judges)),
-        "protocol": str(task_metadata.get("judge_protocol", "")),
-        "prompt_hash": prompt_hash or str(task_metadata.get("prompt_hash", "")),
+        "protocol": identity.judge_protocol,
+        "prompt_hash": prompt_hash or identity.prompt_hash,
         "samples": len(samples),
         "unscored": int(unscored),
         "parse_failures": int(parse_failures),
@@ -357,13 +317,13 @@ def _run_row(log: EvalLog, label: str, benchmark: str, path: Path) -> dict[str, 
         "reasks": int(reasks),
         "pipeline": pipeline.record() if pipeline.images else None,
         "pipeline_warnings": pipeline.warnings(),
-        "status": log.status,
+        "status": identity.status,
         "log": str(path),
-        "dataset_hash": str(task_metadata.get(DATASET_HASH_KEY) or ""),
-        "data": data,
+        "dataset_hash": identity.dataset_hash,
+        "data": identity.data,
         "items": items,
         "n_items": len(items),
-        "limit": _limit(log),
+        "limit": identity.limit_count,
         "epochs": max(judge_runs, int(log.eval.config.epochs or 1)),
         "task_id": log.eval.task_id,
         "created": log.eval.created,
@@ -440,12 +400,13 @@ def load_results(paths: Sequence[str | Path], labels: Sequence[str] = ()) -> Res
             raise UsageError(
                 f"{candidate.path}: not a readable inspect log ({type(error).__name__})"
             ) from None
-        benchmark = _benchmark(log) or "priviq"
-        label = labels[index] if labels else _default_label(log)
-        if benchmark == "spatialtrust" and not labels:
-            strategy = str(log.eval.task_args.get("strategy", ""))
-            label = f"{label} [{strategy}]" if strategy and strategy != "direct" else label
-        rows.append(_run_row(log, label, benchmark, candidate.path))
+        identity = RunIdentity.from_log(log)
+        benchmark: str = identity.benchmark or "priviq"
+        label = labels[index] if labels else identity.label()
+        strategy = identity.strategy
+        if benchmark == "spatialtrust" and not labels and strategy and strategy != "direct":
+            label = f"{label} [{strategy}]"
+        rows.append(_run_row(log, label, identity, candidate.path))
         logs.append((log, candidate.path, label, benchmark))
     if labels:
         final = [str(row["label"]) for row in rows]

@@ -30,9 +30,9 @@ from privbench.analysis.uncertainty import (
     paired_difference,
     permutation_p_value,
 )
+from privbench.priviq.aggregate import ItemGrades, priviq_scores, score_cell
 from privbench.priviq.competencies import COMPETENCIES, combination_label
-from privbench.priviq.scores import ItemGrades, priviq_scores, score_cell
-from privbench.spatialtrust.scorer import TASKS
+from privbench.spatialtrust.aggregate import TASKS
 
 TOTAL = "Total"
 OVERALL = "overall"

@@ -227,7 +227,7 @@ def empty_answer_scores(directory: str | Path) -> dict[str, Any]:
     aggregation (eqs. 1–2), so it follows any change of either.
     """
     from privbench.judges.offline import grade
-    from privbench.priviq.scores import ItemGrades, priviq_scores
+    from privbench.priviq.aggregate import ItemGrades, priviq_scores
 
     items = load_priviq(directory)
     grades = [ItemGrades(i.id, i.competencies, (grade(i.answer, ""),)) for i in items]

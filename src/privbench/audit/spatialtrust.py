@@ -27,156 +27,40 @@ eqs. 1–6), so a floor reported here is exactly what a run would score.
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from privbench.audit.numbers import describe, percent
+from privbench.spatialtrust.baseline import (
+    NONE_KEY,
+    Choice,
+    best_constants,
+    choices_of,
+    constant_scores,
+    display_names,
+    offered_options,
+    option_key,
+)
 from privbench.spatialtrust.dataset import (
     CHOICE_QUESTIONS,
     EXPLANATION_QUESTIONS,
-    QUESTION_IDS,
     ChoiceQuestion,
-    ExplanationQuestion,
     SpatialItem,
     is_none_option,
     load_spatialtrust,
 )
 from privbench.spatialtrust.scoring import (
-    ExplanationVerdict,
-    FactorVerdict,
     score_choice,
-    score_explanation,
-    score_single,
 )
 
-if TYPE_CHECKING:
-    from inspect_ai.log import EvalLog
-
-BASELINE_LABEL = "trivial baseline (no image)"
-"""How a trivial-baseline row or column is labelled wherever scores are shown."""
-NONE_ANSWER = "None of the above"
-NO_FACTOR = "no factor"
-"""The constant q4/q5 answer: "there is no such factor", with no box."""
 SMALL_BOX_PERCENT = 1.0
 """A box covering less than this share (%) of the image counts as small."""
-_NONE_KEY = ""
-"""Key of the "None of the above" constant (never the key of a real option text)."""
-
-
-def option_key(text: str) -> str:
-    """An option text compared across images: case, spacing and a final period ignored."""
-    return " ".join(text.casefold().split()).rstrip(".")
-
-
-def _offered(question: ChoiceQuestion) -> list[tuple[str, str]]:
-    """``(key, letter)`` of every real option (not "None of the above") of a question."""
-    return [(option_key(t), k) for k, t in question.options.items() if not is_none_option(t)]
-
-
-@dataclass(frozen=True)
-class _Choice:
-    """A choice question with its option texts keyed once (every figure reuses them)."""
-
-    question: ChoiceQuestion
-    letters: dict[str, str]
-    """Constant key → the letter offering it here (``_NONE_KEY`` → "None of the above")."""
-    offered: tuple[tuple[str, str], ...]
-    """``(key, letter)`` of the real options."""
-
-    @classmethod
-    def of(cls, question: ChoiceQuestion) -> _Choice:
-        if question.qid == "q1":
-            offered = [(option_key(text), k) for k, text in question.options.items()]
-        else:
-            offered = _offered(question)
-        letters = {key: letter for key, letter in reversed(offered)}
-        if question.none_option is not None:
-            letters[_NONE_KEY] = question.none_option
-        return cls(question, letters, tuple(offered))
-
-    def constant_score(self, key: str, *, grounded: bool) -> float:
-        """Score of always answering ``key``: eq. 1 for q1, eq. 3 for q2/q3 (no box given).
-
-        With ``grounded`` False the ground-truth boxes are ignored (boxes assumed perfect),
-        the basis on which option-name leakage is compared.
-        """
-        letter = self.letters.get(key)
-        if self.question.qid == "q1":
-            return score_single(self.question.answer[0], letter)
-        if letter is None:
-            return 0.0  # the constant is not offered here: the answer chooses nothing
-        evidence = self.question.evidence if grounded else {}
-        return score_choice(self.question.answer, [letter], evidence, {})
-
-
-def _choices(items: Sequence[SpatialItem], qid: str) -> list[_Choice]:
-    return [_Choice.of(item.choice(qid)) for item in items]
-
-
-def no_factor_score(question: ExplanationQuestion) -> float:
-    """Eq. 6 for an answer that states there is no factor and gives no box."""
-    verdict = ExplanationVerdict(
-        factors=tuple(FactorVerdict(False, False, None) for _ in question.factors),
-        unsupported=False,
-        states_none=True,
-    )
-    return score_explanation(verdict, [factor.box for factor in question.factors], [])
-
-
-def _display_names(choices: Sequence[_Choice]) -> dict[str, str]:
-    """Each constant's key → the option text as first written in the dataset."""
-    names = {} if not choices or choices[0].question.qid == "q1" else {_NONE_KEY: NONE_ANSWER}
-    for choice in choices:
-        for key, letter in choice.offered:
-            names.setdefault(key, choice.question.options[letter])
-    return names
-
-
-def constant_scores(items: Sequence[SpatialItem]) -> dict[str, dict[str, float]]:
-    """Every constant answer's score (%) per question, best first (ties: dataset order)."""
-    if not items:
-        raise ValueError("no images to compute a baseline on")
-    result: dict[str, dict[str, float]] = {}
-    for qid in ("q1", *CHOICE_QUESTIONS):
-        choices = _choices(items, qid)
-        scores = {
-            name: 100
-            * math.fsum(c.constant_score(key, grounded=True) for c in choices)
-            / len(items)
-            for key, name in _display_names(choices).items()
-        }
-        result[qid] = dict(sorted(scores.items(), key=lambda kv: -kv[1]))
-    for qid in EXPLANATION_QUESTIONS:
-        total = math.fsum(no_factor_score(item.explanation(qid)) for item in items)
-        result[qid] = {NO_FACTOR: 100 * total / len(items)}
-    return result
-
-
-def _best_constants(scores: Mapping[str, Mapping[str, float]], images: int) -> dict[str, Any]:
-    """The trivial-baseline record from every constant's scores (best first per question)."""
-    best = {qid: next(iter(scores[qid].items())) for qid in QUESTION_IDS}
-    result: dict[str, Any] = {qid: best[qid][1] for qid in QUESTION_IDS}
-    result["overall"] = statistics.fmean(result[qid] for qid in QUESTION_IDS)
-    result["answers"] = {qid: best[qid][0] for qid in QUESTION_IDS}
-    result["images"] = images
-    return result
-
-
-def trivial_baselines(items: Sequence[SpatialItem]) -> dict[str, Any]:
-    """The best constant answer per question (q1–q5, %), their overall, and which won.
-
-    Keys: ``q1`` … ``q5`` and ``overall`` (percentages, overall = mean of the five),
-    ``answers`` (qid → the winning constant) and ``images``. Each question's constant is
-    chosen on its own, as a model may answer each question differently.
-    """
-    return _best_constants(constant_scores(items), len(items))
 
 
 @dataclass(frozen=True)
@@ -211,7 +95,7 @@ class _Counts:
     """The answer rate of all offers together (the prior of every text's rate)."""
 
     @classmethod
-    def of(cls, choices: Iterable[_Choice]) -> _Counts:
+    def of(cls, choices: Iterable[Choice]) -> _Counts:
         offered: Counter[str] = Counter()
         present: Counter[str] = Counter()
         for choice in choices:
@@ -229,7 +113,7 @@ class _Counts:
 
 
 def _text_only_answers(
-    choices: Sequence[_Choice], train: np.ndarray
+    choices: Sequence[Choice], train: np.ndarray
 ) -> tuple[list[list[str]], np.ndarray]:
     """The text-only predictor fitted on ``choices[train]``, applied to every question.
 
@@ -248,7 +132,7 @@ def _text_only_answers(
     counts = _Counts.of(choices[i] for i in train)
     in_train = np.zeros(len(choices), dtype=bool)
     in_train[train] = True
-    nones = [[c.letters[_NONE_KEY]] if _NONE_KEY in c.letters else [] for c in choices]
+    nones = [[c.letters[NONE_KEY]] if NONE_KEY in c.letters else [] for c in choices]
     chosen: list[list[str]] = []
     scores, none_scores = np.zeros(len(choices)), np.zeros(len(choices))
     for row, choice in enumerate(choices):
@@ -289,10 +173,10 @@ def _leakage(predicted: Sequence[float], trivial: Sequence[float]) -> Leakage:
     )
 
 
-def _constant_matrix(choices: Sequence[_Choice]) -> np.ndarray:
+def _constant_matrix(choices: Sequence[Choice]) -> np.ndarray:
     """Score of every constant (columns) on every image, grounding ignored (the basis of
     the leakage comparison)."""
-    keys = list(_display_names(choices))
+    keys = list(display_names(choices))
     return np.array([[c.constant_score(k, grounded=False) for k in keys] for c in choices])
 
 
@@ -307,7 +191,7 @@ def _all_leakage(
 ) -> tuple[dict[str, Leakage], Leakage]:
     """q2/q3 option-name leakage and q1 detection leakage on the same random halves."""
     halves = _halves(len(items), splits, seed)
-    choices = {qid: _choices(items, qid) for qid in ("q1", *CHOICE_QUESTIONS)}
+    choices = {qid: choices_of(items, qid) for qid in ("q1", *CHOICE_QUESTIONS)}
     constants = {qid: _constant_matrix(c) for qid, c in choices.items()}
     answers = [option_key(item.q1.options[item.q1.answer[0]]) for item in items]
     runs: dict[str, tuple[list[float], list[float]]] = {qid: ([], []) for qid in choices}
@@ -317,7 +201,7 @@ def _all_leakage(
             chosen, scores = _text_only_answers(choices[qid], train)
             runs[qid][0].append(100 * float(scores[test].mean()))
             runs[qid][1].append(_best_constant_held_out(constants[qid], train, test))
-            none = [c.letters.get(_NONE_KEY) for c in choices[qid]]
+            none = [c.letters.get(NONE_KEY) for c in choices[qid]]
             flagged |= [any(x != n for x in xs) for xs, n in zip(chosen, none, strict=True)]
         # q1: the answer most often given on the training half with the same outcome
         by_flag: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}
@@ -406,7 +290,7 @@ def factor_distribution(items: Sequence[SpatialItem]) -> dict[str, dict[str, dic
     for item in items:
         for qid in CHOICE_QUESTIONS:
             question = item.choice(qid)
-            for key, letter in _offered(question):
+            for key, letter in offered_options(question):
                 names.setdefault(key, question.options[letter])
                 (present if letter in question.answer else absent)[key][qid] += 1
     result: dict[str, dict[str, dict[str, Any]]] = {}
@@ -468,7 +352,7 @@ def audit_items(items: Sequence[SpatialItem], *, splits: int = 20, seed: int = 0
     return {
         "benchmark": "spatialtrust",
         "items": len(items),
-        "baselines": {"trivial": _best_constants(constants, len(items)), "constants": constants},
+        "baselines": {"trivial": best_constants(constants, len(items)), "constants": constants},
         "leakage": {
             "option_names": {q: d.gain for q, d in leakage.items()} if leakage else None,
             "details": {q: asdict(d) for q, d in leakage.items()} if leakage else None,
@@ -486,42 +370,3 @@ def audit_spatialtrust(directory: str | Path) -> dict[str, Any]:
     """Audit a SpatialTrust directory (loaded and validated: bad input raises one line)."""
     items = load_spatialtrust(directory)
     return {"directory": str(directory), **audit_items(items)}
-
-
-def run_baseline(log: EvalLog | str, ids: Iterable[str]) -> dict[str, Any] | None:
-    """The trivial baseline of the images a SpatialTrust run scored, keyed as its scores.
-
-    ``log`` is the run's log (or its location); its task metadata names the data directory
-    and, where recorded, the directory's content hash. None when the directory is gone, has
-    changed since the run, or none of ``ids`` is in it: a floor of other data would mislead.
-    Keys: ``label``, the task names (``detection`` …), ``overall``, ``answers``, ``images``.
-    """
-    from inspect_ai.log import read_eval_log
-
-    from privbench.dataset_identity import DATASET_HASH_KEY, dataset_hash
-    from privbench.runtime.errors import PrivbenchError
-    from privbench.spatialtrust.scorer import TASKS
-
-    try:
-        header = read_eval_log(log, header_only=True) if isinstance(log, str) else log
-        metadata = header.eval.metadata or {}
-        data = metadata.get("data")
-        if not data:
-            return None
-        expected = metadata.get(DATASET_HASH_KEY)
-        if expected and dataset_hash(data) != expected:
-            return None
-        wanted = set(ids)
-        items = [item for item in load_spatialtrust(data) if item.id in wanted]
-    except (OSError, ValueError, PrivbenchError):
-        return None
-    if not items:
-        return None
-    baseline = trivial_baselines(items)
-    return {
-        "label": BASELINE_LABEL,
-        **{name: baseline[qid] for qid, name in TASKS},
-        "overall": baseline["overall"],
-        "answers": baseline["answers"],
-        "images": baseline["images"],
-    }

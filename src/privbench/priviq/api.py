@@ -18,16 +18,16 @@ from typing import Any
 from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample
 
 from privbench.exports import ExportError, export_failure, file_part, write_export
+from privbench.priviq.aggregate import PrivIQScores, priviq_scores
 from privbench.priviq.dataset import load_priviq
 from privbench.priviq.exports import write_exports
+from privbench.priviq.log import PrivIQLog, json_document, priviq_log
 from privbench.priviq.predictions import load_grade_file, load_predictions
-from privbench.priviq.results import GradedLog, graded_log, json_document
 from privbench.priviq.scorer import runs_to_grade
-from privbench.priviq.scores import PrivIQScores, priviq_scores
 from privbench.priviq.task import priviq, priviq_grade
 from privbench.runtime.errors import UsageError
-from privbench.runtime.log_reading import expected_ids, run_label, task_name
 from privbench.runtime.output_dirs import ensure_writable_dir
+from privbench.runtime.record import RunIdentity, expected_ids
 from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
@@ -37,14 +37,14 @@ from privbench.runtime.running import (
     run_task,
 )
 
-TASKS = ("priviq", "priviq_grade")
+INSPECT_TASKS = ("priviq", "priviq_grade")
 
 
 @dataclass
 class PrivIQRun(RunOutcome):
     """The outcome of an eval or grade run: scores, the log, and what was written."""
 
-    graded: GradedLog
+    logged: PrivIQLog
     scores: PrivIQScores
     exports: dict[str, str] = field(default_factory=dict)
     extra_ids: dict[str, list[str]] = field(default_factory=dict)
@@ -54,13 +54,13 @@ class PrivIQRun(RunOutcome):
 
     @property
     def item_errors(self) -> dict[str, str]:
-        return self.graded.errors
+        return self.logged.errors
 
     def json(self) -> dict[str, Any]:
         """The ``--json`` document."""
         return json_document(
             self.scores,
-            self.graded,
+            self.logged,
             model=self.model,
             log=self.log,
             exports=self.exports,
@@ -69,14 +69,14 @@ class PrivIQRun(RunOutcome):
 
 
 def _expected_combinations(log: EvalLog) -> list[tuple[str, ...]]:
-    data = log.eval.metadata.get("data") if log.eval.metadata else None
-    if not data or not Path(str(data)).is_dir():
+    data = RunIdentity.from_log(log).data
+    if not data or not Path(data).is_dir():
         return []
     wanted = set(expected_ids(log))
     return [item.combination for item in load_priviq(str(data)) if item.id in wanted]
 
 
-def write_answers(log: EvalLog, graded: GradedLog, out_dir: Path, model: str) -> Path:
+def write_answers(log: EvalLog, graded: PrivIQLog, out_dir: Path, model: str) -> Path:
     """The model's answers as ``results.json`` (the reference inference scripts' format).
 
     Read from the full samples: inspect's sample summaries shorten long text. Another
@@ -96,7 +96,7 @@ def finish_priviq(
     model: str, log: EvalLog, out_dir: Path | None, *, with_answers: bool = False
 ) -> PrivIQRun:
     """Scores and exports of a Priv-IQ log, complete, partial or interrupted."""
-    graded = graded_log(log)
+    graded = priviq_log(log)
     scores = priviq_scores(graded.grades, _expected_combinations(log))
     run = PrivIQRun(model, log, graded, scores)
     if out_dir is not None and graded.grades:
@@ -158,7 +158,7 @@ def grade_priviq(
     # samples beyond the judge's connections wait at its connection limit, so a freed
     # connection is reused at once instead of after the next sample's setup
     log = run_task(task, NO_MODEL, options, to_send > 0, 2 * options.judge_connections)
-    run = finish_priviq(run_label(log, model_name), log, exports_dir)
+    run = finish_priviq(RunIdentity.from_log(log).label(model_name), log, exports_dir)
     run.extra_ids = extra_ids
     return run
 
@@ -198,11 +198,13 @@ def resume_priviq(
     """Continue an interrupted or failed Priv-IQ eval or grade run from its log."""
     options = options or RunOptions()
     exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
-    final = resume_task(log, TASKS, options, 2 * options.judge_connections)
-    is_eval = task_name(final) == "priviq"
+    final = resume_task(log, INSPECT_TASKS, options, 2 * options.judge_connections)
+    is_eval = RunIdentity.from_log(final).is_eval
     if exports_dir is None and not is_eval:
-        exports_dir = Path(str(final.eval.task_args.get("predictions", "."))).parent
-    return finish_priviq(run_label(final, model_name), final, exports_dir, with_answers=is_eval)
+        exports_dir = Path(RunIdentity.from_log(final).predictions or ".").parent
+    return finish_priviq(
+        RunIdentity.from_log(final).label(model_name), final, exports_dir, with_answers=is_eval
+    )
 
 
 def read_priviq_log(
@@ -215,5 +217,7 @@ def read_priviq_log(
     """
     exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
     header = read_eval_log(str(log), header_only=True)
-    is_eval = task_name(header) == "priviq"
-    return finish_priviq(run_label(header, model), header, exports_dir, with_answers=is_eval)
+    is_eval = RunIdentity.from_log(header).is_eval
+    return finish_priviq(
+        RunIdentity.from_log(header).label(model), header, exports_dir, with_answers=is_eval
+    )

@@ -27,9 +27,9 @@ from pathlib import Path
 import pandas as pd
 
 from privbench.exports import file_stem, write_export
+from privbench.priviq.aggregate import PrivIQScores, ScoreCell
 from privbench.priviq.competencies import combination_file_label
-from privbench.priviq.results import GradedLog
-from privbench.priviq.scores import PrivIQScores, ScoreCell
+from privbench.priviq.log import PrivIQLog
 
 DECIMALS = 1
 
@@ -38,7 +38,7 @@ def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, DECIMALS)
 
 
-def grade_file_data(graded: GradedLog) -> dict[str, dict[str, object]]:
+def grade_file_data(graded: PrivIQLog) -> dict[str, dict[str, object]]:
     """The grade file's content: per item the judge model, reply and score of each run."""
     identity = graded.judge
     return {
@@ -55,7 +55,7 @@ def grade_file_data(graded: GradedLog) -> dict[str, dict[str, object]]:
     }
 
 
-def completeness(scores: PrivIQScores, graded: GradedLog) -> dict[str, object]:
+def completeness(scores: PrivIQScores, graded: PrivIQLog) -> dict[str, object]:
     """Whether the run is complete and, if not, what is missing, failed or unscored."""
     return {
         "status": "complete" if graded.complete else "partial",
@@ -68,7 +68,7 @@ def completeness(scores: PrivIQScores, graded: GradedLog) -> dict[str, object]:
     }
 
 
-def _row(cells: dict[str, ScoreCell], scores: PrivIQScores, graded: GradedLog) -> dict[str, object]:
+def _row(cells: dict[str, ScoreCell], scores: PrivIQScores, graded: PrivIQLog) -> dict[str, object]:
     ordered = sorted(cells, key=lambda name: -cells[name].n)  # stable: ties keep code order
     row: dict[str, object] = {name: _rounded(cells[name].score) for name in ordered}
     row["total"] = _rounded(scores.overall.score)
@@ -83,7 +83,7 @@ def _row(cells: dict[str, ScoreCell], scores: PrivIQScores, graded: GradedLog) -
 
 
 def write_exports(
-    scores: PrivIQScores, graded: GradedLog, *, model: str, out_dir: Path
+    scores: PrivIQScores, graded: PrivIQLog, *, model: str, out_dir: Path
 ) -> dict[str, str]:
     """Write the grade file and both CSVs; return their paths by kind."""
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -37,9 +37,13 @@ from privbench.priviq.judge import MAX_TRIES, JudgeProtocol, get_protocol, trunc
 from privbench.priviq.predictions import GradeRecord, answer_hash, load_grade_file
 from privbench.runtime.calls import sample_call_counts
 from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
-
-SCORE_KEY = "score"
-UNSCORED_KEY = "unscored_runs"
+from privbench.runtime.record import (
+    SCORE_KEY,
+    UNSCORED_KEY,
+    PrivIQSampleRecord,
+    PrivIQScoreRecord,
+    priviq_value_score,
+)
 
 
 def blank_or_text(text: str | None) -> tuple[str, bool]:
@@ -99,15 +103,8 @@ def item_value(runs: list[float | None]) -> dict[str, float]:
     return {SCORE_KEY: mean, UNSCORED_KEY: float(len(runs) - len(scored))}
 
 
-def value_score(value: Value) -> float:
-    """The 0–1 item score of a logged value (dict of this scorer, or a bare float of old logs)."""
-    if isinstance(value, dict):
-        value = value.get(SCORE_KEY, math.nan)
-    return float(value) if isinstance(value, int | float) else math.nan
-
-
 def _scored(scores: list[SampleScore]) -> list[tuple[float, SampleScore]]:
-    pairs = [(value_score(s.score.value), s) for s in scores]
+    pairs = [(priviq_value_score(s.score.value), s) for s in scores]
     return [(v, s) for v, s in pairs if not math.isnan(v)]
 
 
@@ -131,7 +128,9 @@ def competency() -> Any:
         scored = _scored(scores)
         for code in COMPETENCIES:
             values = [
-                v for v, s in scored if code in (s.sample_metadata or {}).get("competencies", ())
+                v
+                for v, s in scored
+                if code in PrivIQSampleRecord.from_metadata(s.sample_metadata).competencies
             ]
             if values:
                 result[code] = 100 * sum(values) / len(values)
@@ -271,27 +270,29 @@ def priviq_judge(
             runs.append(verdict)
             replies.append(run_replies)
             reported.append(model_name)
-        metadata: dict[str, Any] = {
-            "protocol": protocol_name,
-            "prompt_hash": prompt_hash,
-            "judge": judge_name,
-            "answer_hash": answer_hash(prediction),
-            "no_answer": no_answer,
-            "truncated": truncated,
-            "answer_chars": answer_chars,
-            "runs": runs,
-            "replies": replies,
-            "judge_reported_model": reported,
-            "reused_runs": len(reused),
-            **sample_call_counts(),
-        }
+        counts = sample_call_counts()
+        record = PrivIQScoreRecord(
+            protocol=protocol_name,
+            prompt_hash=prompt_hash,
+            judge=judge_name,
+            answer_hash=answer_hash(prediction),
+            no_answer=no_answer,
+            truncated=truncated,
+            answer_chars=answer_chars,
+            runs=runs,
+            replies=replies,
+            judge_reported_model=reported,
+            reused_runs=len(reused),
+            call_retries=counts.call_retries,
+            replaced_characters=counts.replaced_characters,
+        )
         last = next((r[-1] for r in reversed(replies) if r), None)
         explanation = " | ".join("unscored" if r is None else f"{r:.1f}" for r in runs)
         return Score(
             value=item_value(runs),
             answer=prediction,
             explanation=f"runs: {explanation}; last reply: {last}",
-            metadata=metadata,
+            metadata=record.metadata(),
         )
 
     return score

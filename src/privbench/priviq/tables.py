@@ -9,10 +9,10 @@ from __future__ import annotations
 from rich.table import Table
 
 from privbench.formatting import fmt
+from privbench.priviq.aggregate import PrivIQScores, ScoreCell
 from privbench.priviq.competencies import combination_label
 from privbench.priviq.judge import MAX_ANSWER_CHARS
-from privbench.priviq.results import GradedLog
-from privbench.priviq.scores import PrivIQScores, ScoreCell
+from privbench.priviq.log import PrivIQLog
 
 
 def _with_std(cell: ScoreCell, n_runs: int) -> str:
@@ -62,7 +62,7 @@ def _ids(ids: list[str], limit: int = 5) -> str:
     return ", ".join(ids[:limit]) + more
 
 
-def completeness_lines(scores: PrivIQScores, graded: GradedLog) -> list[str]:
+def completeness_lines(scores: PrivIQScores, graded: PrivIQLog) -> list[str]:
     """What an incomplete run lacks: missing, failed and unscored items with their ids."""
     lines: list[str] = []
     if graded.missing:
@@ -76,7 +76,7 @@ def completeness_lines(scores: PrivIQScores, graded: GradedLog) -> list[str]:
     return lines
 
 
-def truncation_lines(graded: GradedLog) -> list[str]:
+def truncation_lines(graded: PrivIQLog) -> list[str]:
     """Answers cut before the judge saw them (longer than ``MAX_ANSWER_CHARS``), with ids."""
     if not graded.truncated:
         return []

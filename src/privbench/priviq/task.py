@@ -26,7 +26,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from privbench.dataset_identity import DATASET_HASH_KEY, dataset_hash
+from privbench.dataset_identity import dataset_hash
 from privbench.judges import offline as offline_judge
 from privbench.priviq.competencies import combination_label
 from privbench.priviq.dataset import PrivIQItem, load_priviq
@@ -36,6 +36,7 @@ from privbench.priviq.scorer import priviq_judge
 from privbench.runtime.calls import generate_once
 from privbench.runtime.judge_check import grader_role
 from privbench.runtime.judging import is_offline
+from privbench.runtime.record import PrivIQSampleRecord, TaskRecord
 from privbench.shipped import PRIVIQ_SUITE
 
 
@@ -45,11 +46,11 @@ def default_data_dir() -> Path:
 
 
 def _metadata(item: PrivIQItem) -> dict[str, Any]:
-    return {
-        "image": str(item.image),
-        "competencies": list(item.competencies),
-        "combination": combination_label(item.combination),
-    }
+    return PrivIQSampleRecord(
+        image=str(item.image),
+        competencies=list(item.competencies),
+        combination=combination_label(item.combination),
+    ).model_dump()
 
 
 def priviq_sample(item: PrivIQItem) -> Sample:
@@ -73,7 +74,11 @@ class JudgeSettings:
 
 
 def _judged_task(
-    samples: list[Sample], solver: Solver, settings: JudgeSettings, data: Path, **metadata: str
+    samples: list[Sample],
+    solver: Solver,
+    settings: JudgeSettings,
+    data: Path,
+    predictions: str | None = None,
 ) -> Task:
     """A Priv-IQ task: ``solver`` produces the answer, the judge grades it."""
     return Task(
@@ -88,20 +93,20 @@ def _judged_task(
             cache=settings.cache,
         ),
         model_roles=grader_role(settings.judge),
-        metadata={
-            "benchmark": "priviq",
-            "data": str(data),
-            DATASET_HASH_KEY: dataset_hash(data),
-            "judge": settings.judge,
-            "judge_runs": settings.judge_runs,
-            "judge_protocol": offline_judge.PROTOCOL
+        metadata=TaskRecord(
+            benchmark="priviq",
+            data=str(data),
+            dataset_hash=dataset_hash(data),
+            judge=settings.judge,
+            judge_runs=settings.judge_runs,
+            judge_protocol=offline_judge.PROTOCOL
             if is_offline(settings.judge)
             else settings.protocol,
-            "prompt_hash": offline_judge.rules_hash()
+            prompt_hash=offline_judge.rules_hash()
             if is_offline(settings.judge)
             else get_protocol(settings.protocol).template_hash,
-            **metadata,
-        },
+            **({"predictions": predictions} if predictions else {}),
+        ).metadata(),
     )
 
 

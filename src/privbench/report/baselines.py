@@ -59,7 +59,7 @@ def spatial_trivial(directory: str, expected_hash: str) -> Baseline:
     if reason:
         return None, reason
     try:
-        from privbench.audit.spatialtrust import trivial_baselines
+        from privbench.spatialtrust.baseline import trivial_baselines
         from privbench.spatialtrust.dataset import load_spatialtrust
 
         return trivial_baselines(load_spatialtrust(directory)), None

@@ -65,8 +65,7 @@ from privbench.report.samples import (
     spatial_cards,
 )
 from privbench.runtime.judging import is_offline
-from privbench.spatialtrust.results import TASK_LABELS
-from privbench.spatialtrust.scorer import TASKS
+from privbench.spatialtrust.aggregate import TASK_LABELS, TASKS
 
 DEFAULT_BROWSE = 200
 PAGE_SIZE = 20

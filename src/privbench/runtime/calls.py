@@ -25,6 +25,8 @@ import openai
 from inspect_ai.model import ChatMessage, ContentText, Model, ModelOutput
 from inspect_ai.util import store
 
+from privbench.runtime.record import CallCountsRecord
+
 Role = Literal["model", "judge"]
 RETRIES_KEY = "privbench_call_retries"
 """Store key: role → calls retried after a malformed or empty reply."""
@@ -53,20 +55,20 @@ def _count(key: str, role: Role) -> None:
     store().set(key, counts)
 
 
-def call_counts() -> dict[str, dict[str, int]]:
+def call_counts() -> CallCountsRecord:
     """This sample's retried calls and replaced replies, per role (for score metadata)."""
-    return {
-        "call_retries": dict(store().get(RETRIES_KEY, {})),
-        "replaced_characters": dict(store().get(REPLACED_KEY, {})),
-    }
+    return CallCountsRecord(
+        call_retries=dict(store().get(RETRIES_KEY, {})),
+        replaced_characters=dict(store().get(REPLACED_KEY, {})),
+    )
 
 
-def sample_call_counts() -> dict[str, dict[str, int]]:
+def sample_call_counts() -> CallCountsRecord:
     """:func:`call_counts`, or none outside a sample (a scorer called directly)."""
     try:
         return call_counts()
     except Exception:  # no sample context: nothing was counted
-        return {"call_retries": {}, "replaced_characters": {}}
+        return CallCountsRecord()
 
 
 def without_surrogates(output: ModelOutput) -> tuple[ModelOutput, bool]:
@@ -126,10 +128,13 @@ class CallCounts:
         self.retries: dict[str, int] = {}
         self.replaced: dict[str, int] = {}
 
-    def add(self, metadata: dict[str, Any]) -> None:
-        for key, total in (("call_retries", self.retries), ("replaced_characters", self.replaced)):
-            for role, count in (metadata.get(key) or {}).items():
-                total[str(role)] = total.get(str(role), 0) + int(count)
+    def add(self, record: CallCountsRecord) -> None:
+        for counts, total in (
+            (record.call_retries, self.retries),
+            (record.replaced_characters, self.replaced),
+        ):
+            for role, count in counts.items():
+                total[role] = total.get(role, 0) + count
 
     def record(self) -> dict[str, dict[str, int]]:
         """``calls_retried`` and ``replaced_characters`` of ``--json`` (per role)."""

@@ -13,16 +13,15 @@ from pathlib import Path
 
 from inspect_ai.log import (
     EvalLog,
-    EvalSample,
     EvalSampleSummary,
     read_eval_log,
     read_eval_log_sample,
     read_eval_log_sample_summaries,
 )
 
+from privbench.runtime.errors import UsageError
+from privbench.runtime.record import LoggedSample, RunIdentity
 from privbench.runtime.redaction import redact
-
-LoggedSample = EvalSample | EvalSampleSummary
 
 
 def log_samples(
@@ -82,8 +81,6 @@ def token_totals(log: EvalLog) -> dict[str, dict[str, int]]:
 
 def benchmark_of(location: str | Path) -> str:
     """``priviq`` or ``spatialtrust``: which privbench benchmark wrote the log."""
-    from privbench.runtime.errors import UsageError
-
     path = Path(location)
     if not path.is_file():
         raise UsageError(f"{path}: no such log file")
@@ -91,37 +88,13 @@ def benchmark_of(location: str | Path) -> str:
         header = read_eval_log(str(path), header_only=True)
     except Exception:
         raise UsageError(f"{path}: not a readable inspect log") from None
-    benchmark = (header.eval.metadata or {}).get("benchmark")
-    if benchmark not in ("priviq", "spatialtrust"):
+    benchmark = RunIdentity.from_log(header).benchmark
+    if benchmark is None:
         raise UsageError(f"{path}: a log of {header.eval.task}, not of a privbench benchmark")
-    return str(benchmark)
+    return benchmark
 
 
 def dataset_order(log: EvalLog, ids: list[str]) -> list[str]:
     """``ids`` in the dataset's order (the log lists samples in completion order)."""
     order = {str(i): n for n, i in enumerate(log.eval.dataset.sample_ids or [])}
     return sorted(ids, key=lambda i: (order.get(i, len(order)), i))
-
-
-def expected_ids(log: EvalLog) -> list[str]:
-    """The items the run was asked to do: the dataset's ids, cut to ``--limit``."""
-    ids = [str(i) for i in (log.eval.dataset.sample_ids or [])]
-    limit = log.eval.config.limit
-    if isinstance(limit, int):
-        return ids[:limit]
-    if isinstance(limit, tuple):
-        return ids[limit[0] : limit[1]]
-    return ids
-
-
-def run_label(log: EvalLog, model_name: str | None = None) -> str:
-    """A run's label: the one given, else the predictions file's stem, else the model."""
-    if model_name:
-        return model_name
-    predictions = log.eval.task_args.get("predictions")
-    return Path(str(predictions)).stem if predictions else log.eval.model
-
-
-def task_name(log: EvalLog) -> str:
-    """The task's bare name (``priviq``), whether registered as ``privbench/priviq`` or not."""
-    return log.eval.task.split("/")[-1]

@@ -31,8 +31,8 @@ from privbench.runtime.errors import PrivbenchError, UsageError, describe_failur
 from privbench.runtime.gc_tuning import fewer_gc_pauses
 from privbench.runtime.judge_check import check_endpoint, make_judge, make_model
 from privbench.runtime.judging import DEFAULT_JUDGE, is_offline
-from privbench.runtime.log_reading import expected_ids, task_name
 from privbench.runtime.output_dirs import ensure_writable_dir
+from privbench.runtime.record import RunIdentity, expected_ids
 from privbench.runtime.redaction import redact_url
 
 DEFAULT_JUDGE_CONNECTIONS = 32
@@ -367,7 +367,7 @@ def resume_task(
     ensure_writable_dir(options.log_dir, "--log-dir")
     header, done = read_log_header(location)
     spec = header.eval
-    if task_name(header) not in task_names:
+    if RunIdentity.from_log(header).task not in task_names:
         raise UsageError(
             f"--resume {location}: a log of {spec.task}, not of {' or '.join(task_names)}"
         )

@@ -10,8 +10,8 @@ from inspect_ai.log import EvalLog, read_eval_log
 
 from privbench.exports import ExportError, export_failure
 from privbench.runtime.errors import PrivbenchError, UsageError
-from privbench.runtime.log_reading import run_label
 from privbench.runtime.output_dirs import ensure_writable_dir
+from privbench.runtime.record import RunIdentity
 from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
@@ -20,8 +20,10 @@ from privbench.runtime.running import (
     run_model_task,
     run_task,
 )
+from privbench.spatialtrust.aggregate import SpatialScores, spatial_scores
 from privbench.spatialtrust.dataset import SpatialItem, load_spatialtrust
 from privbench.spatialtrust.exports import check_free, write_spatial_exports
+from privbench.spatialtrust.log import SpatialTrustLog, json_document, spatialtrust_log
 from privbench.spatialtrust.predictions import load_spatial_predictions
 from privbench.spatialtrust.regrade import (
     convention_check,
@@ -29,22 +31,15 @@ from privbench.spatialtrust.regrade import (
     logged_answer,
     regraded_log,
 )
-from privbench.spatialtrust.results import (
-    SpatialLog,
-    SpatialScores,
-    json_document,
-    spatial_log,
-    spatial_scores,
-)
 from privbench.spatialtrust.task import default_data_dir, spatialtrust, spatialtrust_grade
 
 
 @dataclass
-class SpatialRun(RunOutcome):
+class SpatialTrustRun(RunOutcome):
     """The outcome of a SpatialTrust eval or grade run."""
 
     strategy: str
-    logged: SpatialLog
+    logged: SpatialTrustLog
     scores: SpatialScores
     extra_ids: dict[str, list[str]] = field(default_factory=dict)
     """Per input file, ids that match no image (reported, not scored)."""
@@ -84,14 +79,10 @@ class SpatialRun(RunOutcome):
         }
 
 
-def _box_format(log: EvalLog) -> str:
-    return str(log.eval.task_args.get("box_format") or "xyxy")
-
-
 def _log_items(log: EvalLog) -> dict[str, SpatialItem] | None:
     """The log's dataset, when it is still where the run found it."""
-    data = (log.eval.metadata or {}).get("data")
-    if not data or not Path(str(data)).is_dir():
+    data = RunIdentity.from_log(log).data
+    if not data or not Path(data).is_dir():
         return None
     try:
         return {item.id: item for item in load_spatialtrust(str(data))}
@@ -99,7 +90,7 @@ def _log_items(log: EvalLog) -> dict[str, SpatialItem] | None:
         return None
 
 
-def _finish(
+def finish_spatialtrust(
     model: str,
     strategy: str,
     log: EvalLog,
@@ -109,24 +100,26 @@ def _finish(
     overwrite: bool = False,
     box_format: str | None = None,
     refuse_existing: bool = False,
-) -> SpatialRun:
+) -> SpatialTrustRun:
     """Scores, the box-convention check and exports of a finished (or stopped) run.
 
     ``box_format``: read the log's answers again in this convention (no model call).
     ``refuse_existing``: stop on existing exports instead of writing beside them.
     """
-    made_with = _box_format(log)
+    made_with = RunIdentity.from_log(log).box_format
     items = _log_items(log)
     regraded_from = None
     if box_format is not None and box_format != made_with:
         if items is None:
             raise UsageError(
-                f"{log.location}: its dataset ({(log.eval.metadata or {}).get('data')}) is not "
+                f"{log.location}: its dataset ({RunIdentity.from_log(log).data or None}) is not "
                 "where the run found it, so its answers cannot be read again"
             )
         log, regraded_from = regraded_log(log, items, box_format), made_with
-    logged = spatial_log(log)
-    run = SpatialRun(model, log, strategy, logged, spatial_scores(logged.items), extra_ids or {})
+    logged = spatialtrust_log(log)
+    run = SpatialTrustRun(
+        model, log, strategy, logged, spatial_scores(logged.items), extra_ids or {}
+    )
     run.box_format, run.regraded_from = box_format or made_with, regraded_from
     if items is not None and logged.items:
         answers = [a for s in full_samples(log) if (a := logged_answer(s)) is not None]
@@ -159,7 +152,7 @@ def eval_spatialtrust(
     options: RunOptions | None = None,
     reask_unparsed: int = 0,
     overwrite: bool = False,
-) -> SpatialRun:
+) -> SpatialTrustRun:
     """Answer every capture with ``model`` using ``strategy`` and score the answers.
 
     ``reask_unparsed``: times an unreadable answer is asked again (0: one pass, as the
@@ -180,7 +173,7 @@ def eval_spatialtrust(
         reask_unparsed=reask_unparsed,
     )
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
-    return _finish(model, strategy, log, out_dir=out, overwrite=overwrite)
+    return finish_spatialtrust(model, strategy, log, out_dir=out, overwrite=overwrite)
 
 
 def grade_spatialtrust(
@@ -192,7 +185,7 @@ def grade_spatialtrust(
     out_dir: str | Path | None = None,
     options: RunOptions | None = None,
     overwrite: bool = False,
-) -> SpatialRun:
+) -> SpatialTrustRun:
     """Score ``preds.jsonl`` (boxes in ``box_format``) against a SpatialTrust directory.
 
     Everything that can be wrong with the file (missing ids, most questions unparsable)
@@ -219,14 +212,12 @@ def grade_spatialtrust(
     # twice that keeps a freed connection busy (see bench/judge_throughput.py)
     log = run_task(task, NO_MODEL, options, True, options.judge_connections)
     extra = {str(predictions): loaded.extra_ids} if loaded.extra_ids else {}
-    return _finish(label, "predictions", log, out_dir=out, extra_ids=extra, overwrite=overwrite)
+    return finish_spatialtrust(
+        label, "predictions", log, out_dir=out, extra_ids=extra, overwrite=overwrite
+    )
 
 
-TASKS = ("spatialtrust", "spatialtrust_grade")
-
-
-def _strategy(log: EvalLog) -> str:
-    return str(log.eval.task_args.get("strategy") or "predictions")
+INSPECT_TASKS = ("spatialtrust", "spatialtrust_grade")
 
 
 def resume_spatialtrust(
@@ -236,24 +227,28 @@ def resume_spatialtrust(
     out_dir: str | Path | None = None,
     options: RunOptions | None = None,
     overwrite: bool = False,
-) -> SpatialRun:
+) -> SpatialTrustRun:
     """Continue an interrupted or failed SpatialTrust eval or grade run from its log."""
     options = options or RunOptions()
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
-    final = resume_task(log, TASKS, options, options.judge_connections)
-    return _finish(
-        run_label(final, model_name), _strategy(final), final, out_dir=out, overwrite=overwrite
+    final = resume_task(log, INSPECT_TASKS, options, options.judge_connections)
+    return finish_spatialtrust(
+        RunIdentity.from_log(final).label(model_name),
+        RunIdentity.from_log(final).strategy_name,
+        final,
+        out_dir=out,
+        overwrite=overwrite,
     )
 
 
-def read_spatial_log(
+def read_spatialtrust_log(
     log: str | Path,
     *,
     model: str | None = None,
     out_dir: str | Path | None = None,
     box_format: str | None = None,
     overwrite: bool = False,
-) -> SpatialRun:
+) -> SpatialTrustRun:
     """Scores (and, with ``out_dir``, exports) of an existing SpatialTrust inspect log.
 
     ``box_format``: score the log's answers as if the model had written its boxes in this
@@ -261,9 +256,9 @@ def read_spatial_log(
     """
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
     header = read_eval_log(str(log), header_only=True)
-    return _finish(
-        run_label(header, model),
-        _strategy(header),
+    return finish_spatialtrust(
+        RunIdentity.from_log(header).label(model),
+        RunIdentity.from_log(header).strategy_name,
         header,
         out_dir=out,
         box_format=box_format,

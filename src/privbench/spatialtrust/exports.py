@@ -29,8 +29,9 @@ import pandas as pd
 
 from privbench.exports import file_part, file_stem, write_export
 from privbench.runtime.errors import UsageError
+from privbench.spatialtrust.aggregate import SpatialScores
 from privbench.spatialtrust.dataset import QUESTION_IDS
-from privbench.spatialtrust.results import SpatialLog, SpatialScores
+from privbench.spatialtrust.log import SpatialTrustLog
 
 
 def export_paths(
@@ -61,7 +62,7 @@ def check_free(
         )
 
 
-def scores_frame(scores: SpatialScores, logged: SpatialLog) -> pd.DataFrame:
+def scores_frame(scores: SpatialScores, logged: SpatialTrustLog) -> pd.DataFrame:
     """The per-image table of the scores CSV, in the order of ``scores.items``."""
     counts = Counter(str(box.get("id")) for box in logged.invalid_boxes)
     rows = [
@@ -80,7 +81,7 @@ def scores_frame(scores: SpatialScores, logged: SpatialLog) -> pd.DataFrame:
 def write_spatial_exports(
     document: dict[str, Any],
     scores: SpatialScores,
-    logged: SpatialLog,
+    logged: SpatialTrustLog,
     out_dir: Path,
     *,
     overwrite: bool = False,

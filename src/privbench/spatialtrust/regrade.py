@@ -20,12 +20,13 @@ from typing import Any
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.scorer import Score
 
+from privbench.runtime.record import SPATIAL_SCORER, SpatialScoreRecord, StrategyRecord
+from privbench.spatialtrust.aggregate import spatial_scores
 from privbench.spatialtrust.boxes import BOX_FORMATS, get_convention
 from privbench.spatialtrust.dataset import EXPLANATION_QUESTIONS, QUESTION_IDS, SpatialItem
 from privbench.spatialtrust.guard import Locked, apply_locks
 from privbench.spatialtrust.judge import verdict_from_record
 from privbench.spatialtrust.parsing import SpatialAnswer, answer_record, parse_answer
-from privbench.spatialtrust.results import SCORER_NAME, spatial_scores
 from privbench.spatialtrust.scorer import rule_scores
 from privbench.spatialtrust.scoring import score_explanation, verdict_problem
 
@@ -45,32 +46,26 @@ class LoggedAnswer:
     verdicts: dict[str, dict[str, Any] | None]
 
 
-def _locked(strategy: dict[str, Any] | None) -> Locked | None:
-    if not strategy or strategy.get("strategy") not in ("staged", "guard"):
+def _locked(strategy: StrategyRecord | None) -> Locked | None:
+    if strategy is None or not strategy.is_pipeline:
         return None
-    chosen = strategy.get("kept") if strategy.get("strategy") == "guard" else None
-    chosen = chosen or strategy.get("selected") or {}
+    chosen = strategy.kept if strategy.strategy == "guard" else None
+    chosen = chosen or strategy.selected
     return {qid: tuple(letters) for qid, letters in chosen.items()}
 
 
 def logged_answer(sample: EvalSample) -> LoggedAnswer | None:
     """What regrading needs from a scored sample (None: not scored, or no answer kept)."""
-    score = (sample.scores or {}).get(SCORER_NAME)
+    score = (sample.scores or {}).get(SPATIAL_SCORER)
     if score is None or not score.answer:
         return None
-    metadata = score.metadata or {}
-    details = metadata.get("judge_details") or {}
-    value = score.value if isinstance(score.value, dict) else {}
-    scores: dict[str, float | None] = {}
-    for qid in QUESTION_IDS:
-        number = value.get(qid)
-        finite = isinstance(number, int | float) and not math.isnan(number)
-        scores[qid] = float(number) if finite else None  # type: ignore[arg-type]
+    record = SpatialScoreRecord.from_score(score)
+    details = record.judge_details
     return LoggedAnswer(
         str(sample.id),
         str(score.answer),
-        _locked(metadata.get("strategy")),
-        scores,
+        _locked(record.strategy),
+        record.question_scores(QUESTION_IDS),
         {qid: (details.get(qid) or {}).get("verdict") for qid in EXPLANATION_QUESTIONS},
     )
 
@@ -156,21 +151,19 @@ def regraded_log(log: EvalLog, items: dict[str, SpatialItem], box_format: str) -
     samples = []
     for sample in regraded.samples or []:
         logged = logged_answer(sample)
-        score = (sample.scores or {}).get(SCORER_NAME)
+        score = (sample.scores or {}).get(SPATIAL_SCORER)
         if logged is None or score is None or logged.id not in items:
             samples.append(sample)
             continue
         values, answer = regrade(items[logged.id], logged, box_format)
-        metadata = {
-            **(score.metadata or {}),
-            "prediction": answer_record(answer),
-            "parse_failures": answer.failures,
-            "invalid_boxes": [box.record() for box in answer.invalid_boxes],
-            "regraded_box_format": box_format,
-        }
+        record = SpatialScoreRecord.from_score(score)
+        record.prediction = answer_record(answer)
+        record.parse_failures = answer.failures
+        record.invalid_boxes = [box.record() for box in answer.invalid_boxes]
+        record.regraded_box_format = box_format
         value = {qid: math.nan if v is None else v for qid, v in values.items()}
-        new_score = Score(value=value, answer=score.answer, metadata=metadata)
-        scores = {**(sample.scores or {}), SCORER_NAME: new_score}
+        new_score = Score(value=value, answer=score.answer, metadata=record.metadata())
+        scores = {**(sample.scores or {}), SPATIAL_SCORER: new_score}
         samples.append(sample.model_copy(update={"scores": scores}))
     task_args = {**regraded.eval.task_args, "box_format": box_format}
     metadata = {**(regraded.eval.metadata or {}), "box_format": box_format}

@@ -20,7 +20,9 @@ from inspect_ai.solver import TaskState
 
 from privbench.runtime.calls import sample_call_counts
 from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
+from privbench.runtime.record import SpatialScoreRecord
 from privbench.spatialtrust import judge as st_judge
+from privbench.spatialtrust.aggregate import TASKS
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.dataset import (
     CHOICE_QUESTIONS,
@@ -38,15 +40,6 @@ from privbench.spatialtrust.parsing import (
     parse_record,
 )
 from privbench.spatialtrust.scoring import score_choice, score_explanation, score_single
-
-TASKS: tuple[tuple[str, str], ...] = (
-    ("q1", "detection"),
-    ("q2", "direct_identification"),
-    ("q3", "indirect_identification"),
-    ("q4", "direct_explanation"),
-    ("q5", "indirect_explanation"),
-)
-"""Question id → the paper's task-level score name (Table 2 columns)."""
 
 
 def _from_store(stored: dict[str, Any], item: SpatialItem) -> SpatialAnswer:
@@ -183,26 +176,28 @@ def spatialtrust_scorer(
             if value is None:
                 unscored.append(qid)
             details[qid] = detail
-        metadata = {
-            "prediction": answer_record(answer),
-            "parse_failures": answer.failures,
-            "invalid_boxes": [box.record() for box in answer.invalid_boxes],
-            "unscored": unscored,
-            "judge": OFFLINE_JUDGE if judge is None else str(judge),
-            "judge_details": details,
-            "strategy": state.store.get(STATS_KEY),
-            **sample_call_counts(),
-        }
+        counts = sample_call_counts()
+        record = SpatialScoreRecord(
+            prediction=answer_record(answer),
+            parse_failures=answer.failures,
+            invalid_boxes=[box.record() for box in answer.invalid_boxes],
+            unscored=unscored,
+            judge=OFFLINE_JUDGE if judge is None else str(judge),
+            judge_details=details,
+            strategy=state.store.get(STATS_KEY),
+            call_retries=counts.call_retries,
+            replaced_characters=counts.replaced_characters,
+        )
         first = first_answer(state, item)
         if first is not None:
-            metadata["without_reask"] = await score_without_reask(
+            record.without_reask = await score_without_reask(
                 judge, item, first, answer, values, max_tries, cache
             )
-            metadata["first_parse_failures"] = first.failures
+            record.first_parse_failures = first.failures
         return Score(
             value={qid: values[qid] for qid in QUESTION_IDS},
             answer=state.output.completion if state.output else "",
-            metadata=metadata,
+            metadata=record.metadata(),
         )
 
     return score

@@ -8,10 +8,10 @@ from typing import Any
 
 from rich.table import Table
 
-from privbench.audit.spatialtrust import BASELINE_LABEL
 from privbench.formatting import fmt
-from privbench.spatialtrust.results import TASK_LABELS, PipelineCounts, SpatialLog, SpatialScores
-from privbench.spatialtrust.scorer import TASKS
+from privbench.spatialtrust.aggregate import TASK_LABELS, TASKS, SpatialScores
+from privbench.spatialtrust.baseline import BASELINE_LABEL
+from privbench.spatialtrust.log import PipelineCounts, SpatialTrustLog
 
 
 def task_table(
@@ -36,7 +36,7 @@ def task_table(
     return table
 
 
-def summary_line(scores: SpatialScores, logged: SpatialLog) -> str:
+def summary_line(scores: SpatialScores, logged: SpatialTrustLog) -> str:
     """Parse failures, unscored, box counts, re-asks and the judge."""
     failures = ", ".join(f"{qid} {n}" for qid, n in logged.parse_failures.items() if n) or "none"
     unscored = sum(len(ids) for ids in scores.unscored.values())
@@ -74,7 +74,9 @@ def reask_line(document: Mapping[str, Any]) -> str | None:
     )
 
 
-def run_notes(scores: SpatialScores, logged: SpatialLog, document: Mapping[str, Any]) -> list[str]:
+def run_notes(
+    scores: SpatialScores, logged: SpatialTrustLog, document: Mapping[str, Any]
+) -> list[str]:
     """Every line printed under the table: the summary, pipeline counters, re-asks,
     warnings and the box-convention check."""
     lines = [summary_line(scores, logged)]
@@ -93,7 +95,7 @@ def run_notes(scores: SpatialScores, logged: SpatialLog, document: Mapping[str, 
     return lines
 
 
-def invalid_box_lines(logged: SpatialLog, limit: int = 10) -> list[str]:
+def invalid_box_lines(logged: SpatialTrustLog, limit: int = 10) -> list[str]:
     """The first ``limit`` invalid boxes, one line each (all of them are in ``--json``)."""
     lines = [
         f"invalid box: {b.get('id')} {b.get('question', '?')} {b.get('option', '?')} "

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from privbench.dataset_identity import DATASET_HASH_KEY, dataset_hash
+from privbench.dataset_identity import dataset_hash
 from privbench.runtime.judge_check import grader_role
+from privbench.runtime.record import SpatialSampleRecord, TaskRecord
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.dataset import SpatialItem, ground_truth_record, load_spatialtrust
@@ -41,14 +41,14 @@ def default_data_dir() -> Path:
 
 
 def _sample(item: SpatialItem) -> Sample:
-    metadata: dict[str, Any] = {
-        "image": str(item.image),
-        "width": item.width,
-        "height": item.height,
-        "ground_truth": ground_truth_record(item),
-        "direct_factors": len(item.q4.factors),
-        "indirect_factors": len(item.q5.factors),
-    }
+    metadata = SpatialSampleRecord(
+        image=str(item.image),
+        width=item.width,
+        height=item.height,
+        ground_truth=ground_truth_record(item),
+        direct_factors=len(item.q4.factors),
+        indirect_factors=len(item.q5.factors),
+    ).model_dump()
     prompt = direct_prompt(item, get_convention("xyxy"))
     message = ChatMessageUser(
         content=[ContentImage(image=str(item.image)), ContentText(text=prompt)]
@@ -67,8 +67,9 @@ def _task(
     judge: str | None,
     max_tries: int,
     cache: bool = False,
-    **metadata: str,
+    **settings: str,
 ) -> Task:
+    """A SpatialTrust task; ``settings`` are the run's strategy, box format, predictions."""
     items = load_spatialtrust(directory)
     return Task(
         dataset=MemoryDataset([_sample(item) for item in items], name="spatialtrust"),
@@ -77,13 +78,15 @@ def _task(
             data=str(directory), max_tries=max_tries, judge=judge, cache=cache
         ),
         model_roles=grader_role(judge),
-        metadata={
-            "benchmark": "spatialtrust",
-            "data": str(directory),
-            DATASET_HASH_KEY: dataset_hash(directory),
-            "judge": judge,
-            **metadata,
-        },
+        metadata=TaskRecord.model_validate(
+            {
+                "benchmark": "spatialtrust",
+                "data": str(directory),
+                "dataset_hash": dataset_hash(directory),
+                "judge": judge,
+                **settings,
+            }
+        ).metadata(),
     )
 
 

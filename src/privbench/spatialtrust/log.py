@@ -1,74 +1,39 @@
-"""SpatialTrust scores from per-image question scores (pure) and from an inspect log.
+"""From an inspect log to a SpatialTrust run's per-image scores, counters and ``--json``.
 
-Task-level scores are means over images per question, as percentages; overall is the
-mean of the five (paper §5.1). An unscored q4/q5 (judge verdict never valid) is left out
-of that question's mean and counted; parse failures are counted per question.
+Why from the log: the log is the record of a run, so the tables, the exports and the JSON
+all derive from it and agree with ``inspect view``. Each score is read through
+:class:`~privbench.runtime.record.SpatialScoreRecord`; parse failures are counted per
+question, and every pipeline counter reaches the document.
 """
 
 from __future__ import annotations
 
 import math
-import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspect_ai.log import EvalLog, EvalSampleSummary
+from inspect_ai.log import EvalLog
 
-from privbench.audit.spatialtrust import run_baseline
-from privbench.dataset_identity import DATASET_HASH_KEY
 from privbench.runtime.calls import CallCounts
 from privbench.runtime.log_reading import (
-    LoggedSample,
     dataset_order,
-    expected_ids,
     log_samples,
     sample_error,
     token_totals,
     was_cancelled,
 )
+from privbench.runtime.record import (
+    SPATIAL_SCORER,
+    LoggedSample,
+    RunIdentity,
+    SpatialScoreRecord,
+    StrategyRecord,
+    expected_ids,
+)
+from privbench.spatialtrust.aggregate import ImageScores, SpatialScores, spatial_scores
+from privbench.spatialtrust.baseline import run_baseline
 from privbench.spatialtrust.dataset import QUESTION_IDS
-from privbench.spatialtrust.scorer import TASKS
-
-SCORER_NAME = "spatialtrust_scorer"
-TASK_LABELS = {
-    "detection": "Detection",
-    "direct_identification": "Direct identification",
-    "indirect_identification": "Indirect identification",
-    "direct_explanation": "Direct explanation",
-    "indirect_explanation": "Indirect explanation",
-}
-
-ImageScores = dict[str, float | None]
-"""One image's score per question (q1–q5), None where unscored."""
-
-
-@dataclass(frozen=True)
-class SpatialScores:
-    """Everything the Table 2 row and the ``--json`` document report."""
-
-    tasks: dict[str, float | None]
-    overall: float | None
-    n_images: int
-    scored: dict[str, int]
-    items: dict[str, ImageScores]
-    unscored: dict[str, list[str]] = field(default_factory=dict)
-
-
-def spatial_scores(items: dict[str, ImageScores]) -> SpatialScores:
-    """Per-question means (percent) over images, and overall = mean of the five."""
-    tasks: dict[str, float | None] = {}
-    scored: dict[str, int] = {}
-    unscored: dict[str, list[str]] = {}
-    for qid, name in TASKS:
-        values = [v for v in (scores.get(qid) for scores in items.values()) if v is not None]
-        tasks[name] = 100 * math.fsum(values) / len(values) if values else None
-        scored[qid] = len(values)
-        unscored[qid] = [i for i, scores in items.items() if scores.get(qid) is None]
-    present = [v for v in tasks.values() if v is not None]
-    overall = statistics.fmean(present) if len(present) == len(TASKS) else None
-    return SpatialScores(tasks, overall, len(items), scored, items, unscored)
-
 
 WARN_SHARE = 0.10
 """A pipeline counter above this share of images gets a warning line: at that rate a
@@ -95,24 +60,17 @@ class PipelineCounts:
     lock_disagreements: int = 0
     final_unparsed: int = 0
 
-    def add(self, stats: dict[str, Any]) -> None:
-        """Count one image's :class:`~privbench.spatialtrust.guard.StrategyStats`."""
+    def add(self, stats: StrategyRecord) -> None:
+        """Count one image's strategy record."""
         self.images += 1
-        failures = stats.get("selection_failures") or {}
-        for qid in failures:  # a list (older logs) or qid → reason
+        for qid in stats.selection_failures:  # a list (older logs) or qid → reason
             self.selection_failures[qid] = self.selection_failures.get(qid, 0) + 1
-        self.images_without_lock += bool(failures)
-        self.verifier_calls += int(stats.get("verifier_calls", 0))
-        unreadable = stats.get("verifier_unreadable", stats.get("verifier_unparsed", 0))
-        self.verifier_unreadable += (
-            len(unreadable) if isinstance(unreadable, list) else int(unreadable)
-        )
-        self.audit_deletions += sum(len(v) for v in (stats.get("deleted") or {}).values())
-        if "lock_disagreements" in stats:
-            self.lock_disagreements += len(stats["lock_disagreements"])
-            self.final_unparsed += len(stats.get("final_unparsed", []))
-        else:  # older logs counted both as one "lock mismatch"
-            self.lock_disagreements += len(stats.get("lock_mismatches", []))
+        self.images_without_lock += bool(stats.selection_failures)
+        self.verifier_calls += stats.verifier_calls
+        self.verifier_unreadable += stats.unreadable_verifier_replies
+        self.audit_deletions += sum(len(v) for v in stats.deleted.values())
+        self.lock_disagreements += stats.disagreements
+        self.final_unparsed += stats.unparsed_locked
 
     def record(self) -> dict[str, Any]:
         """The ``pipeline`` object of ``--json``."""
@@ -164,7 +122,7 @@ class ReaskCounts:
 
 
 @dataclass(frozen=True)
-class SpatialLog:
+class SpatialTrustLog:
     """Per-image scores of a SpatialTrust log and its counts."""
 
     items: dict[str, ImageScores]
@@ -190,32 +148,11 @@ class SpatialLog:
         return not self.errors and not self.missing
 
 
-def _complete(summary: EvalSampleSummary) -> bool:
-    score = (summary.scores or {}).get(SCORER_NAME)
-    metadata = (score.metadata if score is not None else None) or {}
-    # inspect thins a summary's metadata values over 1 kB: such a sample is read in full
-    return isinstance(metadata.get("parse_failures"), dict) and isinstance(
-        metadata.get("invalid_boxes"), list | int
-    )
+def _finite_or_none(value: float | None) -> float | None:
+    return None if value is None or math.isnan(value) else float(value)
 
 
-def _invalid_boxes(image_id: str, value: object) -> list[dict[str, Any]]:
-    """One image's invalid boxes with its id (a log before they were listed holds a count)."""
-    if isinstance(value, int):
-        return [{"id": image_id, "reason": "not listed by this log's privbench"}] * value
-    return [{"id": image_id, **box} for box in value] if isinstance(value, list) else []
-
-
-def _image_scores(value: Any) -> ImageScores:
-    result: ImageScores = {}
-    for qid in QUESTION_IDS:
-        number = value.get(qid) if isinstance(value, dict) else None
-        finite = isinstance(number, int | float) and not math.isnan(number)
-        result[qid] = float(number) if finite else None  # type: ignore[arg-type]
-    return result
-
-
-def spatial_log(log: EvalLog) -> SpatialLog:
+def spatialtrust_log(log: EvalLog) -> SpatialTrustLog:
     """Collect per-image scores and counts from a SpatialTrust log."""
     items: dict[str, ImageScores] = {}
     errors: dict[str, str] = {}
@@ -225,7 +162,7 @@ def spatial_log(log: EvalLog) -> SpatialLog:
     reask = ReaskCounts()
     calls = CallCounts()
     judges: set[str] = set()
-    samples: list[LoggedSample] = log_samples(log, _complete)
+    samples: list[LoggedSample] = log_samples(log, SpatialScoreRecord.summary_is_complete)
     for sample in samples:
         if was_cancelled(sample):
             continue  # counted as missing below
@@ -233,32 +170,34 @@ def spatial_log(log: EvalLog) -> SpatialLog:
         if error is not None:
             errors[str(sample.id)] = error
             continue
-        score = (sample.scores or {}).get(SCORER_NAME)
+        score = (sample.scores or {}).get(SPATIAL_SCORER)
         if score is None:
             continue
-        metadata = score.metadata or {}
-        items[str(sample.id)] = _image_scores(score.value)
-        if metadata.get("parse_failures"):
-            failed_questions[str(sample.id)] = dict(metadata["parse_failures"])
-        invalid_boxes += _invalid_boxes(str(sample.id), metadata.get("invalid_boxes"))
-        calls.add(metadata)
-        strategy = metadata.get("strategy") or {}
-        if strategy.get("strategy") in ("staged", "guard"):
-            pipeline.add(strategy)
+        record = SpatialScoreRecord.from_score(score)
         image_id = str(sample.id)
+        items[image_id] = record.question_scores(QUESTION_IDS)
+        if record.parse_failures:
+            failed_questions[image_id] = dict(record.parse_failures)
+        invalid_boxes += record.listed_invalid_boxes(image_id)
+        calls.add(record)
+        strategy = record.strategy or StrategyRecord()
+        if strategy.is_pipeline:
+            pipeline.add(strategy)
         reask.without[image_id] = items[image_id]
-        if strategy.get("reasks"):
-            reask.reasks += int(strategy["reasks"])
+        if strategy.reasks:
+            reask.reasks += strategy.reasks
             reask.images += 1
-            for qid in metadata.get("first_parse_failures") or {}:
+            for qid in record.first_parse_failures or {}:
                 reask.first_parse_failures[qid] = reask.first_parse_failures.get(qid, 0) + 1
-            if isinstance(metadata.get("without_reask"), dict):
-                reask.without[image_id] = _image_scores(metadata["without_reask"])
-        if metadata.get("judge"):
-            judges.add(str(metadata["judge"]))
+            if record.without_reask is not None:
+                reask.without[image_id] = {
+                    qid: _finite_or_none(record.without_reask.get(qid)) for qid in QUESTION_IDS
+                }
+        if record.judge:
+            judges.add(record.judge)
     failures = Counter(qid for failed in failed_questions.values() for qid in failed)
     done = set(items) | set(errors)
-    return SpatialLog(
+    return SpatialTrustLog(
         {i: items[i] for i in dataset_order(log, list(items))},
         {qid: failures[qid] for qid in QUESTION_IDS},
         invalid_boxes,
@@ -274,7 +213,7 @@ def spatial_log(log: EvalLog) -> SpatialLog:
 
 def json_document(
     scores: SpatialScores,
-    logged: SpatialLog,
+    logged: SpatialTrustLog,
     *,
     model: str,
     strategy: str,
@@ -287,13 +226,14 @@ def json_document(
     ``extra_ids``: per input file, ids that match no image (not scored).
     """
     log_location = str(log.location)
+    identity = RunIdentity.from_log(log)
     return {
         "benchmark": "spatialtrust",
         "model": model,
         "strategy": strategy,
         "status": "complete" if logged.complete and log.status == "success" else "partial",
         "log_status": log.status,
-        "dataset_hash": (log.eval.metadata or {}).get(DATASET_HASH_KEY),
+        "dataset_hash": identity.dataset_hash or None,
         "judge": logged.judge,
         **scores.tasks,
         "overall": scores.overall,
@@ -320,7 +260,7 @@ def json_document(
     }
 
 
-def reask_document(logged: SpatialLog) -> dict[str, Any]:
+def reask_document(logged: SpatialTrustLog) -> dict[str, Any]:
     """The ``reask`` object of ``--json``: counts, and the scores without re-asks."""
     reask = logged.reask
     without = spatial_scores(reask.without) if reask.images else None

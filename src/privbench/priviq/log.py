@@ -6,30 +6,30 @@ tables, the exports and the JSON all derive from it and agree with ``inspect vie
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspect_ai.log import EvalLog, EvalSampleSummary
-from inspect_ai.scorer import Value
+from inspect_ai.log import EvalLog
 
-from privbench.dataset_identity import DATASET_HASH_KEY
+from privbench.priviq.aggregate import ItemGrades, PrivIQScores, ScoreCell
 from privbench.priviq.competencies import combination_label
-from privbench.priviq.scorer import value_score
-from privbench.priviq.scores import ItemGrades, PrivIQScores, ScoreCell
 from privbench.runtime.calls import CallCounts
 from privbench.runtime.log_reading import (
-    LoggedSample,
     dataset_order,
-    expected_ids,
     log_samples,
     sample_error,
     token_totals,
     was_cancelled,
 )
-
-SCORER_NAME = "priviq_judge"
+from privbench.runtime.record import (
+    PRIVIQ_SCORER,
+    LoggedSample,
+    PrivIQSampleRecord,
+    PrivIQScoreRecord,
+    RunIdentity,
+    expected_ids,
+)
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class JudgeIdentity:
 
 
 @dataclass(frozen=True)
-class RunRecord:
+class GradeRun:
     """One judged run of one item as the grade file stores it."""
 
     score: float | None
@@ -51,11 +51,11 @@ class RunRecord:
 
 
 @dataclass(frozen=True)
-class GradedLog:
+class PrivIQLog:
     """Per-item grades of a Priv-IQ log plus what is needed for exports."""
 
     grades: list[ItemGrades]
-    records: dict[str, list[RunRecord]]
+    records: dict[str, list[GradeRun]]
     judge: JudgeIdentity
     judge_parse_failures: int
     errors: dict[str, str]
@@ -77,44 +77,11 @@ class GradedLog:
         return not self.errors and not self.missing
 
 
-def _score(sample: LoggedSample) -> tuple[Value | None, dict[str, Any]]:
-    score = (sample.scores or {}).get(SCORER_NAME)
-    if score is None:
-        return None, {}
-    return score.value, dict(score.metadata or {})
-
-
-def _optional(value: float) -> float | None:
-    return None if math.isnan(value) else value
-
-
-def logged_runs(value: Value | None, metadata: dict[str, Any]) -> list[float | None]:
-    """The judge runs of one logged sample: ``metadata["runs"]`` (privbench ≥ 0.2), or
-    the one value of a log written before judge runs existed."""
-    runs = metadata.get("runs")
-    if isinstance(runs, list):
-        return [None if r is None else _optional(float(r)) for r in runs]
-    return [] if value is None else [_optional(value_score(value))]
-
-
-def _run_replies(metadata: dict[str, Any], n_runs: int) -> list[list[str]]:
-    replies = metadata.get("replies", [])
-    if replies and all(isinstance(r, list) for r in replies):
-        return [[str(x) for x in r] for r in replies]
-    return [[str(x) for x in replies]] * min(n_runs, 1)
-
-
-def _has_replies(summary: EvalSampleSummary) -> bool:
-    """Whether the summary holds the judge's replies whole (long ones are thinned out)."""
-    _, metadata = _score(summary)
-    return isinstance(metadata.get("replies", []), list) and "competencies" in summary.metadata
-
-
-def graded_log(log: EvalLog) -> GradedLog:
+def priviq_log(log: EvalLog) -> PrivIQLog:
     """Collect every sample's judge runs from a Priv-IQ log, in dataset order."""
     by_item: dict[str, dict[int, LoggedSample]] = defaultdict(dict)
     errors: dict[str, str] = {}
-    for sample in log_samples(log, _has_replies):
+    for sample in log_samples(log, PrivIQScoreRecord.summary_is_complete):
         if was_cancelled(sample):
             continue  # counted as missing below
         error = sample_error(sample)
@@ -123,7 +90,7 @@ def graded_log(log: EvalLog) -> GradedLog:
             continue
         by_item[str(sample.id)][sample.epoch] = sample
     grades: list[ItemGrades] = []
-    records: dict[str, list[RunRecord]] = {}
+    records: dict[str, list[GradeRun]] = {}
     answer_hashes: dict[str, str] = {}
     judges: list[str] = []
     protocol, prompt_hash = "", ""
@@ -133,38 +100,32 @@ def graded_log(log: EvalLog) -> GradedLog:
     for item_id in dataset_order(log, list(by_item)):
         epochs = by_item[item_id]
         runs: list[float | None] = []
-        item_records: list[RunRecord] = []
+        item_records: list[GradeRun] = []
         no_answer = False
         competencies: tuple[str, ...] = ()
         for epoch in sorted(epochs):
             sample = epochs[epoch]
-            competencies = tuple(sample.metadata.get("competencies", ()))
-            value, metadata = _score(sample)
-            calls.add(metadata)
-            sample_runs = logged_runs(value, metadata)
-            replies = _run_replies(metadata, len(sample_runs))
-            n_reused = int(metadata.get("reused_runs", 1 if metadata.get("reused") else 0))
-            reused += n_reused
-            reported = metadata.get("judge_reported_model")
-            for index, run in enumerate(sample_runs):
-                run_replies = replies[index] if index < len(replies) else []
-                if index >= n_reused:
-                    parse_failures += len(run_replies) - (0 if run is None else 1)
-                name = reported[index] if isinstance(reported, list) else reported
-                item_records.append(
-                    RunRecord(run, run_replies[-1] if run_replies else "", str(name or ""))
-                )
-            runs.extend(sample_runs)
-            no_answer = no_answer or bool(metadata.get("no_answer"))
-            if metadata.get("truncated") and item_id not in truncated:
+            competencies = tuple(PrivIQSampleRecord.from_metadata(sample.metadata).competencies)
+            score = (sample.scores or {}).get(PRIVIQ_SCORER)
+            record = PrivIQScoreRecord() if score is None else PrivIQScoreRecord.from_score(score)
+            calls.add(record)
+            judge_runs = record.judge_runs()
+            reused += record.reused_runs
+            for run in judge_runs:
+                parse_failures += run.unreadable_replies
+                item_records.append(GradeRun(run.score, run.last_reply, run.reported_model))
+            runs.extend(run.score for run in judge_runs)
+            no_answer = no_answer or record.no_answer
+            if record.truncated and item_id not in truncated:
                 truncated.append(item_id)
-            judge = str(metadata.get("judge", ""))
-            if judge and judge not in judges:
-                judges.append(judge)
-            protocol = str(metadata.get("protocol", protocol))
-            prompt_hash = str(metadata.get("prompt_hash", prompt_hash))
-            if metadata.get("answer_hash"):
-                answer_hashes[item_id] = str(metadata["answer_hash"])
+            if record.judge and record.judge not in judges:
+                judges.append(record.judge)
+            if score is not None:
+                protocol = record.protocol if "protocol" in record.model_fields_set else protocol
+                if "prompt_hash" in record.model_fields_set:
+                    prompt_hash = record.prompt_hash
+            if record.answer_hash:
+                answer_hashes[item_id] = record.answer_hash
         grades.append(ItemGrades(item_id, competencies, tuple(runs), no_answer))
         records[item_id] = item_records
     done = set(by_item) | set(errors)
@@ -172,7 +133,7 @@ def graded_log(log: EvalLog) -> GradedLog:
     identity = JudgeIdentity(
         judges[0] if len(judges) == 1 else ", ".join(judges), protocol, prompt_hash
     )
-    return GradedLog(
+    return PrivIQLog(
         grades,
         records,
         identity,
@@ -192,7 +153,7 @@ def _cells(cells: dict[str, ScoreCell]) -> dict[str, float | None]:
 
 def json_document(
     scores: PrivIQScores,
-    graded: GradedLog,
+    graded: PrivIQLog,
     *,
     model: str,
     log: EvalLog,
@@ -209,7 +170,7 @@ def json_document(
         "model": model,
         "status": "complete" if graded.complete and log.status == "success" else "partial",
         "log_status": log.status,
-        "dataset_hash": (log.eval.metadata or {}).get(DATASET_HASH_KEY),
+        "dataset_hash": RunIdentity.from_log(log).dataset_hash or None,
         "judge": graded.judge.judge,
         "judge_protocol": graded.judge.protocol,
         "prompt_hash": graded.judge.prompt_hash,

@@ -1,0 +1,441 @@
+"""What a privbench run records in its inspect log, as typed models every reader shares.
+
+Why one module: the scorers write a score's metadata and the tasks write the run's
+identity; the terminal tables, the exports, ``show``, the analysis tables and the report
+all read them back. Decoding those dicts by hand in each reader let the readers drift
+apart (one counted a judge's replies per run, another once per sample). Here each record
+is a pydantic model: written with :meth:`~pydantic.BaseModel.model_dump`, read with
+``from_score`` / ``from_log``, which also accept the shapes older privbench versions
+logged, so old logs stay readable without a lookup outside this module.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from inspect_ai.log import EvalLog, EvalSample, EvalSampleSummary
+from inspect_ai.scorer import Score, Value
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+Benchmark = Literal["priviq", "spatialtrust"]
+BENCHMARKS: tuple[Benchmark, ...] = ("priviq", "spatialtrust")
+PRIVIQ_SCORER = "priviq_judge"
+"""The inspect scorer name of Priv-IQ (the key of its score in each sample)."""
+SPATIAL_SCORER = "spatialtrust_scorer"
+"""The inspect scorer name of SpatialTrust."""
+SCORE_KEY = "score"
+"""Key of the 0–1 item score in a Priv-IQ score value (``{"score": …, "unscored_runs": …}``)."""
+UNSCORED_KEY = "unscored_runs"
+"""Key of the count of runs no judge reply could score, in a Priv-IQ score value."""
+DATASET_HASH_KEY = "dataset_hash"
+"""Task-metadata key of the data directory's content hash (``log.eval.metadata``)."""
+
+LoggedSample = EvalSample | EvalSampleSummary
+
+
+THINNED = "Key removed from summary (> 1k)"
+"""What inspect writes in a sample *summary* in place of a metadata value over 1 kB."""
+
+
+class _Record(BaseModel):
+    """Records ignore keys they do not know (a newer log read by an older reader)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+class _ScoreRecord(_Record):
+    """A score's metadata; read from a sample summary, thinned values are left out (a
+    reader that needs one reads the sample in full: see ``summary_is_complete``)."""
+
+    SUMMARY_FIELDS: ClassVar[tuple[str, ...]] = ()
+    """The fields the log readers need, which a usable summary must hold whole."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _without_thinned(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            return {key: value for key, value in data.items() if value != THINNED}
+        return data
+
+    @classmethod
+    def holds_whole(cls, metadata: dict[str, Any]) -> bool:
+        """Whether none of :attr:`SUMMARY_FIELDS` was thinned out of ``metadata``."""
+        return all(metadata.get(name) != THINNED for name in cls.SUMMARY_FIELDS)
+
+
+def _finite(value: object) -> float | None:
+    """A number that is a real score: None for NaN, booleans and anything not a number."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return None if math.isnan(value) else float(value)
+
+
+def priviq_value_score(value: Value | None) -> float:
+    """The 0–1 item score of a logged Priv-IQ value (this scorer's dict, or a bare float of
+    logs written before the value held the unscored count); NaN when there is none."""
+    if isinstance(value, dict):
+        value = value.get(SCORE_KEY, math.nan)
+    return float(value) if isinstance(value, int | float) else math.nan
+
+
+class CallCountsRecord(_ScoreRecord):
+    """Calls retried after a malformed or empty reply, and replies with replaced characters,
+    per role (``model``, ``judge``), for one sample."""
+
+    call_retries: dict[str, int] = Field(default_factory=dict)
+    replaced_characters: dict[str, int] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class JudgeRun:
+    """One judge run of one Priv-IQ item: its grade, the judge's replies, who answered."""
+
+    score: float | None
+    """The run's grade (None: no reply could be scored)."""
+    replies: tuple[str, ...]
+    """Every reply of the run, the last one being the graded (or final unreadable) one."""
+    reported_model: str
+    reused: bool
+    """Taken from an earlier grade file rather than sent to the judge."""
+
+    @property
+    def last_reply(self) -> str:
+        return self.replies[-1] if self.replies else ""
+
+    @property
+    def unreadable_replies(self) -> int:
+        """Replies of a fresh run that could not be scored (all of them if none could)."""
+        if self.reused or not self.replies:
+            return 0
+        return len(self.replies) - (0 if self.score is None else 1)
+
+
+class PrivIQScoreRecord(CallCountsRecord):
+    """The metadata of one Priv-IQ score: the judge's identity and every judge run."""
+
+    protocol: str = ""
+    prompt_hash: str = ""
+    judge: str = ""
+    answer_hash: str = ""
+    no_answer: bool = False
+    truncated: bool = False
+    answer_chars: int = 0
+    runs: list[float | None] | None = None
+    """One grade per judge run (absent in logs from before judge runs existed)."""
+    replies: list[list[str]] | list[str] = Field(default_factory=list)
+    """Per run, the judge's replies (older logs: one flat list for the sample's one run)."""
+    judge_reported_model: list[str] | str | None = None
+    reused_runs: int = 0
+    value: Value | None = Field(default=None, exclude=True)
+    """The score's value, kept for logs whose runs are only in it (not written)."""
+
+    SUMMARY_FIELDS: ClassVar[tuple[str, ...]] = ("runs", "replies", "judge_reported_model")
+
+    def metadata(self) -> dict[str, Any]:
+        """What the scorer stores as ``Score.metadata`` (the fields it set)."""
+        return self.model_dump(exclude={"value"}, exclude_unset=True)
+
+    @classmethod
+    def from_score(cls, score: Score) -> PrivIQScoreRecord:
+        return cls.model_validate({**(score.metadata or {}), "value": score.value})
+
+    def judge_runs(self) -> list[JudgeRun]:
+        """Every judge run of the sample, in order (the reused ones first)."""
+        if self.runs is not None:
+            grades = [_finite(r) for r in self.runs]
+        else:
+            grades = [] if self.value is None else [_finite(priviq_value_score(self.value))]
+        if self.replies and all(isinstance(r, list) for r in self.replies):
+            per_run = [tuple(str(x) for x in r) for r in self.replies]
+        else:  # one flat list: the attempts of the sample's one run
+            per_run = [tuple(str(x) for x in self.replies)] * min(len(grades), 1)
+        per_run += [() for _ in range(len(grades) - len(per_run))]
+        return [
+            JudgeRun(score, per_run[index], self._reported(index), index < self.reused_runs)
+            for index, score in enumerate(grades)
+        ]
+
+    def _reported(self, index: int) -> str:
+        reported = self.judge_reported_model
+        if isinstance(reported, list):
+            return str(reported[index]) if index < len(reported) else ""
+        return str(reported or "")
+
+    @classmethod
+    def summary_is_complete(cls, summary: EvalSampleSummary) -> bool:
+        """Whether a sample summary holds the judge's replies whole (inspect thins metadata
+        values over 1 kB in summaries; such a sample is read in full)."""
+        score = (summary.scores or {}).get(PRIVIQ_SCORER)
+        metadata = (score.metadata if score is not None else None) or {}
+        return cls.holds_whole(metadata) and "competencies" in summary.metadata
+
+
+class PrivIQSampleRecord(_Record):
+    """What a Priv-IQ sample carries as ``Sample.metadata``: its image and competencies."""
+
+    image: str = ""
+    competencies: list[str] = Field(default_factory=list)
+    combination: str = ""
+
+    @classmethod
+    def from_metadata(cls, metadata: dict[str, Any] | None) -> PrivIQSampleRecord:
+        return cls.model_validate(metadata or {})
+
+
+class SpatialSampleRecord(_Record):
+    """What a SpatialTrust sample carries as ``Sample.metadata``: the capture and its
+    ground truth per question (the report draws both)."""
+
+    image: str = ""
+    width: int | None = None
+    height: int | None = None
+    ground_truth: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    direct_factors: int = 0
+    indirect_factors: int = 0
+
+    @classmethod
+    def from_metadata(cls, metadata: dict[str, Any] | None) -> SpatialSampleRecord:
+        return cls.model_validate(metadata or {})
+
+
+class StrategyRecord(_Record):
+    """What a SpatialTrust strategy did for one image (``strategy`` in score metadata).
+
+    Older logs named two counters differently (``verifier_unparsed``) or counted lock
+    disagreements and unparsed locked answers as one ``lock_mismatches``.
+    """
+
+    strategy: str = ""
+    selected: dict[str, list[str]] = Field(default_factory=dict)
+    kept: dict[str, list[str]] = Field(default_factory=dict)
+    deleted: dict[str, list[str]] = Field(default_factory=dict)
+    selection_failures: dict[str, str] | list[str] = Field(default_factory=dict)
+    verifier_calls: int = 0
+    verifier_unreadable: list[str] | int | None = None
+    verifier_unparsed: list[str] | int | None = None
+    lock_disagreements: list[str] | None = None
+    final_unparsed: list[str] = Field(default_factory=list)
+    lock_mismatches: list[str] = Field(default_factory=list)
+    reasks: int = 0
+
+    @property
+    def is_pipeline(self) -> bool:
+        """A staged or guard run (direct runs and predictions have no stages)."""
+        return self.strategy in ("staged", "guard")
+
+    @property
+    def unreadable_verifier_replies(self) -> int:
+        value = self.verifier_unreadable
+        if value is None:
+            value = self.verifier_unparsed if self.verifier_unparsed is not None else 0
+        return len(value) if isinstance(value, list) else int(value)
+
+    @property
+    def disagreements(self) -> int:
+        if self.lock_disagreements is not None:
+            return len(self.lock_disagreements)
+        return len(self.lock_mismatches)
+
+    @property
+    def unparsed_locked(self) -> int:
+        return len(self.final_unparsed) if self.lock_disagreements is not None else 0
+
+
+class SpatialScoreRecord(CallCountsRecord):
+    """The metadata of one SpatialTrust score: the reading of the answer and the verdicts."""
+
+    prediction: dict[str, Any] = Field(default_factory=dict)
+    parse_failures: dict[str, str] = Field(default_factory=dict)
+    """Question id → why its answer did not parse."""
+    invalid_boxes: list[dict[str, Any]] | int = Field(default_factory=list)
+    """Boxes not scored, each with its reason (very old logs: a count)."""
+    unscored: list[str] = Field(default_factory=list)
+    judge: str = ""
+    judge_details: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    strategy: StrategyRecord | None = None
+    without_reask: dict[str, float | None] | None = Field(default=None)
+    first_parse_failures: dict[str, str] | None = Field(default=None)
+    regraded_box_format: str | None = None
+    """Set on a copy of the log regraded in another box convention (``show --box-format``)."""
+    value: Value | None = Field(default=None, exclude=True)
+
+    SUMMARY_FIELDS: ClassVar[tuple[str, ...]] = (
+        "parse_failures",
+        "invalid_boxes",
+        "strategy",
+        "without_reask",
+        "first_parse_failures",
+        "judge",
+    )
+
+    def metadata(self) -> dict[str, Any]:
+        """What the scorer stores as ``Score.metadata``: the fields it set (the re-ask
+        fields only for an image that was asked again; a strategy's own keys only)."""
+        return self.model_dump(exclude={"value"}, exclude_unset=True)
+
+    @classmethod
+    def from_score(cls, score: Score) -> SpatialScoreRecord:
+        return cls.model_validate({**(score.metadata or {}), "value": score.value})
+
+    def question_scores(self, questions: Sequence[str]) -> dict[str, float | None]:
+        """The image's score per question (None where unscored or missing)."""
+        numbers = self.value if isinstance(self.value, dict) else {}
+        return {qid: _finite(numbers.get(qid)) for qid in questions}
+
+    def listed_invalid_boxes(self, image_id: str) -> list[dict[str, Any]]:
+        """This image's invalid boxes, each with the image id."""
+        if isinstance(self.invalid_boxes, int):
+            return [
+                {"id": image_id, "reason": "not listed by this log's privbench"}
+            ] * self.invalid_boxes
+        return [{"id": image_id, **box} for box in self.invalid_boxes]
+
+    @classmethod
+    def summary_is_complete(cls, summary: EvalSampleSummary) -> bool:
+        """Whether a sample summary holds this record whole (inspect thins metadata values
+        over 1 kB in summaries; such a sample is read in full)."""
+        score = (summary.scores or {}).get(SPATIAL_SCORER)
+        metadata = (score.metadata if score is not None else None) or {}
+        return "parse_failures" in metadata and cls.holds_whole(metadata)
+
+
+class TaskRecord(_Record):
+    """What a privbench task writes into its log's ``eval.metadata``: the run's settings."""
+
+    benchmark: Benchmark | None = None
+    data: str = ""
+    dataset_hash: str | None = None
+    judge: str | None = None
+    judge_runs: int | None = None
+    judge_protocol: str | None = None
+    prompt_hash: str | None = None
+    strategy: str | None = None
+    box_format: str | None = None
+    reask_unparsed: str | None = None
+    predictions: str | None = None
+
+    def metadata(self) -> dict[str, Any]:
+        """The task's ``metadata`` (unset settings left out, as the tasks always wrote it)."""
+        return self.model_dump(exclude_unset=True)
+
+    @classmethod
+    def from_log(cls, log: EvalLog) -> TaskRecord:
+        try:
+            return cls.model_validate(log.eval.metadata or {})
+        except ValidationError:  # a log of another task that uses some of these keys
+            return cls()
+
+
+def log_limit(log: EvalLog) -> int | tuple[int, int] | None:
+    """The ``--limit`` a run was given (an int, or inspect's ``(start, stop)`` range)."""
+    limit = log.eval.config.limit
+    if isinstance(limit, int):
+        return limit
+    if isinstance(limit, tuple | list) and len(limit) == 2:
+        return int(limit[0]), int(limit[1])
+    return None
+
+
+@dataclass(frozen=True)
+class RunIdentity:
+    """What identifies a run: its benchmark, model, judge, protocol, data and settings.
+
+    Read once from the log's header, the same way by every reader (``show``, the analysis
+    tables, the report, the exports).
+    """
+
+    benchmark: Benchmark | None
+    model: str
+    task: str
+    data: str
+    dataset_hash: str
+    judge: str
+    judge_protocol: str
+    prompt_hash: str
+    strategy: str
+    """SpatialTrust's strategy as the task was given it (``direct``, ``staged``, ``guard``;
+    empty for a grade run and for Priv-IQ): see :attr:`strategy_name`."""
+    box_format: str
+    limit: int | tuple[int, int] | None
+    judge_runs: int
+    predictions: str
+    status: str
+    task_id: str
+    created: str
+
+    @classmethod
+    def from_log(cls, log: EvalLog) -> RunIdentity:
+        record = TaskRecord.from_log(log)
+        args = log.eval.task_args or {}
+        task = log.eval.task.split("/")[-1]
+        benchmark = record.benchmark or _benchmark_by_name(log)
+        strategy = str(args.get("strategy", record.strategy or ""))
+        return cls(
+            benchmark=benchmark,
+            model=str(log.eval.model),
+            task=task,
+            data=str(record.data or args.get("data") or ""),
+            dataset_hash=str(record.dataset_hash or ""),
+            judge=str(record.judge or ""),
+            judge_protocol=str(record.judge_protocol or ""),
+            prompt_hash=str(record.prompt_hash or ""),
+            strategy=strategy,
+            box_format=str(args.get("box_format") or record.box_format or "xyxy"),
+            limit=log_limit(log),
+            judge_runs=int(record.judge_runs or args.get("judge_runs") or 1),
+            predictions=str(args.get("predictions") or record.predictions or ""),
+            status=str(log.status),
+            task_id=str(log.eval.task_id),
+            created=str(log.eval.created),
+        )
+
+    @property
+    def limit_count(self) -> int | None:
+        """``--limit`` as a number of items (a ``(start, stop)`` range counts as its length)."""
+        if isinstance(self.limit, tuple):
+            return self.limit[1] - self.limit[0]
+        return self.limit
+
+    @property
+    def strategy_name(self) -> str:
+        """The strategy a SpatialTrust run's exports and ``--json`` name (``predictions``
+        for answers made elsewhere)."""
+        return self.strategy or "predictions"
+
+    @property
+    def is_eval(self) -> bool:
+        """A run that asked the model (not a grade run of answers made elsewhere)."""
+        return self.task in ("priviq", "spatialtrust")
+
+    def label(self, given: str | None = None) -> str:
+        """The run's label: the one given, else the predictions file's stem, else the model."""
+        if given:
+            return given
+        return Path(self.predictions).stem if self.predictions else self.model
+
+
+def _benchmark_by_name(log: EvalLog) -> Benchmark | None:
+    """The benchmark of a log whose task wrote no metadata (``inspect eval`` of an older
+    privbench): by its scorer, else by its task name."""
+    scorers = {s.name for s in (log.results.scores if log.results else [])}
+    task = log.eval.task
+    if PRIVIQ_SCORER in scorers or task.endswith(("priviq", "priviq_grade")):
+        return "priviq"
+    if SPATIAL_SCORER in scorers or task.endswith(("spatialtrust", "spatialtrust_grade")):
+        return "spatialtrust"
+    return None
+
+
+def expected_ids(log: EvalLog) -> list[str]:
+    """The items the run was asked to do: the dataset's ids, cut to ``--limit``."""
+    ids = [str(i) for i in (log.eval.dataset.sample_ids or [])]
+    limit = log_limit(log)
+    if isinstance(limit, int):
+        return ids[:limit]
+    if isinstance(limit, tuple):
+        return ids[limit[0] : limit[1]]
+    return ids
