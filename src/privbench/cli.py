@@ -22,7 +22,7 @@ from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.redaction import redact
 
 if TYPE_CHECKING:
-    from privbench.runtime.running import Generation, RunOptions
+    from privbench.runtime.running import BenchmarkRun, Generation, RunOptions
 
 app = typer.Typer(
     name="privbench",
@@ -147,6 +147,13 @@ LogDirOption = Annotated[str, typer.Option("--log-dir", help="Where inspect writ
 MaxConnectionsOption = Annotated[
     int | None, typer.Option("--max-connections", min=1, help="Concurrent requests to the model.")
 ]
+ModelOption = Annotated[
+    str | None, typer.Option("--model", help="Model under test, as inspect names it.")
+]
+GradedModelNameOption = Annotated[
+    str | None,
+    typer.Option("--model-name", help="Label of the graded model (default: file stem)."),
+]
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON document and nothing else.")
 ]
@@ -231,7 +238,7 @@ def audit(
     run_command(action)
 
 
-def _resume_hint(command: str, run: Any, out: Path | None, log_dir: str) -> str:
+def _resume_hint(command: str, run: BenchmarkRun, out: Path | None, log_dir: str) -> str:
     parts = ["privbench", *command.split(), "--resume", shlex.quote(run.log_location)]
     if out is not None:
         parts += ["--out", shlex.quote(str(out))]
@@ -240,7 +247,7 @@ def _resume_hint(command: str, run: Any, out: Path | None, log_dir: str) -> str:
     return " ".join(parts)
 
 
-def _stop_if_interrupted(run: Any, resume: str) -> None:
+def _stop_if_interrupted(run: BenchmarkRun, resume: str) -> None:
     """After Ctrl-C / SIGTERM: where the partial log and exports are, how to go on; exit 130."""
     if not run.interrupted:
         return
@@ -251,13 +258,6 @@ def _stop_if_interrupted(run: Any, resume: str) -> None:
     raise typer.Exit(130)
 
 
-def _tokens(run: Any) -> str:
-    from privbench.formatting import tokens_line
-    from privbench.runtime.log_reading import token_totals
-
-    return tokens_line(token_totals(run.log))
-
-
 def _offline_notice(judge: str) -> None:
     from privbench.judges import offline_notice
 
@@ -266,33 +266,17 @@ def _offline_notice(judge: str) -> None:
         typer.echo(notice, err=True)
 
 
-def _show_priviq(run: Any, as_json: bool, resume: str | None = None) -> None:
-    from privbench.priviq.tables import (
-        combination_table,
-        competency_table,
-        completeness_lines,
-        summary_line,
-        truncation_lines,
-    )
-
+def _show(run: BenchmarkRun, as_json: bool, resume: str | None = None) -> None:
+    """A run's ``--json`` document or its tables and lines, then its notices and exit."""
     if as_json:
         print_json(run.json())
     else:
-        stdout.print(competency_table(run.model, run.scores))
-        stdout.print(combination_table(run.model, run.scores))
-        judge = run.logged.judge
-        typer.echo(summary_line(run.scores, judge.judge, judge.protocol, judge.prompt_hash))
-        for line in completeness_lines(run.scores, run.logged):
-            typer.echo(line)
-        calls = run.logged.calls.line()
-        if calls:
-            typer.echo(calls)
-        for line in truncation_lines(run.logged):
-            typer.echo(line)
-        typer.echo(f"log: {run.log_location}")
-        for kind, path in run.exports.items():
-            typer.echo(f"{kind}: {path}")
-    _offline_notice(run.logged.judge.judge)
+        for part in run.terminal():
+            if isinstance(part, str):
+                typer.echo(part)
+            else:
+                stdout.print(part)
+    _offline_notice(run.judge_name)
     _warn_extra_ids(run)
     if resume is not None:
         _stop_if_interrupted(run, resume)
@@ -314,10 +298,7 @@ def grade_priviq_command(
     out: Annotated[
         Path | None, typer.Option("--out", help="Export directory (default: beside --predictions).")
     ] = None,
-    model_name: Annotated[
-        str | None,
-        typer.Option("--model-name", help="Label of the graded model (default: file stem)."),
-    ] = None,
+    model_name: GradedModelNameOption = None,
     judge_protocol: ProtocolOption = "paper",
     judge_connections: ConnectionsOption = 32,
     log_dir: LogDirOption = "logs",
@@ -359,16 +340,14 @@ def grade_priviq_command(
                 f"--grades: {run.logged.reused_runs} run(s) reused (same answer, judge and "
                 f"protocol), {graded_now} graded now"
             )
-        _show_priviq(run, as_json, _resume_hint("grade priviq", run, out, log_dir))
+        _show(run, as_json, _resume_hint("grade priviq", run, out, log_dir))
 
     run_command(action)
 
 
 @eval_app.command("priviq")
 def eval_priviq_command(
-    model: Annotated[
-        str | None, typer.Option("--model", help="Model under test, as inspect names it.")
-    ] = None,
+    model: ModelOption = None,
     data: DataOption = None,
     judge: JudgeOption = "openai/gpt-4o",
     judge_runs: JudgeRunsOption = 1,
@@ -416,7 +395,7 @@ def eval_priviq_command(
                 model_connections=max_connections,
                 options=options,
             )
-        _show_priviq(run, as_json, _resume_hint("eval priviq", run, out, log_dir))
+        _show(run, as_json, _resume_hint("eval priviq", run, out, log_dir))
 
     run_command(action)
 
@@ -451,59 +430,23 @@ def show(
         if benchmark == "priviq":
             if box_format is not None:
                 raise UsageError("--box-format: only for SpatialTrust logs")
-            _show_priviq(read_priviq_log(log, model=model_name, out_dir=out), as_json)
+            _show(read_priviq_log(log, model=model_name, out_dir=out), as_json)
         else:
             if box_format is not None:
                 _check_spatial_options("direct", box_format)
             run = read_spatialtrust_log(
                 log, model=model_name, out_dir=out, box_format=box_format, overwrite=overwrite
             )
-            _show_spatial(run, as_json)
+            _show(run, as_json)
 
     run_command(action)
 
 
-def _show_spatial(run: Any, as_json: bool, resume: str | None = None) -> None:
-    from privbench.spatialtrust.tables import invalid_box_lines, run_notes, task_table
-
-    document = run.json()
-    if as_json:
-        print_json(document)
-    else:
-        from privbench.spatialtrust.baseline import run_baseline
-
-        baseline = run_baseline(run.log, run.scores.items)
-        stdout.print(task_table(run.model, run.strategy, run.scores, baseline))
-        if run.regraded_from:
-            typer.echo(
-                f"boxes read as {run.box_format} (the run used {run.regraded_from}); "
-                "q4/q5 keep the judge's logged verdicts"
-            )
-        for line in run_notes(run.scores, run.logged, document):
-            typer.echo(line)
-        for line in invalid_box_lines(run.logged):
-            typer.echo(line)
-        if run.logged.missing or run.logged.errors:
-            typer.echo(
-                f"PARTIAL: {len(run.logged.missing)} image(s) not run, "
-                f"{len(run.logged.errors)} failed"
-            )
-        typer.echo(_tokens(run))
-        typer.echo(f"log: {run.log_location}")
-        for kind, path in run.exports.items():
-            typer.echo(f"{kind}: {path}")
-    _offline_notice(run.logged.judge)
-    _warn_extra_ids(run)
-    if resume is not None:
-        _stop_if_interrupted(run, resume)
-    run.require_success()
-
-
-def _warn_extra_ids(run: Any) -> None:
+def _warn_extra_ids(run: BenchmarkRun) -> None:
     """One warning line on stderr per input file with ids that match no item."""
     from privbench.runtime.errors import extra_ids_warning
 
-    for file, ids in getattr(run, "extra_ids", {}).items():
+    for file, ids in run.extra_ids.items():
         typer.echo(extra_ids_warning(file, ids), err=True)
 
 
@@ -547,9 +490,7 @@ def _check_spatial_options(strategy: str, box_format: str) -> None:
 
 @eval_app.command("spatialtrust")
 def eval_spatialtrust_command(
-    model: Annotated[
-        str | None, typer.Option("--model", help="Model under test, as inspect names it.")
-    ] = None,
+    model: ModelOption = None,
     data: DataOption = None,
     judge: JudgeOption = "openai/gpt-4o",
     strategy: StrategyOption = "direct",
@@ -600,7 +541,7 @@ def eval_spatialtrust_command(
                 reask_unparsed=reask_unparsed,
                 overwrite=overwrite,
             )
-        _show_spatial(run, as_json, _resume_hint("eval spatialtrust", run, out, log_dir))
+        _show(run, as_json, _resume_hint("eval spatialtrust", run, out, log_dir))
 
     run_command(action)
 
@@ -612,10 +553,7 @@ def grade_spatialtrust_command(
     ] = None,
     data: DataOption = None,
     judge: JudgeOption = "openai/gpt-4o",
-    model_name: Annotated[
-        str | None,
-        typer.Option("--model-name", help="Label of the graded model (default: file stem)."),
-    ] = None,
+    model_name: GradedModelNameOption = None,
     box_format: BoxFormatOption = "xyxy",
     out: Annotated[
         Path | None,
@@ -655,7 +593,7 @@ def grade_spatialtrust_command(
                 options=options,
                 overwrite=overwrite,
             )
-        _show_spatial(run, as_json, _resume_hint("grade spatialtrust", run, out, log_dir))
+        _show(run, as_json, _resume_hint("grade spatialtrust", run, out, log_dir))
 
     run_command(action)
 
@@ -887,8 +825,8 @@ def demo(
         for summary in check_suites():
             typer.echo(f"validate: {summary}")
         result = run_demo(out, model=model, judge=judge, limit=limit)
-        _show_priviq(result.priviq, as_json=False)
-        _show_spatial(result.spatialtrust, as_json=False)
+        _show(result.priviq, as_json=False)
+        _show(result.spatialtrust, as_json=False)
         typer.echo(f"report: {result.report}")
 
     run_command(action)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample
+from rich.console import RenderableType
 
 from privbench.exports import ExportError, export_failure, file_part, write_export
 from privbench.priviq.aggregate import PrivIQScores, priviq_scores
@@ -24,6 +25,13 @@ from privbench.priviq.exports import write_exports
 from privbench.priviq.log import PrivIQLog, json_document, priviq_log
 from privbench.priviq.predictions import load_grade_file, load_predictions
 from privbench.priviq.scorer import runs_to_grade
+from privbench.priviq.tables import (
+    combination_table,
+    competency_table,
+    completeness_lines,
+    summary_line,
+    truncation_lines,
+)
 from privbench.priviq.task import priviq, priviq_grade
 from privbench.runtime.errors import UsageError
 from privbench.runtime.output_dirs import ensure_writable_dir
@@ -55,6 +63,27 @@ class PrivIQRun(RunOutcome):
     @property
     def item_errors(self) -> dict[str, str]:
         return self.logged.errors
+
+    @property
+    def judge_name(self) -> str:
+        return self.logged.judge.judge
+
+    def terminal(self) -> list[RenderableType]:
+        """Table 3 and Table 5, the judge's identity, what is incomplete, where files went."""
+        judge = self.logged.judge
+        parts: list[RenderableType] = [
+            competency_table(self.model, self.scores),
+            combination_table(self.model, self.scores),
+            summary_line(self.scores, judge.judge, judge.protocol, judge.prompt_hash),
+            *completeness_lines(self.scores, self.logged),
+        ]
+        calls = self.logged.calls.line()
+        if calls:
+            parts.append(calls)
+        parts += truncation_lines(self.logged)
+        parts.append(f"log: {self.log_location}")
+        parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
+        return parts
 
     def json(self) -> dict[str, Any]:
         """The ``--json`` document."""

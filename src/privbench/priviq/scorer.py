@@ -18,12 +18,13 @@ from __future__ import annotations
 import asyncio
 import math
 from pathlib import Path
-from typing import Any
 
 from inspect_ai.model import CachePolicy, Model, ModelOutput, get_model
 from inspect_ai.scorer import (
+    Metric,
     SampleScore,
     Score,
+    Scorer,
     Target,
     Value,
     metric,
@@ -109,7 +110,7 @@ def _scored(scores: list[SampleScore]) -> list[tuple[float, SampleScore]]:
 
 
 @metric
-def overall() -> Any:
+def overall() -> Metric:
     """Eq. 1: 100 × mean item score over scored items."""
 
     def compute(scores: list[SampleScore]) -> Value:
@@ -120,7 +121,7 @@ def overall() -> Any:
 
 
 @metric
-def competency() -> Any:
+def competency() -> Metric:
     """Eq. 2 per competency; an item counts toward every competency it requires."""
 
     def compute(scores: list[SampleScore]) -> Value:
@@ -140,7 +141,7 @@ def competency() -> Any:
 
 
 @metric
-def unscored() -> Any:
+def unscored() -> Metric:
     """Judge runs that no reply could score, over all items (never a silent 0.0)."""
 
     def compute(scores: list[SampleScore]) -> Value:
@@ -210,7 +211,7 @@ def priviq_judge(
     judge: str | None = None,
     judge_runs: int = 1,
     cache: bool = False,
-) -> Any:
+) -> Scorer:
     """Grade the answer against the reference with the Priv-IQ judge, ``judge_runs`` times.
 
     Args:

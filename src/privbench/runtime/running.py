@@ -20,12 +20,13 @@ from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, Protocol
 
 from inspect_ai import Task, eval_retry
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, EvalSpec, read_eval_log, read_eval_log_sample_summaries
 from inspect_ai.model import GenerateConfig, Model, ModelConfig
+from rich.console import RenderableType
 
 from privbench.runtime.errors import PrivbenchError, UsageError, describe_failure
 from privbench.runtime.gc_tuning import fewer_gc_pauses
@@ -424,6 +425,37 @@ def _say_moved(role: str, before: str | None, now: str | None) -> None:
 
 
 _DISK_FULL = re.compile(r"No space left on device|Errno 28|OSError\(28", re.IGNORECASE)
+
+
+class BenchmarkRun(Protocol):
+    """What the command line needs of a run of either benchmark."""
+
+    model: str
+    log: EvalLog
+    exports: dict[str, str]
+    extra_ids: dict[str, list[str]]
+    """Per input file, ids that match no item (reported, not graded)."""
+
+    @property
+    def log_location(self) -> str: ...
+
+    @property
+    def interrupted(self) -> bool: ...
+
+    @property
+    def judge_name(self) -> str:
+        """Who graded (the notice under offline-judge tables depends on it)."""
+        ...
+
+    def json(self) -> dict[str, Any]:
+        """The ``--json`` document."""
+        ...
+
+    def terminal(self) -> list[RenderableType]:
+        """What the command prints without ``--json``: tables and lines, in order."""
+        ...
+
+    def require_success(self) -> None: ...
 
 
 @dataclass

@@ -7,9 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
+from rich.console import RenderableType
 
 from privbench.exports import ExportError, export_failure
+from privbench.formatting import tokens_line
 from privbench.runtime.errors import PrivbenchError, UsageError
+from privbench.runtime.log_reading import token_totals
 from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.record import RunIdentity
 from privbench.runtime.running import (
@@ -31,6 +34,7 @@ from privbench.spatialtrust.regrade import (
     logged_answer,
     regraded_log,
 )
+from privbench.spatialtrust.tables import invalid_box_lines, run_notes, task_table
 from privbench.spatialtrust.task import default_data_dir, spatialtrust, spatialtrust_grade
 
 
@@ -55,6 +59,34 @@ class SpatialTrustRun(RunOutcome):
     @property
     def item_errors(self) -> dict[str, str]:
         return self.logged.errors
+
+    @property
+    def judge_name(self) -> str:
+        return self.logged.judge
+
+    def terminal(self) -> list[RenderableType]:
+        """Table 2 beside the trivial baseline, the run's notes, what is incomplete, where
+        files went."""
+        document = self.json()
+        parts: list[RenderableType] = [
+            task_table(self.model, self.strategy, self.scores, document["baseline"])
+        ]
+        if self.regraded_from:
+            parts.append(
+                f"boxes read as {self.box_format} (the run used {self.regraded_from}); "
+                "q4/q5 keep the judge's logged verdicts"
+            )
+        parts += run_notes(self.scores, self.logged, document)
+        parts += invalid_box_lines(self.logged)
+        if self.logged.missing or self.logged.errors:
+            parts.append(
+                f"PARTIAL: {len(self.logged.missing)} image(s) not run, "
+                f"{len(self.logged.errors)} failed"
+            )
+        parts.append(tokens_line(token_totals(self.log)))
+        parts.append(f"log: {self.log_location}")
+        parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
+        return parts
 
     def json(self) -> dict[str, Any]:
         """The ``--json`` document."""

@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from inspect_ai.model import CachePolicy, Model, get_model
-from inspect_ai.scorer import SampleScore, Score, Target, Value, metric, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
 from privbench.runtime.calls import sample_call_counts
@@ -118,7 +118,7 @@ async def judge_explanation(
 
 
 @metric
-def task_scores() -> Any:
+def task_scores() -> Metric:
     """The five task-level scores (percent) and overall = their mean (paper Table 2)."""
 
     def compute(scores: list[SampleScore]) -> Value:
@@ -145,7 +145,7 @@ def spatialtrust_scorer(
     max_tries: int = st_judge.MAX_TRIES,
     cache: bool = False,
     judge: str | None = None,
-) -> Any:
+) -> Scorer:
     """Score all five SpatialTrust questions of a capture.
 
     Args:
