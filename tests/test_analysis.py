@@ -17,14 +17,21 @@ from scipy import stats
 
 from privbench.analysis.agreement import agreement_table, check_scale, format_stat, read_ratings
 from privbench.analysis.groups import (
-    RunIdentity,
+    ComparedRun,
     comparison_gaps,
     cross_dataset_note,
     dataset_groups,
 )
+from privbench.analysis.paper_tables import (
+    AVERAGE,
+    TOTAL,
+    comparisons,
+    item_scores,
+    priviq_tables,
+    wide,
+)
 from privbench.analysis.runs import load_results, natural_key, superseded, unique_labels
 from privbench.analysis.survey import export_survey
-from privbench.analysis.tables import AVERAGE, TOTAL, comparisons, item_scores, priviq_tables, wide
 from privbench.priviq.api import grade_priviq
 from privbench.report.figures import radar_label_slot, top_shares, wrap
 from privbench.runtime.errors import DatasetError, UsageError
@@ -321,8 +328,8 @@ def test_cancelled_log_superseded_by_its_retry_is_dropped(two_model_logs: Path) 
         load_results([two_model_logs / "eval-set.json"])  # named explicitly: an error
 
 
-def _identity(label: str, items: str, hash_: str = "h1", limit: int | None = None) -> RunIdentity:
-    return RunIdentity(label, hash_, frozenset(items), limit)
+def _identity(label: str, items: str, hash_: str = "h1", limit: int | None = None) -> ComparedRun:
+    return ComparedRun(label, hash_, frozenset(items), limit)
 
 
 def test_dataset_groups_pair_only_same_data_and_items() -> None:
@@ -385,10 +392,10 @@ def test_tick_labels_wrap_at_natural_breaks() -> None:
 def test_a_limit_run_given_first_never_becomes_the_compared_set() -> None:
     """One full run and one --limit run: the full run's items are what the note names,
     whichever log was read first (this was order-dependent)."""
-    from privbench.analysis.groups import RunIdentity, comparison_gaps, dataset_groups
+    from privbench.analysis.groups import ComparedRun, comparison_gaps, dataset_groups
 
-    full = RunIdentity("full", "h", frozenset("abcd"))
-    limited = RunIdentity("limited", "h", frozenset("ab"), limit=2)
+    full = ComparedRun("full", "h", frozenset("abcd"))
+    limited = ComparedRun("limited", "h", frozenset("ab"), limit=2)
     for runs in ([full, limited], [limited, full]):
         (group,) = dataset_groups(runs)
         assert comparison_gaps(group) == [

@@ -20,7 +20,7 @@ from privbench.analysis.runs import SHORT_HASH
 
 
 @dataclass(frozen=True)
-class RunIdentity:
+class ComparedRun:
     """What decides comparability for one run."""
 
     label: str
@@ -30,7 +30,7 @@ class RunIdentity:
     data: str = ""
 
     @classmethod
-    def from_row(cls, row: dict[Any, Any]) -> RunIdentity:
+    def from_row(cls, row: dict[Any, Any]) -> ComparedRun:
         """From a row of :attr:`Results.runs`."""
         limit = row.get("limit")
         return cls(
@@ -75,7 +75,7 @@ class DatasetGroup:
         return f"{name} · sha256 {self.dataset_hash[:SHORT_HASH]} · {items}"
 
 
-def _partitions(runs: Sequence[RunIdentity]) -> list[list[str]]:
+def _partitions(runs: Sequence[ComparedRun]) -> list[list[str]]:
     by_items: dict[frozenset[str], list[str]] = {}
     for run in runs:
         by_items.setdefault(run.items, []).append(run.label)
@@ -89,13 +89,13 @@ def main_partition(partitions: Sequence[list[str]], n_items: dict[str, int]) -> 
     return max(partitions, key=lambda runs: (len(runs), n_items[runs[0]]))
 
 
-def dataset_groups(runs: Sequence[RunIdentity], unit: str = "items") -> list[DatasetGroup]:
+def dataset_groups(runs: Sequence[ComparedRun], unit: str = "items") -> list[DatasetGroup]:
     """Group runs of one benchmark by dataset, in the order the runs were given.
 
     ``unit`` names what the dataset's ids count (items, images) in titles and notes.
     """
     order: list[str] = []
-    members: dict[str, list[RunIdentity]] = {}
+    members: dict[str, list[ComparedRun]] = {}
     for run in runs:
         key = run.dataset_hash or f"unknown:{run.label}"
         if key not in members:
@@ -107,7 +107,7 @@ def dataset_groups(runs: Sequence[RunIdentity], unit: str = "items") -> list[Dat
         group_runs = members[key]
         known = not key.startswith("unknown:")
         full = [r for r in group_runs if r.limit is None]
-        shared: list[RunIdentity] = []
+        shared: list[ComparedRun] = []
         if full:
             biggest = main_partition(_partitions(full), {r.label: len(r.items) for r in full})
             shared = [r for r in full if r.label in biggest]
@@ -126,7 +126,7 @@ def dataset_groups(runs: Sequence[RunIdentity], unit: str = "items") -> list[Dat
     return groups
 
 
-def _group_notes(group: DatasetGroup, runs: Sequence[RunIdentity]) -> list[str]:
+def _group_notes(group: DatasetGroup, runs: Sequence[ComparedRun]) -> list[str]:
     notes: list[str] = []
     if not group.known:
         notes.append(

@@ -250,7 +250,9 @@ def _spatial_rows(log: EvalLog, label: str) -> list[dict[str, Any]]:
                     "height": capture.height,
                     "ground_truth": capture.ground_truth.get(qid, {}),
                     "prediction": record.prediction.get(qid),
-                    "judge": record.judge_details.get(qid, {}),
+                    "judge": record.judge_details[qid].model_dump(exclude_unset=True)
+                    if qid in record.judge_details
+                    else {},
                 }
             )
     return rows

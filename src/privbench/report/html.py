@@ -36,14 +36,13 @@ from privbench.analysis.agreement import (
     read_ratings,
 )
 from privbench.analysis.groups import (
+    ComparedRun,
     DatasetGroup,
-    RunIdentity,
     comparison_gaps,
     cross_dataset_note,
     dataset_groups,
 )
-from privbench.analysis.runs import SHORT_HASH, Results, load_results
-from privbench.analysis.tables import (
+from privbench.analysis.paper_tables import (
     AVERAGE,
     OVERALL,
     TOTAL,
@@ -53,6 +52,7 @@ from privbench.analysis.tables import (
     spatial_table,
     wide,
 )
+from privbench.analysis.runs import SHORT_HASH, Results, load_results
 from privbench.analysis.uncertainty import N_BOOTSTRAP
 from privbench.formatting import fmt
 from privbench.report import figures
@@ -255,7 +255,7 @@ def _comparison_figures(
 
 def _groups(results: Results, benchmark: str, unit: str = "items") -> list[DatasetGroup]:
     rows = results.runs[results.runs["benchmark"] == benchmark].to_dict("records")
-    return dataset_groups([RunIdentity.from_row(row) for row in rows], unit)
+    return dataset_groups([ComparedRun.from_row(row) for row in rows], unit)
 
 
 def _prefix(benchmark: str, index: int) -> str:

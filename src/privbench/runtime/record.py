@@ -12,7 +12,7 @@ logged, so old logs stay readable without a lookup outside this module.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -56,13 +56,13 @@ class _ScoreRecord(_Record):
 
     @model_validator(mode="before")
     @classmethod
-    def _without_thinned(cls, data: Any) -> Any:
+    def _without_thinned(cls, data: object) -> object:
         if isinstance(data, dict):
             return {key: value for key, value in data.items() if value != THINNED}
         return data
 
     @classmethod
-    def holds_whole(cls, metadata: dict[str, Any]) -> bool:
+    def holds_whole(cls, metadata: Mapping[str, object]) -> bool:
         """Whether none of :attr:`SUMMARY_FIELDS` was thinned out of ``metadata``."""
         return all(metadata.get(name) != THINNED for name in cls.SUMMARY_FIELDS)
 
@@ -182,7 +182,7 @@ class PrivIQSampleRecord(_Record):
     combination: str = ""
 
     @classmethod
-    def from_metadata(cls, metadata: dict[str, Any] | None) -> PrivIQSampleRecord:
+    def from_metadata(cls, metadata: Mapping[str, object] | None) -> PrivIQSampleRecord:
         return cls.model_validate(metadata or {})
 
 
@@ -193,12 +193,12 @@ class SpatialSampleRecord(_Record):
     image: str = ""
     width: int | None = None
     height: int | None = None
-    ground_truth: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    ground_truth: dict[str, dict[str, object]] = Field(default_factory=dict)
     direct_factors: int = 0
     indirect_factors: int = 0
 
     @classmethod
-    def from_metadata(cls, metadata: dict[str, Any] | None) -> SpatialSampleRecord:
+    def from_metadata(cls, metadata: Mapping[str, object] | None) -> SpatialSampleRecord:
         return cls.model_validate(metadata or {})
 
 
@@ -245,17 +245,26 @@ class StrategyRecord(_Record):
         return len(self.final_unparsed) if self.lock_disagreements is not None else 0
 
 
+class JudgeDetail(_Record):
+    """What the q4/q5 judge said about one question: its replies and its verdict."""
+
+    replies: list[str] = Field(default_factory=list)
+    """Every reply of an LLM judge (none for the offline judge)."""
+    verdict: dict[str, object] | None = None
+    """The validated verdict (absent when no reply validated)."""
+
+
 class SpatialScoreRecord(CallCountsRecord):
     """The metadata of one SpatialTrust score: the reading of the answer and the verdicts."""
 
-    prediction: dict[str, Any] = Field(default_factory=dict)
+    prediction: dict[str, object] = Field(default_factory=dict)
     parse_failures: dict[str, str] = Field(default_factory=dict)
     """Question id → why its answer did not parse."""
     invalid_boxes: list[dict[str, Any]] | int = Field(default_factory=list)
     """Boxes not scored, each with its reason (very old logs: a count)."""
     unscored: list[str] = Field(default_factory=list)
     judge: str = ""
-    judge_details: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    judge_details: dict[str, JudgeDetail] = Field(default_factory=dict)
     strategy: StrategyRecord | None = None
     without_reask: dict[str, float | None] | None = Field(default=None)
     first_parse_failures: dict[str, str] | None = Field(default=None)

@@ -66,7 +66,7 @@ def logged_answer(sample: EvalSample) -> LoggedAnswer | None:
         str(score.answer),
         _locked(record.strategy),
         record.question_scores(QUESTION_IDS),
-        {qid: (details.get(qid) or {}).get("verdict") for qid in EXPLANATION_QUESTIONS},
+        {qid: details[qid].verdict if qid in details else None for qid in EXPLANATION_QUESTIONS},
     )
 
 

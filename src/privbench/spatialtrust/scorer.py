@@ -20,7 +20,7 @@ from inspect_ai.solver import TaskState
 
 from privbench.runtime.calls import sample_call_counts
 from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
-from privbench.runtime.record import SpatialScoreRecord
+from privbench.runtime.record import JudgeDetail, SpatialScoreRecord
 from privbench.spatialtrust import judge as st_judge
 from privbench.spatialtrust.aggregate import TASKS
 from privbench.spatialtrust.boxes import get_convention
@@ -91,17 +91,17 @@ async def judge_explanation(
     answer: SpatialAnswer,
     max_tries: int,
     cache: bool = False,
-) -> tuple[float | None, dict[str, Any]]:
+) -> tuple[float | None, JudgeDetail]:
     """Score q4 or q5 (eqs. 5–6): the judge's verdict (``None``: offline), IoU computed here."""
     given, question = answer.explanation(qid), item.explanation(qid)
     if given is None:
-        return 0.0, {}
+        return 0.0, JudgeDetail()
     boxes = [factor.box for factor in given.factors]
     truth = [f.box for f in question.factors]
     if judge is None:
         verdict = st_judge.offline_verdict(question, given)
-        offline_details: dict[str, Any] = {"verdict": st_judge.verdict_record(verdict)}
-        return score_explanation(verdict, truth, boxes), offline_details
+        offline = JudgeDetail(verdict=st_judge.verdict_record(verdict))
+        return score_explanation(verdict, truth, boxes), offline
     reply = await ask_until_parsed(
         judge,
         lambda attempt: st_judge.judge_prompt(question, given, retry=attempt > 0),
@@ -110,11 +110,10 @@ async def judge_explanation(
         cache=CachePolicy(expiry=None) if cache else False,
         max_tokens=st_judge.MAX_TOKENS,
     )
-    details: dict[str, Any] = {"replies": reply.replies}
     if reply.verdict is None:
-        return None, details
-    details["verdict"] = st_judge.verdict_record(reply.verdict)
-    return score_explanation(reply.verdict, truth, boxes), details
+        return None, JudgeDetail(replies=reply.replies)
+    detail = JudgeDetail(replies=reply.replies, verdict=st_judge.verdict_record(reply.verdict))
+    return score_explanation(reply.verdict, truth, boxes), detail
 
 
 @metric
@@ -170,7 +169,7 @@ def spatialtrust_scorer(
             )
         )
         unscored = []
-        details: dict[str, Any] = {}
+        details: dict[str, JudgeDetail] = {}
         for qid, (value, detail) in zip(EXPLANATION_QUESTIONS, judged, strict=True):
             values[qid] = math.nan if value is None else value
             if value is None:

@@ -1,0 +1,121 @@
+"""The package's shape: imports run downward only, one definition per type name.
+
+Why a test: a layer that imports upward (even inside a function, to dodge a cycle) ties a
+low module to everything above it, and the same type name defined in two modules makes
+readers guess which one a signature means. Both were found in review and fixed; this
+keeps them fixed. The source is read with :mod:`ast`, so nothing is imported.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "privbench"
+
+LAYERS: tuple[frozenset[str], ...] = (
+    frozenset({"__main__"}),
+    frozenset({"cli"}),
+    frozenset({"demo", "_registry"}),
+    frozenset({"report", "validation"}),
+    frozenset({"analysis", "audit"}),
+    frozenset({"priviq", "spatialtrust"}),
+    frozenset({"judges", "models"}),
+    frozenset(
+        {"generate", "exports", "json_files", "images", "formatting", "dataset_identity", "shipped"}
+    ),
+    frozenset({"runtime"}),
+)
+"""Top to bottom: a unit may import units of lower layers only (the two benchmarks, and the
+units of one layer, never import each other)."""
+
+
+def _unit(module: str) -> str:
+    """The package or top-level module of ``privbench.x.y`` (``x``)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _module_name(path: Path) -> str:
+    relative = path.relative_to(SRC.parent).with_suffix("")
+    return ".".join(relative.parts).removesuffix(".__init__")
+
+
+def _imports(path: Path) -> list[str]:
+    """Every privbench module ``path`` imports, at module level or inside a function."""
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("privbench"):
+            names.append(node.module)
+        elif isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names if alias.name.startswith("privbench")]
+    return names
+
+
+def _layer(unit: str) -> int:
+    for index, layer in enumerate(LAYERS):
+        if unit in layer:
+            return index
+    raise AssertionError(f"{unit}: not in any layer of LAYERS (add it where it belongs)")
+
+
+def test_every_unit_has_a_layer() -> None:
+    units = {_unit(_module_name(path)) for path in SRC.rglob("*.py")} - {"__init__"}
+    for unit in units:
+        _layer(unit)
+
+
+def test_imports_run_downward_only() -> None:
+    upward = []
+    for path in sorted(SRC.rglob("*.py")):
+        source = _unit(_module_name(path))
+        if source == "__init__":
+            continue
+        for target in {_unit(name) for name in _imports(path)} - {source, "__init__"}:
+            if _layer(target) <= _layer(source):
+                upward.append(f"{path.relative_to(SRC)} imports privbench.{target}")
+    assert upward == []
+
+
+def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
+    """The walk counts imports inside functions (a cycle dodged there is still a cycle)."""
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from privbench.cli import app\n    return app\n")
+    assert _imports(module) == ["privbench.cli"]
+
+
+def _type_names(path: Path) -> list[str]:
+    """Classes and module-level type aliases (``Name = tuple[...]``) defined in ``path``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = [node.name for node in tree.body if isinstance(node, ast.ClassDef)]
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Subscript)
+            and node.targets[0].id[:1].isupper()
+            and not node.targets[0].id.isupper()
+        ):
+            names.append(node.targets[0].id)
+    return names
+
+
+@pytest.mark.parametrize("name", ["Color", "Box", "Placed", "RunIdentity", "RunRecord"])
+def test_one_definition_per_type_name(name: str) -> None:
+    where: dict[str, list[str]] = defaultdict(list)
+    for path in sorted(SRC.rglob("*.py")):
+        for defined in _type_names(path):
+            where[defined].append(str(path.relative_to(SRC)))
+    assert len(where.get(name, [])) <= 1, where[name]
+
+
+def test_no_type_name_is_defined_twice() -> None:
+    where: dict[str, list[str]] = defaultdict(list)
+    for path in sorted(SRC.rglob("*.py")):
+        for defined in _type_names(path):
+            where[defined].append(str(path.relative_to(SRC)))
+    assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}
