@@ -27,15 +27,13 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from privbench.dataset_identity import dataset_hash
-from privbench.judges import offline as offline_judge
 from privbench.priviq.competencies import combination_label
 from privbench.priviq.dataset import PrivIQItem, load_priviq
-from privbench.priviq.judge import MAX_TRIES, get_protocol
+from privbench.priviq.judge import MAX_TRIES
 from privbench.priviq.predictions import load_predictions
-from privbench.priviq.scorer import priviq_judge
+from privbench.priviq.scorer import priviq_judge, protocol_identity
 from privbench.runtime.calls import generate_once
 from privbench.runtime.judge_check import grader_role
-from privbench.runtime.judging import is_offline
 from privbench.runtime.record import PrivIQSampleRecord, TaskRecord
 from privbench.shipped import PRIVIQ_SUITE
 
@@ -81,6 +79,7 @@ def _judged_task(
     predictions: str | None = None,
 ) -> Task:
     """A Priv-IQ task: ``solver`` produces the answer, the judge grades it."""
+    protocol, prompt_hash = protocol_identity(settings.protocol, settings.judge)
     return Task(
         dataset=MemoryDataset(samples, name="priviq"),
         solver=solver,
@@ -99,12 +98,8 @@ def _judged_task(
             dataset_hash=dataset_hash(data),
             judge=settings.judge,
             judge_runs=settings.judge_runs,
-            judge_protocol=offline_judge.PROTOCOL
-            if is_offline(settings.judge)
-            else settings.protocol,
-            prompt_hash=offline_judge.rules_hash()
-            if is_offline(settings.judge)
-            else get_protocol(settings.protocol).template_hash,
+            judge_protocol=protocol,
+            prompt_hash=prompt_hash,
             **({"predictions": predictions} if predictions else {}),
         ).metadata(),
     )
