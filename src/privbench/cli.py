@@ -313,6 +313,7 @@ def grade_priviq_command(
 ) -> None:
     """Grade a results.json with the Priv-IQ judge; write the grade file and score CSVs."""
     from privbench.priviq.api import grade_priviq, resume_priviq
+    from privbench.priviq.tables import reuse_line
     from privbench.priviq.task import default_data_dir
 
     def action() -> None:
@@ -334,12 +335,9 @@ def grade_priviq_command(
                 out_dir=out,
                 options=options,
             )
-        if not as_json and run.logged.reused_runs:
-            graded_now = sum(len(r) for r in run.logged.records.values()) - run.logged.reused_runs
-            typer.echo(
-                f"--grades: {run.logged.reused_runs} run(s) reused (same answer, judge and "
-                f"protocol), {graded_now} graded now"
-            )
+        reuse = reuse_line(run.logged)
+        if not as_json and reuse:
+            typer.echo(reuse)
         _show(run, as_json, _resume_hint("grade priviq", run, out, log_dir))
 
     run_command(action)

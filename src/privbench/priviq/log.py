@@ -17,10 +17,8 @@ from privbench.priviq.competencies import combination_label
 from privbench.runtime.calls import CallCounts
 from privbench.runtime.log_reading import (
     dataset_order,
-    log_samples,
-    sample_error,
+    finished_samples,
     token_totals,
-    was_cancelled,
 )
 from privbench.runtime.record import (
     PRIVIQ_SCORER,
@@ -80,14 +78,8 @@ class PrivIQLog:
 def priviq_log(log: EvalLog) -> PrivIQLog:
     """Collect every sample's judge runs from a Priv-IQ log, in dataset order."""
     by_item: dict[str, dict[int, LoggedSample]] = defaultdict(dict)
-    errors: dict[str, str] = {}
-    for sample in log_samples(log, PrivIQScoreRecord.summary_is_complete):
-        if was_cancelled(sample):
-            continue  # counted as missing below
-        error = sample_error(sample)
-        if error is not None:
-            errors[str(sample.id)] = error
-            continue
+    finished, errors = finished_samples(log, PrivIQScoreRecord.summary_is_complete)
+    for sample in finished:  # the cancelled ones are counted as missing below
         by_item[str(sample.id)][sample.epoch] = sample
     grades: list[ItemGrades] = []
     records: dict[str, list[GradeRun]] = {}

@@ -84,3 +84,14 @@ def truncation_lines(graded: PrivIQLog) -> list[str]:
         f"{len(graded.truncated)} answer(s) over {MAX_ANSWER_CHARS:,} characters truncated "
         f"for the judge: {_ids(graded.truncated)}"
     ]
+
+
+def reuse_line(logged: PrivIQLog) -> str | None:
+    """How many judge runs an earlier grade file saved (``--grades``), or None if none."""
+    if not logged.reused_runs:
+        return None
+    graded_now = sum(len(r) for r in logged.records.values()) - logged.reused_runs
+    return (
+        f"--grades: {logged.reused_runs} run(s) reused (same answer, judge and "
+        f"protocol), {graded_now} graded now"
+    )

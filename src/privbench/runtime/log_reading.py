@@ -37,6 +37,27 @@ def log_samples(
     ]
 
 
+def finished_samples(
+    log: EvalLog, is_complete: Callable[[EvalSampleSummary], bool]
+) -> tuple[list[LoggedSample], dict[str, str]]:
+    """The samples that finished (scored or not), and the failed ones: id → error.
+
+    A cancelled sample (Ctrl-C, SIGTERM) is in neither: it is not done, and the readers
+    count it as missing (``--resume`` runs it).
+    """
+    finished: list[LoggedSample] = []
+    errors: dict[str, str] = {}
+    for sample in log_samples(log, is_complete):
+        if was_cancelled(sample):
+            continue
+        error = sample_error(sample)
+        if error is None:
+            finished.append(sample)
+        else:
+            errors[str(sample.id)] = error
+    return finished, errors
+
+
 def was_cancelled(sample: LoggedSample) -> bool:
     """A sample cut off by Ctrl-C / SIGTERM: not a failure, just not done (``--resume`` runs it)."""
     if sample.error is None or sample.scores:

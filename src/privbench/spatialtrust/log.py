@@ -18,14 +18,11 @@ from inspect_ai.log import EvalLog
 from privbench.runtime.calls import CallCounts
 from privbench.runtime.log_reading import (
     dataset_order,
-    log_samples,
-    sample_error,
+    finished_samples,
     token_totals,
-    was_cancelled,
 )
 from privbench.runtime.record import (
     SPATIAL_SCORER,
-    LoggedSample,
     RunIdentity,
     SpatialScoreRecord,
     StrategyRecord,
@@ -155,21 +152,14 @@ def _finite_or_none(value: float | None) -> float | None:
 def spatialtrust_log(log: EvalLog) -> SpatialTrustLog:
     """Collect per-image scores and counts from a SpatialTrust log."""
     items: dict[str, ImageScores] = {}
-    errors: dict[str, str] = {}
     invalid_boxes: list[dict[str, Any]] = []
     failed_questions: dict[str, dict[str, str]] = {}
     pipeline = PipelineCounts()
     reask = ReaskCounts()
     calls = CallCounts()
     judges: set[str] = set()
-    samples: list[LoggedSample] = log_samples(log, SpatialScoreRecord.summary_is_complete)
-    for sample in samples:
-        if was_cancelled(sample):
-            continue  # counted as missing below
-        error = sample_error(sample)
-        if error is not None:
-            errors[str(sample.id)] = error
-            continue
+    finished, errors = finished_samples(log, SpatialScoreRecord.summary_is_complete)
+    for sample in finished:  # the cancelled ones are counted as missing below
         score = (sample.scores or {}).get(SPATIAL_SCORER)
         if score is None:
             continue
