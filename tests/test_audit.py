@@ -306,6 +306,7 @@ def test_ocr_figures_with_a_stand_in_reader(tmp_path: Path) -> None:
     printed = {"a.png": {"maria", "lopez"}, "b.png": {"maria"}, "c.png": set()}
     document = audit_items(loaded, ocr=True, reader=lambda path: printed[path.name])
     ocr = document["ocr"]
+    assert ocr is not None
     assert ocr["item_percent"] == {"a": 100.0, "b": pytest.approx(100 / 3), "c": 0.0}
     assert ocr["above_half_items"] == ["a"]
     assert ocr["above_half_percent"] == pytest.approx(100 / 3)

@@ -32,7 +32,7 @@ from test_spatial_strategies import JUDGE_MARK, VERDICT
 from privbench.priviq.api import grade_priviq
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
 from privbench.report.html import ReportSettings, build_report, scripts_present
-from privbench.report.samples import stack_labels
+from privbench.report.samples import Overlay, stack_labels
 from privbench.runtime.errors import UsageError
 from privbench.spatialtrust.api import grade_spatialtrust
 
@@ -125,7 +125,7 @@ def test_scripts_needing_fonts_are_named() -> None:
 
 
 def test_labels_of_boxes_at_one_place_are_stacked() -> None:
-    box = {"tx": 10.0, "ty": 20.0, "anchor": "start", "kind": "truth"}
+    box: Overlay = {"tx": 10.0, "ty": 20.0, "anchor": "start", "kind": "truth"}
     stacked = stack_labels([dict(box), dict(box), {**box, "tx": 99.0}], scale=0.5)
     assert [b["ty"] for b in stacked] == pytest.approx([20.0, 20.0 + 1.2 * 13 / 0.5, 20.0])
 

@@ -13,6 +13,7 @@ from loopback_server import LoopbackServer
 from test_cli import one_line_error, privbench
 from test_spatial_strategies import JUDGE_MARK, VERDICT
 
+from privbench.json_files import JsonValue
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.spatialtrust.api import grade_spatialtrust
 from privbench.spatialtrust.dataset import load_spatialtrust
@@ -323,7 +324,13 @@ def test_likely_causes(tmp_path: Path, records: list[dict[str, Any]], cause: str
 
 def test_half_the_questions_failing_is_still_scored(tmp_path: Path) -> None:
     items = load_spatialtrust(write_spatial(tmp_path / "st", [spatial_record("st-1")]))
-    half = {"q1": "A", "q2": {"choices": ["A"]}, "q3": "Z", "q4": 5, "q5": "none"}  # 2 of 5 fail
+    half: dict[str, JsonValue] = {
+        "q1": "A",
+        "q2": {"choices": ["A"]},
+        "q3": "Z",
+        "q4": 5,
+        "q5": "none",
+    }  # 2 of 5 fail
     answers = parse_predictions(SpatialPredictions(tmp_path, {"st-1": half}, []), items)
     assert set(answers["st-1"].failures) == {"q3", "q4"}
 

@@ -14,6 +14,9 @@ here, named by line and item, because they otherwise surface later as a tracebac
 
 Keys given twice in one object are recorded (:class:`JsonObject` for JSON files, a
 problem per key for JSONL lines): JSON silently keeps the last one.
+
+What is read is typed :data:`JsonValue` (pydantic's recursive JSON type), imported from here
+by every module that handles JSON whose shape is not fixed.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
+
+from pydantic import JsonValue as JsonValue  # re-exported: the one type of arbitrary JSON
 
 from privbench.runtime.errors import DatasetError, Problem, UsageError
 from privbench.runtime.gc_tuning import bulk_reading
@@ -44,9 +49,13 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 class JsonObject(dict[str, Any]):
-    """A JSON object that remembers which keys appeared more than once."""
+    """A JSON object that remembers which keys appeared more than once.
 
-    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+    Its values stay ``Any`` until ``priviq/predictions.py`` narrows them (they are
+    :data:`JsonValue`).
+    """
+
+    def __init__(self, pairs: list[tuple[str, JsonValue]]) -> None:
         super().__init__(pairs)
         self.duplicates: list[str] = []
         if len(self) != len(pairs):
@@ -105,7 +114,7 @@ def _too_deep(text: str, line_offset: int, keyed: bool, limit: str) -> _Unparsab
     return _Unparsable(message, line + line_offset, column, key if keyed else None)
 
 
-def _record_id(value: Any) -> str | None:
+def _record_id(value: object) -> str | None:
     item = value.get("id") if isinstance(value, dict) else None
     return printable(item) if isinstance(item, str) else None
 
@@ -117,13 +126,13 @@ class _TooLong:
 _TOO_LONG = _TooLong()
 
 
-def _walk(value: Any) -> Iterator[tuple[str, Any]]:
+def _walk(value: object) -> Iterator[tuple[str, object]]:
     """Every value and key inside ``value`` with its path (``q4.factors[0].box``).
 
     Iterative, so that a value nested as deep as the parser allows is walked too. A key
     is yielded with its object's path and ``(a key)``.
     """
-    stack: list[tuple[str, Any]] = [("", value)]
+    stack: list[tuple[str, object]] = [("", value)]
     while stack:
         path, node = stack.pop()
         yield path, node
@@ -173,15 +182,19 @@ def _too_long_number(text: str, line_offset: int, keyed: bool) -> _Unparsable:
 
 
 def _loads(
-    text: str, hook: Callable[[list[tuple[str, Any]]], Any], line_offset: int, keyed: bool
-) -> Any:
+    text: str,
+    hook: Callable[[list[tuple[str, JsonValue]]], JsonValue],
+    line_offset: int,
+    keyed: bool,
+) -> JsonValue:
     """``json.loads`` with every failure raised as :class:`_Unparsable`.
 
     ``line_offset`` is added to line numbers (a JSONL line's number less one); ``keyed``
     says the top-level keys are item ids, so a problem can name its item.
     """
     try:
-        return json.loads(text, object_pairs_hook=hook)
+        value: JsonValue = json.loads(text, object_pairs_hook=hook)
+        return value
     except json.JSONDecodeError as error:
         message = f"invalid JSON: {error.msg}"
         raise _Unparsable(message, error.lineno + line_offset, error.colno, None) from None
@@ -192,7 +205,7 @@ def _loads(
         raise _too_long_number(text, line_offset, keyed) from None
 
 
-def _surrogates(value: Any) -> Iterator[str]:
+def _surrogates(value: object) -> Iterator[str]:
     """Each lone surrogate in ``value``'s strings and keys, in words with where it is."""
     for path, node in _walk(value):
         if isinstance(node, str):
@@ -260,7 +273,7 @@ class _DuplicateKeys:
     def __init__(self) -> None:
         self.found: list[tuple[str, str | None]] = []
 
-    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    def __call__(self, pairs: list[tuple[str, JsonValue]]) -> dict[str, JsonValue]:
         value = dict(pairs)
         if len(value) != len(pairs):
             qid = value.get("qid")
@@ -270,7 +283,7 @@ class _DuplicateKeys:
         return value
 
 
-def read_jsonl(path: Path, display: str) -> tuple[list[tuple[int, Any]], list[Problem]]:
+def read_jsonl(path: Path, display: str) -> tuple[list[tuple[int, JsonValue]], list[Problem]]:
     """``(line number, value)`` for every non-empty line, and a problem per unreadable line.
 
     A line nested too deeply or holding a lone surrogate is a problem and left out; keys
@@ -282,7 +295,9 @@ def read_jsonl(path: Path, display: str) -> tuple[list[tuple[int, Any]], list[Pr
     return values, problems
 
 
-def iter_jsonl(path: Path, display: str, problems: list[Problem]) -> Iterator[tuple[int, Any]]:
+def iter_jsonl(
+    path: Path, display: str, problems: list[Problem]
+) -> Iterator[tuple[int, JsonValue]]:
     """:func:`read_jsonl` one line at a time, adding each problem to ``problems`` as found.
 
     Why: a caller that checks each line and keeps only what it builds from it (a dataset
@@ -323,11 +338,13 @@ def iter_jsonl(path: Path, display: str, problems: list[Problem]) -> Iterator[tu
         yield number, value
 
 
-_LOADED: dict[tuple[Any, ...], list[Any]] = {}
+_Signature = tuple[tuple[str, int, int], ...]
+
+_LOADED: dict[tuple[str, str, Path, _Signature], list[object]] = {}
 _LOADED_MAX = 8
 
 
-def _signature(path: Path) -> tuple[tuple[str, int, int], ...]:
+def _signature(path: Path) -> _Signature:
     """Name, size and modification time of every file under ``path``: any edit changes it."""
     files = sorted(p for p in path.rglob("*") if p.is_file())
     return tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files)
@@ -348,7 +365,8 @@ def load_valid(
         raise UsageError(f"{path}: not a directory")
     key = (validate.__module__, validate.__qualname__, path.resolve(), _signature(path))
     if key in _LOADED:
-        return list(_LOADED[key])
+        # the key names ``validate``, so the cached items are the ``T`` it returned
+        return cast("list[T]", list(_LOADED[key]))
     items, problems = validate(path)
     if problems:
         raise DatasetError(problems, directory=path)

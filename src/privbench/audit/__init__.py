@@ -11,7 +11,6 @@ figure.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from privbench.priviq.dataset import DATASET_FILE as PRIVIQ_FILE
 from privbench.runtime.errors import UsageError
@@ -31,8 +30,13 @@ def benchmark_of(directory: Path) -> str:
     )
 
 
-def audit_directory(directory: str | Path, *, ocr: bool = False) -> dict[str, Any]:
-    """The audit document of a Priv-IQ or SpatialTrust directory (``ocr``: Priv-IQ only)."""
+def audit_directory(directory: str | Path, *, ocr: bool = False) -> dict[str, object]:
+    """The audit document of a Priv-IQ or SpatialTrust directory (``ocr``: Priv-IQ only).
+
+    A plain JSON object, as the command line prints it;
+    :func:`~privbench.audit.priviq.is_priviq_audit` and
+    :func:`~privbench.audit.spatialtrust.is_spatial_audit` tell the two documents apart.
+    """
     path = Path(directory)
     if benchmark_of(path) == "priviq":
         from privbench.audit.priviq import audit_priviq

@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict, TypeGuard
 
 from privbench.audit.numbers import describe, percent
 from privbench.priviq.competencies import COMPETENCIES, combination_label
@@ -55,6 +55,84 @@ _CONNECTIVE = re.compile(r"<\s*(AND|OR)\s*>", re.IGNORECASE)
 _WORD = re.compile(r"[^\W_]+")
 
 
+class CountAndPaper(TypedDict):
+    """Items of one competency or combination here and in the paper's Table 1."""
+
+    n: int
+    paper: int
+
+
+class Table1Comparison(TypedDict):
+    competencies: dict[str, CountAndPaper]
+    combinations: dict[str, CountAndPaper]
+    matches_table1: bool
+
+
+class DuplicateGroup(TypedDict):
+    """Items sharing one text; the first item's question (and answer) shows it."""
+
+    n: int
+    ids: list[str]
+    question: NotRequired[str]
+    answer: NotRequired[str]
+
+
+class Duplicates(TypedDict):
+    distinct: int
+    duplicates: int
+    groups: int
+    largest: list[DuplicateGroup]
+
+
+class DuplicateFigures(TypedDict):
+    questions: Duplicates
+    question_answer_pairs: Duplicates
+
+
+class AnswerLengths(TypedDict):
+    words: dict[str, float | int | None]
+    characters: dict[str, float | int | None]
+    words_by_competency: dict[str, float | None]
+
+
+class CompetencyOcr(TypedDict):
+    n: int
+    mean_percent: float | None
+    above_half_percent: float | None
+
+
+class OcrFigures(TypedDict):
+    items: int
+    mean_percent: float | None
+    above_half: int
+    above_half_percent: float | None
+    above_half_items: list[str]
+    by_competency: dict[str, CompetencyOcr]
+    item_percent: dict[str, float | None]
+
+
+class PrivIQItemsAudit(TypedDict):
+    """The audit of a list of Priv-IQ items."""
+
+    benchmark: Literal["priviq"]
+    items: int
+    table1: Table1Comparison
+    duplicates: DuplicateFigures
+    answer_lengths: AnswerLengths
+    ocr: OcrFigures | None
+
+
+class PrivIQAudit(PrivIQItemsAudit):
+    """The ``privbench audit --json`` document of a Priv-IQ directory."""
+
+    directory: str
+
+
+def is_priviq_audit(document: Mapping[str, object]) -> TypeGuard[PrivIQAudit]:
+    """Whether an audit document is a Priv-IQ one (as :func:`audit_priviq` writes it)."""
+    return document.get("benchmark") == "priviq"
+
+
 def normalized(text: str) -> str:
     """A question or answer compared with others: case and spacing ignored."""
     return " ".join(text.casefold().split())
@@ -77,14 +155,14 @@ def printed_share(answer: str, question: str, image_words: set[str]) -> float | 
     return percent(len(wanted & image_words), len(wanted)) if wanted else None
 
 
-def table1_comparison(items: Sequence[PrivIQItem]) -> dict[str, Any]:
+def table1_comparison(items: Sequence[PrivIQItem]) -> Table1Comparison:
     """Items per competency and per combination next to the paper's Table 1 counts."""
     paper_competencies = Counter(
         code for combo, n in TABLE_1.items() for code in combo for _ in range(n)
     )
     counts = competency_counts(list(items))
     combos = combination_counts(list(items))
-    combinations = {
+    combinations: dict[str, CountAndPaper] = {
         combination_label(combo): {"n": combos.get(combo, 0), "paper": TABLE_1.get(combo, 0)}
         for combo in [*TABLE_1, *sorted(set(combos) - set(TABLE_1))]
     }
@@ -99,7 +177,7 @@ def table1_comparison(items: Sequence[PrivIQItem]) -> dict[str, Any]:
 
 def _duplicates(
     items: Sequence[PrivIQItem], key: Callable[[PrivIQItem], tuple[str, ...]]
-) -> dict[str, Any]:
+) -> Duplicates:
     """Items that repeat an earlier item under ``key``, and the largest groups."""
     groups: dict[tuple[str, ...], list[str]] = defaultdict(list)
     for item in items:
@@ -113,7 +191,7 @@ def _duplicates(
     }
 
 
-def duplicate_figures(items: Sequence[PrivIQItem]) -> dict[str, Any]:
+def duplicate_figures(items: Sequence[PrivIQItem]) -> DuplicateFigures:
     """Duplicate questions and duplicate (question, answer) pairs (case and spacing ignored).
 
     ``duplicates`` counts the items beyond the first of their group; ``distinct`` the
@@ -130,7 +208,7 @@ def duplicate_figures(items: Sequence[PrivIQItem]) -> dict[str, Any]:
     return {"questions": questions, "question_answer_pairs": pairs}
 
 
-def answer_lengths(items: Sequence[PrivIQItem]) -> dict[str, Any]:
+def answer_lengths(items: Sequence[PrivIQItem]) -> AnswerLengths:
     """Reference answer length in words (whitespace-separated) and characters, overall and
     the mean number of words per competency."""
     lengths = {item.id: len(_CONNECTIVE.sub(" ", item.answer).split()) for item in items}
@@ -148,10 +226,10 @@ def _mean(values: Sequence[float]) -> float | None:
     return statistics.fmean(values) if values else None
 
 
-def ocr_figures(items: Sequence[PrivIQItem], shares: dict[str, float | None]) -> dict[str, Any]:
+def ocr_figures(items: Sequence[PrivIQItem], shares: dict[str, float | None]) -> OcrFigures:
     """Mean printed share per competency and overall, and the items above the majority line."""
     scored = {i: s for i, s in shares.items() if s is not None}
-    by_competency: dict[str, dict[str, Any]] = {}
+    by_competency: dict[str, CompetencyOcr] = {}
     for code in COMPETENCIES:
         values = [scored[i.id] for i in items if code in i.competencies and i.id in scored]
         by_competency[code] = {
@@ -199,7 +277,7 @@ def audit_items(
     *,
     ocr: bool = False,
     reader: Callable[[Path], set[str]] = image_words,
-) -> dict[str, Any]:
+) -> PrivIQItemsAudit:
     """The ``privbench audit --json`` document of a list of Priv-IQ items.
 
     ``reader`` gives the words printed in an image (the bundled PP-OCR unless replaced).
@@ -214,9 +292,16 @@ def audit_items(
     }
 
 
-def audit_priviq(directory: str | Path, *, ocr: bool = False) -> dict[str, Any]:
-    """Audit a Priv-IQ directory (loaded and validated: bad input raises one line)."""
-    return {"directory": str(directory), **audit_items(load_priviq(directory), ocr=ocr)}
+def audit_priviq(directory: str | Path, *, ocr: bool = False) -> dict[str, object]:
+    """Audit a Priv-IQ directory (loaded and validated: bad input raises one line).
+
+    The :class:`PrivIQAudit` document, as the plain JSON object that is printed.
+    """
+    document: PrivIQAudit = {
+        "directory": str(directory),
+        **audit_items(load_priviq(directory), ocr=ocr),
+    }
+    return dict(document)
 
 
 def empty_answer_scores(directory: str | Path) -> dict[str, Any]:

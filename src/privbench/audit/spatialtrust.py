@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Literal, TypedDict, TypeGuard
 
 import numpy as np
 
@@ -58,6 +58,87 @@ from privbench.spatialtrust.dataset import (
 from privbench.spatialtrust.scoring import (
     score_choice,
 )
+
+
+class CountAndPercent(TypedDict):
+    n: int
+    percent: float | None
+
+
+class ChoiceShape(TypedDict):
+    """q2 or q3: how many questions are multiple-choice, and the answer-set sizes."""
+
+    multiple_type: int
+    answer_sizes: dict[str, int]
+    multiple_answers_percent: float | None
+
+
+class AnswerShapes(TypedDict):
+    q1: dict[str, CountAndPercent]
+    q2: ChoiceShape
+    q3: ChoiceShape
+
+
+class Offered(TypedDict):
+    """One factor type in one question: offered present, offered absent, answer rate (%)."""
+
+    present: int
+    absent: int
+    answer_rate: float | None
+
+
+class BoxFigures(TypedDict):
+    n: int
+    area_percent: dict[str, float | int | None]
+    width_px: dict[str, float | int | None]
+    height_px: dict[str, float | int | None]
+    small_percent: float | None
+
+
+class BoxStatistics(TypedDict):
+    questions_with_boxes: int
+    evidence: BoxFigures
+    factors: BoxFigures
+
+
+class Baselines(TypedDict):
+    trivial: Mapping[str, object]
+    """The trivial-baseline record (:func:`~privbench.spatialtrust.baseline.best_constants`)."""
+    constants: dict[str, dict[str, float]]
+
+
+class LeakageFigures(TypedDict):
+    option_names: dict[str, float] | None
+    details: dict[str, dict[str, float | int]] | None
+    """Per question, its :class:`Leakage` as a JSON object."""
+    detection: dict[str, float | int] | None
+    seed: int
+
+
+class SpatialItemsAudit(TypedDict):
+    """The audit of a list of SpatialTrust images."""
+
+    benchmark: Literal["spatialtrust"]
+    items: int
+    baselines: Baselines
+    leakage: LeakageFigures
+    shares: dict[str, CountAndPercent]
+    answers: AnswerShapes
+    factors: dict[str, dict[str, Offered]]
+    boxes: BoxStatistics
+
+
+class SpatialAudit(SpatialItemsAudit):
+    """The ``privbench audit --json`` document of a SpatialTrust directory."""
+
+    directory: str
+
+
+def is_spatial_audit(document: Mapping[str, object]) -> TypeGuard[SpatialAudit]:
+    """Whether an audit document is a SpatialTrust one (as :func:`audit_spatialtrust`
+    writes it)."""
+    return document.get("benchmark") == "spatialtrust"
+
 
 SMALL_BOX_PERCENT = 1.0
 """A box covering less than this share (%) of the image counts as small."""
@@ -245,7 +326,7 @@ def _has_factor(question: ChoiceQuestion) -> bool:
     return any(not is_none_option(question.options[letter]) for letter in question.answer)
 
 
-def category_shares(items: Sequence[SpatialItem]) -> dict[str, dict[str, float | int | None]]:
+def category_shares(items: Sequence[SpatialItem]) -> dict[str, CountAndPercent]:
     """Images with direct only / indirect only / both / neither (count and %), by q2/q3."""
     counts: Counter[str] = Counter()
     for item in items:
@@ -259,25 +340,28 @@ def category_shares(items: Sequence[SpatialItem]) -> dict[str, dict[str, float |
     }
 
 
-def answer_shapes(items: Sequence[SpatialItem]) -> dict[str, Any]:
+def answer_shapes(items: Sequence[SpatialItem]) -> AnswerShapes:
     """q1's answer distribution; q2/q3 single/multiple types and answer-set sizes."""
     q1 = Counter(item.q1.options[item.q1.answer[0]] for item in items)
-    shapes: dict[str, Any] = {"q1": {text: {"n": n, "percent": percent(n, len(items))}
-                                     for text, n in q1.most_common()}}  # fmt: skip
+    choices: dict[str, ChoiceShape] = {}
     for qid in CHOICE_QUESTIONS:
         questions = [item.choice(qid) for item in items]
         sizes = Counter(len(q.answer) if _has_factor(q) else 0 for q in questions)
-        shapes[qid] = {
+        choices[qid] = {
             "multiple_type": sum(q.type == "multiple" for q in questions),
             "answer_sizes": {str(size): sizes[size] for size in sorted(sizes)},
             "multiple_answers_percent": percent(
                 sum(n for size, n in sizes.items() if size > 1), len(questions)
             ),
         }
-    return shapes
+    return {
+        "q1": {text: {"n": n, "percent": percent(n, len(items))} for text, n in q1.most_common()},
+        "q2": choices["q2"],
+        "q3": choices["q3"],
+    }
 
 
-def factor_distribution(items: Sequence[SpatialItem]) -> dict[str, dict[str, dict[str, Any]]]:
+def factor_distribution(items: Sequence[SpatialItem]) -> dict[str, dict[str, Offered]]:
     """Per factor type (option text) and category (q2 direct, q3 indirect): how often it is
     offered present and offered absent, and its answer rate (present / offered).
 
@@ -293,7 +377,7 @@ def factor_distribution(items: Sequence[SpatialItem]) -> dict[str, dict[str, dic
             for key, letter in offered_options(question):
                 names.setdefault(key, question.options[letter])
                 (present if letter in question.answer else absent)[key][qid] += 1
-    result: dict[str, dict[str, dict[str, Any]]] = {}
+    result: dict[str, dict[str, Offered]] = {}
     for key in sorted(names, key=lambda k: -sum((present[k] + absent[k]).values())):
         result[names[key]] = {
             qid: {
@@ -306,7 +390,7 @@ def factor_distribution(items: Sequence[SpatialItem]) -> dict[str, dict[str, dic
     return result
 
 
-def _box_figures(boxes: Sequence[tuple[tuple[float, ...], int, int]]) -> dict[str, Any]:
+def _box_figures(boxes: Sequence[tuple[tuple[float, ...], int, int]]) -> BoxFigures:
     """Size statistics of ``(box, image width, image height)`` triples."""
     areas = [100 * (b[2] - b[0]) * (b[3] - b[1]) / (w * h) for b, w, h in boxes]
     return {
@@ -318,7 +402,7 @@ def _box_figures(boxes: Sequence[tuple[tuple[float, ...], int, int]]) -> dict[st
     }
 
 
-def box_statistics(items: Sequence[SpatialItem]) -> dict[str, Any]:
+def box_statistics(items: Sequence[SpatialItem]) -> BoxStatistics:
     """Box sizes of q2/q3 evidence and of q4/q5 factors (area as % of the image, pixels),
     and how many questions require boxes (the paper counts 1,000 of them and 1,262 boxes)."""
     evidence = [
@@ -345,7 +429,9 @@ def box_statistics(items: Sequence[SpatialItem]) -> dict[str, Any]:
     }
 
 
-def audit_items(items: Sequence[SpatialItem], *, splits: int = 20, seed: int = 0) -> dict[str, Any]:
+def audit_items(
+    items: Sequence[SpatialItem], *, splits: int = 20, seed: int = 0
+) -> SpatialItemsAudit:
     """The ``privbench audit --json`` document of a list of SpatialTrust images."""
     leakage, detection = _all_leakage(items, splits, seed) if len(items) >= 2 else (None, None)
     constants = constant_scores(items)
@@ -366,7 +452,11 @@ def audit_items(items: Sequence[SpatialItem], *, splits: int = 20, seed: int = 0
     }
 
 
-def audit_spatialtrust(directory: str | Path) -> dict[str, Any]:
-    """Audit a SpatialTrust directory (loaded and validated: bad input raises one line)."""
+def audit_spatialtrust(directory: str | Path) -> dict[str, object]:
+    """Audit a SpatialTrust directory (loaded and validated: bad input raises one line).
+
+    The :class:`SpatialAudit` document, as the plain JSON object that is printed.
+    """
     items = load_spatialtrust(directory)
-    return {"directory": str(directory), **audit_items(items)}
+    document: SpatialAudit = {"directory": str(directory), **audit_items(items)}
+    return dict(document)

@@ -8,11 +8,12 @@ document out, so the terminal and the JSON always agree.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from rich.console import RenderableType
 from rich.table import Table
 
+from privbench.audit.priviq import is_priviq_audit
+from privbench.audit.spatialtrust import Offered, is_spatial_audit
 from privbench.formatting import fmt
 from privbench.priviq.competencies import COMPETENCIES
 
@@ -36,25 +37,34 @@ def _table(title: str, *columns: str, text: int = 1) -> Table:
     return table
 
 
-def _offered(cell: Mapping[str, Any]) -> str:
+def _offered(cell: Offered) -> str:
     """``present / absent (rate %)`` of one factor type in one question."""
     return f"{cell['present']} / {cell['absent']} ({fmt(cell['answer_rate'])})"
 
 
-def spatial_tables(document: Mapping[str, Any]) -> list[RenderableType]:
+def _number(value: object) -> float | None:
+    """A figure of the trivial-baseline record, which the benchmark writes untyped."""
+    return value if isinstance(value, int | float) else None
+
+
+def spatial_tables(document: Mapping[str, object]) -> list[RenderableType]:
     """Baselines, leakage, category shares, factor types and boxes of a SpatialTrust audit."""
+    if not is_spatial_audit(document):
+        raise ValueError("not a SpatialTrust audit document")
     n = document["items"]
     trivial = document["baselines"]["trivial"]
+    answers = trivial["answers"]
+    best_answers = answers if isinstance(answers, Mapping) else {}
     baselines = _table(
         f"Trivial baselines (no image) — {n} images", "Question", "Best constant answer", "Score",
         text=2,
     )  # fmt: skip
     for qid, label in _QUESTIONS.items():
-        baselines.add_row(label, trivial["answers"][qid], fmt(trivial[qid]))
-    baselines.add_row("Overall", "", fmt(trivial["overall"]))
+        baselines.add_row(label, str(best_answers[qid]), fmt(_number(trivial[qid])))
+    baselines.add_row("Overall", "", fmt(_number(trivial["overall"])))
     tables: list[RenderableType] = [baselines]
-    details = document["leakage"]["details"]
-    if details:
+    details, detection = document["leakage"]["details"], document["leakage"]["detection"]
+    if details and detection:
         splits = next(iter(details.values()))["splits"]
         leakage = _table(
             f"Option-name leakage — text-only predictor vs best constant, held-out halves "
@@ -62,7 +72,7 @@ def spatial_tables(document: Mapping[str, Any]) -> list[RenderableType]:
             "Question", "Option texts only", "Best constant", "Gain (points)", "± sd",
         )  # fmt: skip
         rows = [(_SHORT[qid], details[qid]) for qid in ("q2", "q3")]
-        rows.append(("q1 from q2/q3 texts", document["leakage"]["detection"]))
+        rows.append(("q1 from q2/q3 texts", detection))
         for label, d in rows:
             leakage.add_row(label, fmt(d["predictor"]), fmt(d["trivial"]),
                             f"{d['gain']:+.1f}", fmt(d["gain_sd"]))  # fmt: skip
@@ -85,8 +95,8 @@ def spatial_tables(document: Mapping[str, Any]) -> list[RenderableType]:
         "area as % of the image",
         "Boxes", "n", "min", "median", "mean", "max", "< 1 % (share)", "median w×h px",
     )  # fmt: skip
-    for kind, label in (("evidence", "q2/q3 evidence"), ("factors", "q4/q5 factors")):
-        b = document["boxes"][kind]
+    evidence, factor_boxes = document["boxes"]["evidence"], document["boxes"]["factors"]
+    for b, label in ((evidence, "q2/q3 evidence"), (factor_boxes, "q4/q5 factors")):
         area = b["area_percent"]
         size = f"{_f0(b['width_px']['median'])}×{_f0(b['height_px']['median'])}"
         boxes.add_row(label, str(b["n"]), _f2(area["min"]), _f2(area["median"]), _f2(area["mean"]),
@@ -105,8 +115,10 @@ def _f0(value: float | None) -> str:
     return "–" if value is None else f"{value:.0f}"
 
 
-def priviq_tables(document: Mapping[str, Any]) -> list[RenderableType]:
+def priviq_tables(document: Mapping[str, object]) -> list[RenderableType]:
     """Table 1 comparison, duplicates, answer lengths and (with --ocr) printed answers."""
+    if not is_priviq_audit(document):
+        raise ValueError("not a Priv-IQ audit document")
     table1 = document["table1"]
     ocr = document["ocr"]
     competencies = _table(
@@ -129,8 +141,8 @@ def priviq_tables(document: Mapping[str, Any]) -> list[RenderableType]:
         competencies.add_row("All", str(document["items"]), "", "", fmt(ocr["mean_percent"]),
                              fmt(ocr["above_half_percent"]))  # fmt: skip
     combinations = _table("Combinations", "Combination", "Items", "Table 1")
-    for label, cell in table1["combinations"].items():
-        combinations.add_row(label, str(cell["n"]), str(cell["paper"]))
+    for label, counted in table1["combinations"].items():
+        combinations.add_row(label, str(counted["n"]), str(counted["paper"]))
     duplicates = document["duplicates"]
     questions = duplicates["questions"]
     repeated = _table(
@@ -144,9 +156,9 @@ def priviq_tables(document: Mapping[str, Any]) -> list[RenderableType]:
     return [competencies, combinations, repeated]
 
 
-def summary_lines(document: Mapping[str, Any]) -> list[str]:
+def summary_lines(document: Mapping[str, object]) -> list[str]:
     """One-line figures that need no table (answer lengths, OCR items above half)."""
-    if document["benchmark"] != "priviq":
+    if not is_priviq_audit(document):
         return [f"directory: {document['directory']}"]
     words = document["answer_lengths"]["words"]
     lines = [

@@ -25,7 +25,8 @@ import functools
 import io
 import json
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Protocol
 
 import numpy as np
 from inspect_ai.model import (
@@ -38,6 +39,7 @@ from inspect_ai.model import (
     modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
+from numpy.typing import NDArray
 from PIL import Image
 
 from privbench.models.pii import Findings, find_entities, find_pii
@@ -74,11 +76,20 @@ _QUASI_LABELS = {
 }
 
 
+class _OcrEngine(Protocol):
+    """RapidOCR's call: per text line its corner points, text and confidence (None: no text)."""
+
+    def __call__(
+        self, image: NDArray[np.uint8]
+    ) -> tuple[list[tuple[list[list[float]], str, float]] | None, object]: ...
+
+
 @functools.cache
-def _ocr_engine() -> Any:
+def _ocr_engine() -> _OcrEngine:
     from rapidocr_onnxruntime import RapidOCR
 
-    return RapidOCR()
+    engine: _OcrEngine = RapidOCR()  # the package ships no types
+    return engine
 
 
 def read_text(image: Image.Image) -> list[str]:
@@ -161,7 +172,7 @@ def answer_breach(lines: list[str]) -> str:
     return f"The notice lists {match.group(1).strip()} as exposed." if match else CANNOT
 
 
-QUESTION_KINDS: list[tuple[re.Pattern[str], Any]] = [
+QUESTION_KINDS: list[tuple[re.Pattern[str], Callable[[list[str]], str]]] = [
     (
         re.compile(r"sensitive information|privacy risk|personal data|personenbezogen", re.I),
         answer_risk,
@@ -226,7 +237,7 @@ class OcrPiiAPI(ModelAPI):
         base_url: str | None = None,
         api_key: str | None = None,
         config: GenerateConfig | None = None,
-        **model_args: Any,
+        **model_args: object,
     ) -> None:
         super().__init__(
             model_name=model_name,

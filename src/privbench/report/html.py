@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -60,7 +60,10 @@ from privbench.report.baselines import priviq_empty_answer, spatial_trivial
 from privbench.report.samples import (
     PRIVIQ_WIDTH,
     SPATIAL_WIDTH,
+    PrivIQCard,
+    SpatialCard,
     Sprite,
+    SpriteImage,
     priviq_cards,
     spatial_cards,
 )
@@ -104,6 +107,171 @@ class ReportSettings:
     """Score range of the human ratings (1 or 10); judge scores are on 0–1."""
 
 
+class Cell(TypedDict):
+    """One score of a table: the score, its interval, std and item count as shown."""
+
+    score: str
+    interval: str
+    std: str
+    n: str
+    best: bool
+
+
+class Row(TypedDict):
+    """One row of a score table (a run, the average, a baseline; transposed: a column)."""
+
+    name: str
+    badge: str
+    kind: str
+    cells: list[Cell]
+
+
+class Column(TypedDict):
+    """One column heading of a score table (transposed: a run, with its row kind)."""
+
+    name: str
+    n: str
+    badge: str
+    kind: NotRequired[str]
+
+
+class ScoreTable(TypedDict):
+    """A score table as the template lays it out."""
+
+    corner: str
+    columns: list[Column]
+    rows: list[Row]
+    transposed: bool
+
+
+class NumberedFigure(TypedDict):
+    """A figure with its number in page order (for its caption)."""
+
+    number: int
+    figure: figures.SavedFigure
+
+
+class PrivIQSection(TypedDict):
+    """Tables, comparisons and figures of one dataset's Priv-IQ runs."""
+
+    title: str
+    notes: list[str]
+    ranked: bool
+    table3: ScoreTable
+    table5: ScoreTable
+    comparisons: list[dict[str, str]]
+    gaps: list[str]
+    figures: list[figures.SavedFigure]
+    judge_runs: int
+    empty_answer: dict[str, Any] | None
+    """The offline judge's empty-answer scores (:mod:`privbench.report.baselines`)."""
+    numbered: NotRequired[list[NumberedFigure]]
+
+
+class SpatialSection(TypedDict):
+    """Table 2, comparisons and figures of one dataset's SpatialTrust runs."""
+
+    title: str
+    notes: list[str]
+    ranked: bool
+    table2: ScoreTable
+    comparisons: list[dict[str, str]]
+    gaps: list[str]
+    figures: list[figures.SavedFigure]
+    trivial: dict[str, Any] | None
+    """The trivial baseline (:mod:`privbench.report.baselines`)."""
+    numbered: NotRequired[list[NumberedFigure]]
+
+
+class AgreementColumn(TypedDict):
+    name: str
+    n: float | int | None
+
+
+class AgreementRow(TypedDict):
+    metric: str
+    cells: list[str]
+
+
+class AgreementSection(TypedDict):
+    """Judge–human agreement: Table 6 and its figures."""
+
+    columns: list[AgreementColumn]
+    rows: list[AgreementRow]
+    figures: list[figures.SavedFigure]
+    blank: int
+    raters: int
+    scale: str
+    notes: list[str]
+    numbered: NotRequired[list[NumberedFigure]]
+
+
+class RunRow(TypedDict):
+    """One run in the report's runs table; most values are passed on from the runs frame."""
+
+    label: object
+    benchmark: str
+    model: object
+    strategy: object
+    judge: object
+    offline: bool
+    protocol: object
+    prompt_hash: str
+    dataset: str
+    dataset_hash: str
+    n_items: object
+    limit: str
+    judge_runs: object
+    samples: object
+    unscored: object
+    parse_failures: object
+    parse_failures_by_question: object
+    reasks: object
+    pipeline: object
+    pipeline_warnings: list[object]
+    status: object
+    log: str
+
+
+class PrivIQBrowser(TypedDict):
+    """The Priv-IQ part of the page: a section per dataset and the sample browser."""
+
+    groups: list[PrivIQSection]
+    cross_note: str | None
+    browser: list[PrivIQCard]
+    sprite: list[SpriteImage]
+    browsed_of: int
+
+
+class SpatialBrowser(TypedDict):
+    """The SpatialTrust part of the page: a section per dataset and the sample browser."""
+
+    groups: list[SpatialSection]
+    cross_note: str | None
+    browser: list[SpatialCard]
+    sprite: list[SpriteImage]
+    runs: list[tuple[str, int]]
+    browsed_of: int
+
+
+class ReportContext(TypedDict):
+    """Everything the page template is rendered with."""
+
+    runs: list[RunRow]
+    notes: list[str]
+    offline: bool
+    offline_note: str
+    seed: int
+    n_boot: int
+    page_size: int
+    priviq: PrivIQBrowser | None
+    spatial: SpatialBrowser | None
+    agreement: AgreementSection | None
+    scripts: list[str]
+    priviq_width: int
+    spatial_width: int
+
+
 def scripts_present(texts: Sequence[str]) -> list[str]:
     """Which non-Latin scripts that need a font of their own occur in ``texts``."""
     joined = "\n".join(texts)
@@ -114,11 +282,11 @@ def _interval(low: float, high: float) -> str:
     return f"[{low:.1f}, {high:.1f}]"
 
 
-def _missing(value: Any) -> bool:
+def _missing(value: object) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
-def _best(values: pd.Series[Any]) -> float:
+def _best(values: pd.Series[float]) -> float:
     """The top value, or NaN when every run shares it (a tie of all marks nothing)."""
     finite = values.dropna()
     if finite.empty or (finite == finite.max()).all():
@@ -132,7 +300,7 @@ def display_table(
     with_std: bool,
     baseline: dict[str, float | None] | None = None,
     baseline_label: str = "",
-) -> dict[str, Any]:
+) -> ScoreTable:
     """A score table for the template: runs × columns, Average only over averaged runs.
 
     Each cell: score, 95 % interval (kept on one line), std over judge runs when there is
@@ -147,12 +315,12 @@ def display_table(
     ranked = group.averaged if len(group.averaged) >= 2 else []
     best = {c: _best(scores.loc[ranked, c]) if ranked else math.nan for c in columns}
     header_n = {c: int(counts.loc[runs, c].max()) for c in columns}
-    rows = []
+    rows: list[Row] = []
     for run in runs:
-        cells = []
+        cells: list[Cell] = []
         for column in columns:
             value = scores.loc[run, column]
-            cell = {"score": "–", "interval": "", "std": "", "n": "", "best": False}
+            cell: Cell = {"score": "–", "interval": "", "std": "", "n": "", "best": False}
             if not _missing(value):
                 cell["score"] = fmt(float(value))
                 cell["best"] = run in ranked and value == best[column]
@@ -194,7 +362,7 @@ def display_table(
                 ],
             }
         )  # fmt: skip
-    table = {
+    table: ScoreTable = {
         "corner": "Run",
         "columns": [{"name": c, "n": f"n={header_n[c]}", "badge": ""} for c in columns],
         "rows": rows,
@@ -203,13 +371,13 @@ def display_table(
     return transpose(table, "Combination") if len(columns) > TRANSPOSE_OVER else table
 
 
-def transpose(table: dict[str, Any], corner: str) -> dict[str, Any]:
+def transpose(table: ScoreTable, corner: str) -> ScoreTable:
     """Runs as columns, the former columns as rows (for many columns, e.g. Table 5)."""
-    columns = [
+    columns: list[Column] = [
         {"name": row["name"], "n": "", "badge": row["badge"], "kind": row["kind"]}
         for row in table["rows"]
     ]
-    rows = [
+    rows: list[Row] = [
         {
             "name": column["name"],
             "badge": column["n"],
@@ -275,7 +443,7 @@ def _priviq_group(
     directory: Path,
     baseline: dict[str, Any] | None,
     offline: bool,
-) -> dict[str, Any]:
+) -> PrivIQSection:
     """Tables, comparisons and figures of one dataset's Priv-IQ runs.
 
     ``offline``: some run was graded by the offline judge, so its empty-answer score is
@@ -373,7 +541,7 @@ def _spatial_group(
     rng: np.random.Generator,
     directory: Path,
     baseline: dict[str, Any] | None,
-) -> dict[str, Any]:
+) -> SpatialSection:
     frame = frame[frame["run"].isin(group.runs)]
     table2 = spatial_table(frame, rng, settings.n_boot)
     labels = {name: f"{TASK_LABELS.get(name, name)} ({qid})" for qid, name in TASKS}
@@ -414,8 +582,8 @@ def _spatial_group(
     }  # fmt: skip
 
 
-def _run_rows(results: Results) -> list[dict[str, Any]]:
-    rows = []
+def _run_rows(results: Results) -> list[RunRow]:
+    rows: list[RunRow] = []
     for run in results.runs.to_dict("records"):
         judges = [j.strip() for j in str(run["judge"]).split(",") if j.strip()]
         rows.append(
@@ -449,7 +617,7 @@ def _run_rows(results: Results) -> list[dict[str, Any]]:
     return rows
 
 
-def _agreement_section(ratings_path: Path, scale: float, directory: Path) -> dict[str, Any]:
+def _agreement_section(ratings_path: Path, scale: float, directory: Path) -> AgreementSection:
     ratings = read_ratings(ratings_path, scale=scale)
     tolerance = scale / 10
     columns = agreement_table(ratings, tolerance)
@@ -474,7 +642,7 @@ def _agreement_section(ratings_path: Path, scale: float, directory: Path) -> dic
         ("Limits of agreement, low", "loa_low"),
         ("Limits of agreement, high", "loa_high"),
     ]
-    table = [
+    table: list[AgreementRow] = [
         {"metric": title, "cells": [format_stat(key, c[key]) for c in records.values()]}
         for title, key in metrics
     ]
@@ -501,17 +669,18 @@ def _clear_figures(directory: Path) -> None:
             path.unlink()
 
 
-def _number_figures(context: dict[str, Any]) -> None:
+def _number_figures(context: ReportContext) -> None:
     """Number figures in page order (Figure 1, 2, …) for their captions."""
     count = 0
-    sections = [
-        *(context["priviq"] or {}).get("groups", []),
-        *(context["spatial"] or {}).get("groups", []),
+    priviq, spatial = context["priviq"], context["spatial"]
+    sections: list[PrivIQSection | SpatialSection | AgreementSection] = [
+        *(priviq["groups"] if priviq else []),
+        *(spatial["groups"] if spatial else []),
     ]
     if context["agreement"]:
         sections.append(context["agreement"])
     for section in sections:
-        numbered = []
+        numbered: list[NumberedFigure] = []
         for saved in section["figures"]:
             count += 1
             numbered.append({"number": count, "figure": saved})
@@ -537,7 +706,7 @@ def write_report(
     _clear_figures(directory)
     rng = np.random.default_rng(settings.seed)
     run_rows = _run_rows(results)
-    context: dict[str, Any] = {
+    context: ReportContext = {
         "runs": run_rows,
         "notes": list(results.notes),
         "offline": any(r["offline"] for r in run_rows),
@@ -586,29 +755,29 @@ def write_report(
         texts += [a["answer"] for c in cards for a in c["answers"]]
     if not results.spatial.empty:
         groups = _groups(results, "spatialtrust", "images")
-        sections = []
+        spatial_sections: list[SpatialSection] = []
         for index, group in enumerate(groups):
             baseline, reason = (
                 spatial_trivial(group.data, group.dataset_hash) if group.known else (None, None)
             )
             group.notes += [reason] if reason else []
-            sections.append(
+            spatial_sections.append(
                 _spatial_group(results.spatial, group, index, settings, rng, directory, baseline)
             )
         run_index = {run: i for i, run in enumerate(results.labels("spatialtrust"))}
         sprite = Sprite("st", SPATIAL_WIDTH)
-        cards = spatial_cards(
+        image_cards = spatial_cards(
             results.spatial, [(g.title, g.runs) for g in groups], run_index, settings.browse, sprite
         )
         context["spatial"] = {
-            "groups": sections,
+            "groups": spatial_sections,
             "cross_note": cross_dataset_note(groups, "SpatialTrust"),
-            "browser": cards,
+            "browser": image_cards,
             "sprite": sprite.entries(),
             "runs": list(run_index.items()),
             "browsed_of": sum(results.spatial[results.spatial["run"].isin(g.runs)]["image_id"].nunique() for g in groups),
         }  # fmt: skip
-        texts += [q["text"] for c in cards for q in c["questions"]]
+        texts += [q["text"] for c in image_cards for q in c["questions"]]
     if settings.ratings is not None:
         context["agreement"] = _agreement_section(settings.ratings, settings.scale, directory)
     context["scripts"] = scripts_present(texts)

@@ -19,9 +19,9 @@ from __future__ import annotations
 import base64
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import pandas as pd
 from PIL import Image
@@ -45,6 +45,21 @@ QUESTION_NAMES = {
 }
 GROUNDED = ("q2", "q3", "q4", "q5")
 
+Overlay = dict[str, float | str]
+"""One box drawn on a SpatialTrust image: SVG geometry (numbers) and its label, class and
+question (texts); see :func:`_overlay`."""
+
+
+class SpriteImage(TypedDict):
+    """One embedded image: its data URI, its size as stored and as captured."""
+
+    uri: str
+    natural_width: int
+    natural_height: int
+    width: int
+    height: int
+    id: NotRequired[str]
+
 
 @dataclass
 class Sprite:
@@ -52,24 +67,115 @@ class Sprite:
 
     prefix: str
     width: int
-    images: dict[str, dict[str, Any]] = field(default_factory=dict)
+    images: dict[str, SpriteImage | None] = field(default_factory=dict)
+    """Every path asked for; None where the image could not be read."""
 
-    def add(self, path: str) -> dict[str, Any] | None:
+    def add(self, path: str) -> SpriteImage | None:
         """The sprite entry of ``path`` (id, data URI, natural size), or None if unreadable."""
         if path in self.images:
-            return self.images[path] or None
+            return self.images[path]
         entry = _encode(path, self.width)
         if entry is not None:
             entry["id"] = f"{self.prefix}-{len(self.images)}"
-        self.images[path] = entry or {}
+        self.images[path] = entry
         return entry
 
-    def entries(self) -> list[dict[str, Any]]:
+    def entries(self) -> list[SpriteImage]:
         """Every readable image, in the order first used."""
         return [entry for entry in self.images.values() if entry]
 
 
-def _encode(path: str, width: int) -> dict[str, Any] | None:
+class PrivIQAnswer(TypedDict):
+    """One run's answer on a Priv-IQ card."""
+
+    run: str
+    answer: str
+    no_answer: bool
+    score: str
+    judge_reply: str
+
+
+class PrivIQCard(TypedDict):
+    """One Priv-IQ item with every selected run's answer."""
+
+    id: str
+    dataset: str
+    image: SpriteImage | None
+    question: str
+    reference: str
+    competencies: str
+    answers: list[PrivIQAnswer]
+
+
+class FactorMatch(TypedDict):
+    """One ground-truth factor of q4/q5: the predicted factor matched to it and its IoU."""
+
+    gt: str
+    name: str
+    identified: object
+    """The judge's flag as it recorded it (true, false or absent)."""
+    explained: object
+    match: str
+    iou: str
+    grounded: bool
+
+
+class RunAnswer(TypedDict):
+    """One run's answer to one question of a SpatialTrust card."""
+
+    choices: str
+    text: str
+    score: str
+    score_class: str
+    parse_failure: bool
+    boxes: list[Overlay]
+    no_boxes: bool
+    factors: list[FactorMatch]
+    unmatched: list[str]
+
+
+class SpatialQuestion(TypedDict):
+    """One question of a SpatialTrust card with its ground truth."""
+
+    qid: str
+    name: str
+    text: str
+    options: dict[str, str]
+    answer: str
+    factors: list[str]
+
+
+class SpatialRun(TypedDict):
+    """One run's answers on a SpatialTrust card."""
+
+    run: str
+    index: int
+    answers: dict[str, RunAnswer]
+    boxes: list[Overlay]
+    no_boxes: list[str]
+
+
+class SpatialCard(TypedDict):
+    """One SpatialTrust image with the ground truth and every selected run's answers."""
+
+    id: str
+    dataset: str
+    image: SpriteImage | None
+    width: float
+    height: float
+    display_width: int
+    display_height: int
+    font: float
+    stroke: float
+    halo: float
+    dash: str
+    questions: list[SpatialQuestion]
+    truth_boxes: list[Overlay]
+    runs: list[SpatialRun]
+    absent: list[int]
+
+
+def _encode(path: str, width: int) -> SpriteImage | None:
     """The image scaled to ``width`` px (never up), as WebP (JPEG where Pillow lacks WebP).
 
     WebP is the smaller of the two for captures and documents alike (about a quarter of a
@@ -112,13 +218,13 @@ def _score_text(value: float) -> str:
 
 def priviq_cards(
     frame: pd.DataFrame, groups: Sequence[tuple[str, Sequence[str]]], limit: int, sprite: Sprite
-) -> list[dict[str, Any]]:
+) -> list[PrivIQCard]:
     """Cards of up to ``limit`` items, dataset by dataset, ids in natural order.
 
     ``groups``: (dataset title, run labels) per dataset; an item id names an item only
     within its dataset, so a card never mixes answers to two different items.
     """
-    cards: list[dict[str, Any]] = []
+    cards: list[PrivIQCard] = []
     means = frame.groupby(["run", "item"], sort=False)["score"].mean()
     first = frame.sort_values("epoch").groupby(["run", "item"], sort=False).first()
     for title, runs in groups:
@@ -126,7 +232,7 @@ def priviq_cards(
         for item in sorted(rows["item"].unique(), key=natural_key):
             if len(cards) >= limit:
                 return cards
-            answers = []
+            answers: list[PrivIQAnswer] = []
             head: pd.Series[Any] | None = None
             for run in runs:
                 if (run, item) not in first.index:
@@ -159,14 +265,14 @@ def priviq_cards(
     return cards
 
 
-def _box(value: Any) -> list[float] | None:
+def _box(value: object) -> tuple[float, float, float, float] | None:
     if isinstance(value, list | tuple) and len(value) == 4:
         try:
-            box = [float(v) for v in value]
+            x1, y1, x2, y2 = (float(v) for v in value)
         except (TypeError, ValueError):
             return None
-        if box[0] < box[2] and box[1] < box[3]:
-            return box
+        if x1 < x2 and y1 < y2:
+            return x1, y1, x2, y2
     return None
 
 
@@ -176,7 +282,9 @@ def _short(value: float) -> float | int:
     return int(rounded) if rounded == int(rounded) else rounded
 
 
-def _overlay(box: list[float], label: str, kind: str, qid: str, scale: float) -> dict[str, Any]:
+def _overlay(
+    box: tuple[float, float, float, float], label: str, kind: str, qid: str, scale: float
+) -> Overlay:
     """One box with its label placed inside the top-left (truth) or bottom-right (pred)."""
     font = LABEL_PX / scale
     pad = 3 / scale
@@ -199,39 +307,50 @@ def _overlay(box: list[float], label: str, kind: str, qid: str, scale: float) ->
     }
 
 
-def stack_labels(boxes: list[dict[str, Any]], scale: float) -> list[dict[str, Any]]:
+def stack_labels(boxes: list[Overlay], scale: float) -> list[Overlay]:
     """Move the labels of boxes drawn at one place apart, one line each, so none hides another.
 
     Ground-truth q2/q3 evidence and q4/q5 factors often share a box; both labels stay
     readable, and each box keeps its own question class for the toggles.
     """
     step = 1.2 * LABEL_PX / scale
-    seen: dict[tuple[float, float, str], int] = {}
+    seen: dict[tuple[float | str, float | str, float | str], int] = {}
     for box in boxes:
         key = (box["tx"], box["ty"], box["anchor"])
         count = seen.get(key, 0)
         seen[key] = count + 1
-        if count:
+        ty = box["ty"]
+        if count and not isinstance(ty, str):
             direction = 1 if box["kind"] == "truth" else -1
-            box["ty"] = _short(box["ty"] + direction * count * step)
+            box["ty"] = _short(ty + direction * count * step)
     return boxes
 
 
-def _truth_boxes(qid: str, truth: dict[str, Any], scale: float) -> list[dict[str, Any]]:
+def _object(value: object) -> Mapping[object, object]:
+    """A record's JSON object field, or an empty one where it is absent or null."""
+    return value if isinstance(value, dict) else {}
+
+
+def _listed(value: object) -> list[object]:
+    """A record's JSON list field, or an empty one where it is absent or null."""
+    return value if isinstance(value, list) else []
+
+
+def _truth_boxes(qid: str, truth: Mapping[str, object], scale: float) -> list[Overlay]:
     boxes = []
-    for letter, entries in (truth.get("evidence") or {}).items():
-        for entry in entries or []:
+    for letter, entries in _object(truth.get("evidence")).items():
+        for entry in _listed(entries):
             box = _box(entry)
             if box:
                 boxes.append(_overlay(box, f"{qid} {letter}", "truth", qid, scale))
-    for index, factor in enumerate(truth.get("factors") or []):
-        box = _box(factor.get("box"))
+    for index, factor in enumerate(_listed(truth.get("factors"))):
+        box = _box(_object(factor).get("box"))
         if box:
             boxes.append(_overlay(box, f"{qid} f{index + 1}", "truth", qid, scale))
     return boxes
 
 
-def _choices(prediction: Any) -> list[str]:
+def _choices(prediction: object) -> list[str]:
     if isinstance(prediction, str):
         return [prediction] if prediction else []
     if isinstance(prediction, dict):
@@ -240,17 +359,18 @@ def _choices(prediction: Any) -> list[str]:
 
 
 def _factor_matches(
-    truth: dict[str, Any], prediction: dict[str, Any], judge: dict[str, Any]
-) -> tuple[list[dict[str, Any]], dict[int, int]]:
+    truth: Mapping[str, object], prediction: Mapping[object, object], judge: Mapping[str, object]
+) -> tuple[list[FactorMatch], dict[int, int]]:
     """Per ground-truth factor: the matched predicted factor, its IoU, the judge's flags."""
-    verdict = judge.get("verdict") or {}
-    flags = verdict.get("factors") or []
-    predicted = prediction.get("factors") or []
-    rows, matched = [], {}
-    for index, factor in enumerate(truth.get("factors") or []):
-        flag = flags[index] if index < len(flags) and isinstance(flags[index], dict) else {}
+    flags = _listed(_object(judge.get("verdict")).get("factors"))
+    predicted = [_object(factor) for factor in _listed(prediction.get("factors"))]
+    rows: list[FactorMatch] = []
+    matched: dict[int, int] = {}
+    for index, listed in enumerate(_listed(truth.get("factors"))):
+        factor = _object(listed)
+        flag = _object(flags[index]) if index < len(flags) else {}
         match = flag.get("matched_prediction")
-        row: dict[str, Any] = {
+        row: FactorMatch = {
             "gt": f"f{index + 1}",
             "name": str(factor.get("name", "")),
             "identified": flag.get("identified"),
@@ -264,7 +384,7 @@ def _factor_matches(
             row["match"] = f"p{match + 1} “{predicted[match].get('name', '')}”"
             gt_box, pred_box = _box(factor.get("box")), _box(predicted[match].get("box"))
             if gt_box and pred_box:
-                overlap = iou(gt_box, pred_box)  # type: ignore[arg-type]
+                overlap = iou(gt_box, pred_box)
                 row["iou"] = f"{overlap:.2f}"
                 row["grounded"] = overlap > 0.5
             else:
@@ -274,21 +394,22 @@ def _factor_matches(
 
 
 def _run_answer(
-    qid: str, row: dict[Any, Any], truth: dict[str, Any], scale: float
-) -> dict[str, Any]:
+    qid: str, row: dict[Hashable, Any], truth: Mapping[str, object], scale: float
+) -> RunAnswer:
+    """``row``: one record of the SpatialTrust frame (pandas gives its values untyped)."""
     prediction = row["prediction"]
-    record = prediction if isinstance(prediction, dict) else {}
-    boxes: list[dict[str, Any]] = []
+    record = _object(prediction)
+    boxes: list[Overlay] = []
     no_boxes = False
-    factors: list[dict[str, Any]] = []
+    factors: list[FactorMatch] = []
     unmatched: list[str] = []
     if qid in ("q2", "q3"):
-        for letter, entries in (record.get("boxes") or {}).items():
-            for entry in entries or []:
+        for letter, entries in _object(record.get("boxes")).items():
+            for entry in _listed(entries):
                 box = _box(entry)
                 if box:
                     boxes.append(_overlay(box, f"{qid} {letter}", "pred", qid, scale))
-        options = truth.get("options") or {}
+        options = _object(truth.get("options"))
         needs_box = [
             c
             for c in _choices(prediction)
@@ -297,7 +418,7 @@ def _run_answer(
         no_boxes = bool(needs_box) and not boxes
     elif qid in ("q4", "q5"):
         factors, matched = _factor_matches(truth, record, row["judge"] or {})
-        predicted = record.get("factors") or []
+        predicted = [_object(factor) for factor in _listed(record.get("factors"))]
         for index, factor in enumerate(predicted):
             box = _box(factor.get("box"))
             target = f"→f{matched[index] + 1}" if index in matched else ""
@@ -326,16 +447,16 @@ def spatial_cards(
     run_index: dict[str, int],
     limit: int,
     sprite: Sprite,
-) -> list[dict[str, Any]]:
+) -> list[SpatialCard]:
     """Cards of up to ``limit`` images, dataset by dataset, ids in natural order.
 
     Works on plain records grouped once (image → run → question): slicing the frame per
     card would cost more than the rest of the browser for 8 runs × 577 images.
     """
-    cards: list[dict[str, Any]] = []
+    cards: list[SpatialCard] = []
     for title, runs in groups:
         wanted = set(runs)
-        by_image: dict[str, dict[str, dict[str, dict[Any, Any]]]] = {}
+        by_image: dict[str, dict[str, dict[str, dict[Hashable, Any]]]] = {}
         for record in frame[frame["run"].isin(list(runs))].to_dict("records"):
             image_runs = by_image.setdefault(str(record["image_id"]), {})
             image_runs.setdefault(str(record["run"]), {})[str(record["qid"])] = record
@@ -348,11 +469,11 @@ def spatial_cards(
             height = float(head["height"] or 0) or 1.0
             scale = SPATIAL_WIDTH / width
             image = sprite.add(str(head["image"])) if head["image"] else None
-            truth_by_q: dict[str, dict[str, Any]] = {}
+            truth_by_q: dict[str, Mapping[str, object]] = {}
             for run_records in answers_by_run.values():
                 for qid, record in run_records.items():
                     truth_by_q.setdefault(qid, record["ground_truth"] or {})
-            questions = []
+            questions: list[SpatialQuestion] = []
             for qid in sorted(truth_by_q):
                 truth = truth_by_q[qid]
                 answer = truth.get("answer", "")
@@ -362,12 +483,12 @@ def spatial_cards(
                         "name": QUESTION_NAMES.get(qid, ""),
                         "text": str(truth.get("text", "")),
                         "options": {
-                            str(k): str(v) for k, v in (truth.get("options") or {}).items()
+                            str(k): str(v) for k, v in _object(truth.get("options")).items()
                         },
                         "answer": ", ".join(answer) if isinstance(answer, list) else str(answer),
                         "factors": [
-                            f"f{i + 1} {f.get('name', '')}"
-                            for i, f in enumerate(truth.get("factors") or [])
+                            f"f{i + 1} {_object(f).get('name', '')}"
+                            for i, f in enumerate(_listed(truth.get("factors")))
                         ],
                     }
                 )
@@ -375,7 +496,7 @@ def spatial_cards(
                 [b for qid in GROUNDED for b in _truth_boxes(qid, truth_by_q.get(qid, {}), scale)],
                 scale,
             )
-            card_runs = []
+            card_runs: list[SpatialRun] = []
             for run in runs:
                 if run not in wanted or run not in answers_by_run:
                     continue

@@ -33,10 +33,11 @@ import re
 import sys
 import tempfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
+from pydantic import JsonValue
 
 from privbench.runtime.redaction import Secrets, current_secrets
 
@@ -56,7 +57,7 @@ class _Scrubber:
         redacted = self.secrets.redact(value)
         return value if redacted == value else redacted
 
-    def ansi(self, rendered: str, plain: Any, plain_changed: bool) -> str:
+    def ansi(self, rendered: str, plain: object, plain_changed: bool) -> str:
         """A traceback's ANSI rendering: the redacted plain traceback where it held a secret."""
         stripped = _ANSI.sub("", rendered)
         if not (
@@ -68,7 +69,7 @@ class _Scrubber:
         redacted = self.secrets.redact(plain if isinstance(plain, str) else stripped)
         return rendered if redacted == rendered else redacted
 
-    def value(self, value: Any) -> Any:
+    def value(self, value: JsonValue) -> JsonValue:
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, list):
@@ -78,7 +79,7 @@ class _Scrubber:
             return self.mapping(value)
         return value
 
-    def mapping(self, value: dict[str, Any]) -> dict[str, Any]:
+    def mapping(self, value: dict[str, JsonValue]) -> dict[str, JsonValue]:
         cleaned = {key: self.value(item) for key, item in value.items()}
         rendered = value.get("traceback_ansi")
         if isinstance(rendered, str):
@@ -124,7 +125,7 @@ def _scrub_document(text: str, secrets: Secrets, indent: int | None = None) -> s
     return json.dumps(cleaned, ensure_ascii=False, indent=indent, separators=separators)
 
 
-def _replace(path: Path, write: Any) -> None:
+def _replace(path: Path, write: Callable[[Path], object]) -> None:
     """Write through ``write(temporary_path)``, then move the result over ``path``."""
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     os.close(handle)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from typing import Any
+from collections.abc import Iterable
 
 import json5
 import yaml
@@ -163,7 +163,7 @@ def question_id(key: object) -> str | None:
     return f"q{match.group(1)}" if match else None
 
 
-def questions_of(value: object) -> dict[str, Any]:
+def questions_of(value: object) -> dict[str, object]:
     """The questions an answer object holds, by question id (one wrapper level unwrapped).
 
     ``{"answers": {"q1": …}}`` and ``[{"q1": …}]`` are answers too; keys are normalised
@@ -175,7 +175,7 @@ def questions_of(value: object) -> dict[str, Any]:
         return _per_question_entries(value)
     if not isinstance(value, dict):
         return {}
-    record: dict[str, Any] = {}
+    record: dict[str, object] = {}
     for key, inner in value.items():
         qid = question_id(key)
         if qid is not None and qid not in record:
@@ -194,13 +194,14 @@ _QUESTION_KEYS = ("question", "qid", "question_id", "q")
 _OPTION_KEYS = ("option", "answer", "choice", "letter")
 
 
-def _question_of_entry(entry: dict[str, Any]) -> tuple[str, str | None] | None:
+def _question_of_entry(entry: dict[str, object]) -> tuple[str, str | None] | None:
     """(question id, option letter or None) of a list entry that says which question it
     answers: ``{"question": "q2", "option": "A", "box_2d": …}`` or a label ``"q2 A: …"``."""
     for key in _QUESTION_KEYS:
         qid = question_id(str(entry.get(key, ""))) if key in entry else None
         if qid is not None:
-            option = next((entry[k] for k in _OPTION_KEYS if isinstance(entry.get(k), str)), None)
+            options = (entry.get(k) for k in _OPTION_KEYS)
+            option = next((o for o in options if isinstance(o, str)), None)
             return qid, option
     label = entry.get("label")
     match = _LABELLED.match(label) if isinstance(label, str) else None
@@ -214,10 +215,17 @@ _LABELLED = re.compile(
 )
 
 
-def _per_question_entries(entries: list[Any]) -> dict[str, Any]:
+def _iterated(value: object) -> Iterable[object]:
+    """``value`` as something to loop over; what cannot be looped over raises as a loop would."""
+    if isinstance(value, Iterable):
+        return value
+    raise TypeError(f"'{type(value).__name__}' object is not iterable")
+
+
+def _per_question_entries(entries: list[object]) -> dict[str, object]:
     """A list whose items each name their question, grouped by question: per choice
     question a list of labelled detections, per explanation question its text and factors."""
-    grouped: dict[str, list[dict[str, Any]]] = {}
+    grouped: dict[str, list[dict[str, object]]] = {}
     for entry in entries:
         if not isinstance(entry, dict):
             return {}
@@ -229,11 +237,11 @@ def _per_question_entries(entries: list[Any]) -> dict[str, Any]:
         if option is not None:
             item["label"] = option
         grouped.setdefault(qid, []).append(item)
-    record: dict[str, Any] = {}
+    record: dict[str, object] = {}
     for qid, items in grouped.items():
         if qid in ("q4", "q5"):
             text = " ".join(str(i["text"]) for i in items if isinstance(i.get("text"), str))
-            factors = [f for i in items for f in (i.get("factors") or [])]
+            factors = [f for i in items for f in _iterated(i.get("factors") or [])]
             factors += [i for i in items if "text" not in i and "factors" not in i]
             record[qid] = {"text": text, "factors": factors}
         else:
@@ -421,7 +429,7 @@ def _holds_objects(value: object) -> bool:
     return isinstance(value, list) and any(_holds_objects(v) for v in value)
 
 
-def final_answer_record(text: str) -> tuple[dict[str, Any], str | None]:
+def final_answer_record(text: str) -> tuple[dict[str, object], str | None]:
     """The final answer's record and, when nothing could be found, why.
 
     The last JSON value that names a question wins; earlier ones are taken only for
@@ -435,7 +443,9 @@ def final_answer_record(text: str) -> tuple[dict[str, Any], str | None]:
     values = json_values(final)
     answers = [record for value in values if (record := questions_of(value))]
     if not answers:
-        structured = _xml_record(final) or _yaml_record(final) or prose_record(final)
+        structured: dict[str, object] = (
+            _xml_record(final) or _yaml_record(final) or dict(prose_record(final))
+        )
         return (structured, None) if structured else ({}, NO_ANSWER)
     if len(answers) == 1 and _is_entry_list(values, answers[0]):
         prose = prose_record(final)  # a list of per-question boxes beside a prose answer
@@ -448,13 +458,13 @@ def final_answer_record(text: str) -> tuple[dict[str, Any], str | None]:
     return {qid: merged[qid] for qid in QUESTION_IDS if qid in merged}, None
 
 
-def _is_entry_list(values: list[object], record: dict[str, Any]) -> bool:
+def _is_entry_list(values: list[object], record: dict[str, object]) -> bool:
     return any(isinstance(v, list) and _per_question_entries(v) == record for v in values)
 
 
-def _with_entries(prose: dict[str, Any], entries: dict[str, Any]) -> dict[str, Any]:
+def _with_entries(prose: dict[str, str], entries: dict[str, object]) -> dict[str, object]:
     """A prose answer completed by a list of boxes that name their question and option."""
-    record = dict(prose)
+    record: dict[str, object] = dict(prose)
     for qid, value in entries.items():
         written = prose.get(qid)
         if written is None:
@@ -474,10 +484,10 @@ _XML_TAG = re.compile(
 _XML_ATTR = re.compile(r'([a-z_]+)="([^"]*)"', re.IGNORECASE)
 
 
-def _xml_record(text: str) -> dict[str, Any]:
+def _xml_record(text: str) -> dict[str, object]:
     """``<q1>A</q1>`` sections (Claude-style tags); ``<factor name="…" box="…"/>`` tags
     inside q4/q5 are factors, ``<box option="A">[…]</box>`` boxes of that option."""
-    record: dict[str, Any] = {}
+    record: dict[str, object] = {}
     for match in _XML_SECTION.finditer(text):
         qid, inner = match.group(1).lower(), match.group(2)
         factors = [
@@ -495,7 +505,7 @@ def _xml_record(text: str) -> dict[str, Any]:
     return record
 
 
-def _yaml_record(text: str) -> dict[str, Any]:
+def _yaml_record(text: str) -> dict[str, object]:
     """An answer written as YAML (``q2:`` then indented ``choices:`` and ``boxes:``)."""
     if not re.search(r"^\s*q[1-5]\s*:\s*$", text, re.IGNORECASE | re.MULTILINE):
         return {}  # no question opens a nested block: prose headings read it better
@@ -507,7 +517,7 @@ def _yaml_record(text: str) -> dict[str, Any]:
     return {qid: record[qid] for qid in QUESTION_IDS if qid in record}
 
 
-def first_json_object(text: str) -> dict[str, Any] | None:
+def first_json_object(text: str) -> dict[str, object] | None:
     """The first JSON object of ``text`` (fenced or bare), e.g. a judge's verdict."""
     for value in json_values(text):
         if isinstance(value, dict):

@@ -14,7 +14,7 @@ never dropped.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
 
 BOX_KEYS = (
     "boxes",
@@ -106,7 +106,7 @@ def boxes_in_string(text: str) -> list[object]:
     return boxes
 
 
-def keyed_box(value: dict[str, Any]) -> object | None:
+def keyed_box(value: Mapping[object, object]) -> object | None:
     """The box of an object that is one (``x1``…``y2``, ``x, y, width, height``) or holds
     one under a box key; None when it has neither."""
     for box_key in BOX_KEYS:  # the common case: a lower-case box key

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from privbench.images import DatasetImages
 from privbench.json_files import iter_jsonl, load_valid
@@ -93,10 +92,10 @@ class SpatialItem:
         return {"q4": self.q4, "q5": self.q5}[qid]
 
 
-def ground_truth_record(item: SpatialItem) -> dict[str, Any]:
+def ground_truth_record(item: SpatialItem) -> dict[str, dict[str, object]]:
     """The questions' ground truth in the dataset file's shape (kept in each sample's metadata,
     so a log alone is enough to show and re-check an answer)."""
-    record: dict[str, Any] = {}
+    record: dict[str, dict[str, object]] = {}
     for question in (item.q1, item.q2, item.q3):
         record[question.qid] = {
             "text": question.text,
@@ -127,7 +126,7 @@ class _Checker:
         item = self.item if qid is None else f"{self.item} {qid}"
         self.problems.append(Problem(where, item, message))
 
-    def text(self, entry: Mapping[str, Any], key: str, qid: str | None = None) -> str:
+    def text(self, entry: Mapping[str, object], key: str, qid: str | None = None) -> str:
         value = entry.get(key)
         if not isinstance(value, str) or not value.strip():
             self.add(f"missing or empty '{key}'", qid)
@@ -162,7 +161,7 @@ class _Checker:
 
 
 def _choice_question(
-    check: _Checker, entry: Mapping[str, Any], qid: str, width: int, height: int
+    check: _Checker, entry: Mapping[str, object], qid: str, width: int, height: int
 ) -> ChoiceQuestion | None:
     before = len(check.problems)
     text = check.text(entry, "text", qid)
@@ -170,20 +169,28 @@ def _choice_question(
     allowed = ("single",) if qid == "q1" else ("single", "multiple")
     if kind not in allowed:
         check.add(f"'type' must be {' or '.join(allowed)}", qid)
-    options = entry.get("options")
+    options: dict[str, str] = {}
+    raw_options = entry.get("options")
     if (
-        not isinstance(options, dict)
-        or not options
+        not isinstance(raw_options, dict)
+        or not raw_options
         or not all(
-            isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in options.items()
+            isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in raw_options.items()
         )
     ):
         check.add("'options' must map letters to non-empty texts", qid)
-        options = {}
-    answer = entry.get("answer")
-    if not isinstance(answer, list) or not answer or not all(isinstance(a, str) for a in answer):
+    else:
+        options = raw_options
+    answer: list[str] = []
+    raw_answer = entry.get("answer")
+    if (
+        not isinstance(raw_answer, list)
+        or not raw_answer
+        or not all(isinstance(a, str) for a in raw_answer)
+    ):
         check.add("'answer' must be a non-empty list of option letters", qid)
-        answer = []
+    else:
+        answer = raw_answer
     for letter in answer:
         if options and letter not in options:
             check.add(f"answer option '{letter}' is not among the options", qid)
@@ -216,7 +223,7 @@ def _choice_question(
 
 
 def _explanation_question(
-    check: _Checker, entry: Mapping[str, Any], qid: str, width: int, height: int
+    check: _Checker, entry: Mapping[str, object], qid: str, width: int, height: int
 ) -> ExplanationQuestion | None:
     before = len(check.problems)
     text = check.text(entry, "text", qid)
@@ -243,7 +250,7 @@ def _explanation_question(
 
 
 def _image(
-    check: _Checker, record: Mapping[str, Any], images: DatasetImages
+    check: _Checker, record: Mapping[str, object], images: DatasetImages
 ) -> tuple[Path | None, int, int]:
     relative = check.text(record, "image")
     width, height = record.get("width"), record.get("height")
@@ -266,14 +273,14 @@ def _image(
 
 
 def _record(
-    check: _Checker, record: Mapping[str, Any], images: DatasetImages
+    check: _Checker, record: Mapping[str, object], images: DatasetImages
 ) -> SpatialItem | None:
     path, width, height = _image(check, record, images)
     questions = record.get("questions")
     if not isinstance(questions, list):
         check.add("'questions' must be a list of q1–q5")
         return None
-    by_qid: dict[str, Mapping[str, Any]] = {}
+    by_qid: dict[str, Mapping[str, object]] = {}
     for entry in questions:
         qid = entry.get("qid") if isinstance(entry, dict) else None
         if qid not in QUESTION_IDS:

@@ -25,7 +25,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from privbench.spatialtrust.answer_text import TITLE, embedded_json, final_answer_record
 from privbench.spatialtrust.box_values import (
@@ -81,7 +80,7 @@ class InvalidBox:
     box: object
     reason: str
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """As stored in the task state and the score metadata (JSON)."""
         return {
             "question": self.question,
@@ -91,7 +90,7 @@ class InvalidBox:
         }
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any]) -> InvalidBox:
+    def from_record(cls, record: Mapping[str, object]) -> InvalidBox:
         return cls(
             str(record.get("question", "")),
             str(record.get("option", "")),
@@ -451,13 +450,13 @@ def _label_letter(label: object, question: ChoiceQuestion) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
-def _detection_label(value: dict[str, Any]) -> object:
+def _detection_label(value: Mapping[object, object]) -> object:
     lowered = {str(k).lower(): v for k, v in value.items()}
     return next((lowered[key] for key in LABEL_KEYS if key in lowered), None)
 
 
 def _read_detections(
-    entries: list[Any], question: ChoiceQuestion, reading: _ChoiceReading, *, choose: bool
+    entries: list[object], question: ChoiceQuestion, reading: _ChoiceReading, *, choose: bool
 ) -> None:
     """Boxes listed with labels (``[{"bbox_2d": […], "label": "B. …"}]``); with
     ``choose``, each label is also a chosen option."""
@@ -534,7 +533,9 @@ def _is_numeric_box(value: object) -> bool:
     )
 
 
-def _unread_boxes(value: dict[str, Any], read: tuple[str, ...]) -> list[tuple[str, object, str]]:
+def _unread_boxes(
+    value: Mapping[object, object], read: tuple[str, ...]
+) -> list[tuple[str, object, str]]:
     """Boxes under keys privbench does not read (``"region": [x1, y1, x2, y2]``): listed as
     invalid, so a box in an unexpected place is never dropped without a word."""
     known = {key.lower() for key in read}
@@ -790,7 +791,7 @@ class _Reader:
 
 
 def parse_record(
-    record: Mapping[str, Any], item: SpatialItem, convention: BoxConvention = PIXELS
+    record: Mapping[str, object], item: SpatialItem, convention: BoxConvention = PIXELS
 ) -> SpatialAnswer:
     """A prediction object (q1–q5 as privbench's format or as models write them)."""
     reader = _Reader(item, convention)
@@ -836,9 +837,9 @@ def parse_answer(text: str, item: SpatialItem, convention: BoxConvention) -> Spa
     return answer
 
 
-def answer_record(answer: SpatialAnswer) -> dict[str, Any]:
+def answer_record(answer: SpatialAnswer) -> dict[str, object]:
     """The predictions-format record of an answer (pixel boxes); unparsed questions are left out."""
-    record: dict[str, Any] = {}
+    record: dict[str, object] = {}
     if answer.q1 is not None:
         record["q1"] = answer.q1
     for qid in CHOICE_QUESTIONS:

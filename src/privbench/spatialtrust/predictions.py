@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from privbench.json_files import read_jsonl
+from privbench.json_files import JsonValue, read_jsonl
 from privbench.runtime.errors import DatasetError, PrivbenchError, Problem, missing_ids_error
 from privbench.spatialtrust.boxes import BoxConvention
 from privbench.spatialtrust.dataset import EXPLANATION_QUESTIONS, QUESTION_IDS, SpatialItem
@@ -34,7 +34,7 @@ class SpatialPredictions:
     """A ``preds.jsonl`` read against a dataset."""
 
     path: Path
-    records: dict[str, dict[str, Any]]
+    records: dict[str, dict[str, JsonValue]]
     """The record of every dataset image, by id, in dataset order."""
     extra_ids: list[str]
     """Ids of the file that match no image of the dataset (file order); they are not scored."""
@@ -44,10 +44,10 @@ def load_spatial_predictions(path: Path, item_ids: list[str]) -> SpatialPredicti
     """Every dataset image's record; raises naming the line or the ids that are missing."""
     display = str(path)
     lines, problems = read_jsonl(path, display)
-    records: dict[str, dict[str, Any]] = {}
+    records: dict[str, dict[str, JsonValue]] = {}
     for number, record in lines:
         item_id = record.get("id") if isinstance(record, dict) else None
-        if not isinstance(item_id, str):
+        if not isinstance(record, dict) or not isinstance(item_id, str):
             problems.append(
                 Problem(f"{display}:{number}", None, "a prediction needs a string 'id'")
             )
@@ -79,7 +79,7 @@ def _kind(qid: str, reason: str) -> str:
     return "choices" if choices else reason
 
 
-def likely_cause(records: list[dict[str, Any]], answers: list[SpatialAnswer]) -> str:
+def likely_cause(records: Sequence[Mapping[str, object]], answers: list[SpatialAnswer]) -> str:
     """Why most questions of a predictions file did not parse, in a few words."""
     if any("questions" in record for record in records):
         return "this looks like a SpatialTrust dataset file (records have 'questions'), not predictions"
