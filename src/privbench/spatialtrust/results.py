@@ -96,7 +96,7 @@ class PipelineCounts:
     final_unparsed: int = 0
 
     def add(self, stats: dict[str, Any]) -> None:
-        """Count one image's :class:`~privbench.spatialtrust.guard.StrategyStats`."""
+        """Count one image's :class:`~privbench.spatialtrust.solvers.StrategyStats`."""
         self.images += 1
         failures = stats.get("selection_failures") or {}
         for qid in failures:  # a list (older logs) or qid → reason

@@ -29,7 +29,6 @@ from privbench.spatialtrust.dataset import (
     SpatialItem,
     load_spatialtrust,
 )
-from privbench.spatialtrust.guard import ANSWER_KEY, STATS_KEY
 from privbench.spatialtrust.parsing import (
     InvalidBox,
     SpatialAnswer,
@@ -38,6 +37,7 @@ from privbench.spatialtrust.parsing import (
     parse_record,
 )
 from privbench.spatialtrust.scoring import score_choice, score_explanation, score_single
+from privbench.spatialtrust.solvers import ANSWER_KEY, STATS_KEY
 
 TASKS: tuple[tuple[str, str], ...] = (
     ("q1", "detection"),
