@@ -5,10 +5,10 @@ shipped suite's size) and ``generate_spatialtrust(577)`` (the paper's size) end 
 planning, rendering, image compression and writing — and prints items/s. It also times
 the SpatialTrust *plan* alone for 577 captures (records and boxes without pixels, what
 the audit and the leakage tests use).
-Targets (issue 4): the 146-item Priv-IQ suite in under 60 s and 100 SpatialTrust
-captures in under 60 s; the 577-capture plan in under 5 s.
+Targets: the 146-item Priv-IQ suite in under 60 s and 100 SpatialTrust captures in
+under 60 s; the 577-capture plan in under 5 s.
 
-Priv-IQ is also timed at 1,000 items (issue 13: photographs and diagrams per family).
+Priv-IQ is also timed at 1,000 items (its photographs and diagrams vary per family).
 
     .venv/bin/python bench/generate.py [--seed 0] [--skip-577] [--skip-1000]
 """

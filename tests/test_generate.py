@@ -20,12 +20,15 @@ import time_machine
 from PIL import Image, ImageDraw
 
 from privbench.audit.priviq import image_words, printed_share
+from privbench.generate.apportion import largest_remainder
 from privbench.generate.fonts import font, missing_glyphs, script_of
 from privbench.generate.identities import REFERENCE_DATE, person
+from privbench.generate.perspective import perspective_coefficients
+from privbench.priviq.competencies import combination_of
 from privbench.priviq.dataset import load_priviq
+from privbench.priviq.generate.allocation import PAPER_SIZE, TABLE_1, allocate
 from privbench.priviq.generate.base import build
 from privbench.priviq.generate.families import ALL_FAMILIES, FAMILIES, MEETING, MULTILINGUAL
-from privbench.priviq.generate.plan import PAPER_SIZE, TABLE_1, allocate
 from privbench.priviq.generate.suite import generate_items, generate_priviq
 from privbench.shipped import PRIVIQ_SUITE
 
@@ -97,6 +100,39 @@ def test_table_1_counts_exactly_at_146() -> None:
     assert PAPER_SIZE == 146
 
 
+def test_equal_remainders_go_to_the_larger_combination() -> None:
+    # at 73 items every exact share is half of Table 1's count: the eight odd counts
+    # (29, 19, 17, 5, 3, 3, 3, 3) tie at remainder 0.5 once 69 whole items are handed out,
+    # and the 4 left over go to the four largest of them
+    counts = allocate(73)
+    assert counts[combination_of(("Law",))] == 15
+    assert counts[combination_of(("Know",))] == 10
+    assert counts[combination_of(("CntxPriv", "VizPriv"))] == 9
+    assert counts[combination_of(("CntxPriv", "MultLing", "NER"))] == 3
+    assert counts[combination_of(("NER",))] == 1  # 3 in the paper: its tie lost
+    assert counts[combination_of(("CntxPriv", "PET"))] == 7  # 14 in the paper: no remainder
+
+
+def test_largest_remainder_rounding() -> None:
+    assert largest_remainder(10, {"a": 1, "b": 1, "c": 1}) == {"a": 4, "b": 3, "c": 3}
+    assert largest_remainder(5, {"x": 0.75, "y": 0.25}) == {"x": 4, "y": 1}  # 3.75, 1.25
+    assert largest_remainder(7, {"p": 2, "q": 5}) == {"p": 2, "q": 5}
+    assert largest_remainder(3, {"s": 1, "t": 2}) == {"s": 1, "t": 2}  # 1.0 and 2.0 exact
+
+
+def test_perspective_coefficients_of_a_shift_and_a_scale() -> None:
+    square = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]
+    shifted = [(x + 3.0, y + 5.0) for x, y in square]
+    # an output pixel (x, y) samples the input at (x - 3, y - 5)
+    assert perspective_coefficients(square, shifted) == pytest.approx(
+        [1, 0, -3, 0, 1, -5, 0, 0], abs=1e-9
+    )
+    doubled = [(2 * x, 2 * y) for x, y in square]
+    assert perspective_coefficients(square, doubled) == pytest.approx(
+        [0.5, 0, 0, 0, 0.5, 0, 0, 0], abs=1e-9
+    )
+
+
 @pytest.mark.parametrize("n", [73, 292, 500])
 def test_other_sizes_keep_proportions(n: int) -> None:
     counts = allocate(n)
@@ -139,7 +175,7 @@ def test_shipped_priviq_suite_has_table_1_and_validates() -> None:
 
 
 def test_shipped_suite_is_varied() -> None:
-    """Issue 13: ≥ 110 distinct questions, no repeated pair, ≥ 3 families per combination."""
+    """≥ 110 distinct questions, no repeated pair, ≥ 3 families per combination."""
     items = load_priviq(PRIVIQ_SUITE)
     assert len({" ".join(i.question.casefold().split()) for i in items}) >= 110
     pairs = Counter((i.question, i.answer) for i in items)
@@ -158,7 +194,7 @@ def test_generated_suite_is_varied_at_another_seed() -> None:
 
 
 def test_shipped_answers_are_not_printed_in_the_images() -> None:
-    """Issue 13: for reasoning competencies, the share of the reference answer's content
+    """For reasoning competencies, the share of the reference answer's content
     words (not in the question) that the bundled OCR finds in the image — the measurement
     of ``privbench audit --ocr`` — is ≤ 15 % on average and ≤ 50 % for every item. OCR of
     the whole suite takes minutes on a small CPU, so the test reads every third reasoning

@@ -84,7 +84,7 @@ def test_paper_shares_and_multiple_answers_exactly_at_577() -> None:
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_option_texts_do_not_give_the_answer_away(seed: int) -> None:
-    """Issue 10's target is ≤ 3 points on 400-capture suites; ≤ 5 keeps noise out."""
+    """The target is ≤ 3 points on 400-capture suites; ≤ 5 keeps noise out."""
     leakage = option_name_leakage(spatial_items(suite_records(400, seed)))
     assert leakage["q2"] <= 5 and leakage["q3"] <= 5, leakage
 

@@ -12,8 +12,9 @@ from conftest import MODEL, run_options, spatial_record, write_spatial
 from loopback_server import LoopbackServer
 
 from privbench.spatialtrust.api import SpatialTrustRun, eval_spatialtrust
-from privbench.spatialtrust.guard import audit, normalize_selection
+from privbench.spatialtrust.guard import verify_selection
 from privbench.spatialtrust.prompts import SYSTEM_PROMPT
+from privbench.spatialtrust.selection import normalize_selection
 
 JUDGE_MARK = "You grade one answer"
 VERIFY_MARK = "KEEP or DELETE"
@@ -184,10 +185,11 @@ def test_model_boxes_are_converted_with_box_format(
     assert result.scores.items["st-1"]["q2"] == 1.0  # (50,100,250,500)/1000 of 200×100 = GT box
 
 
-def test_selection_normalisation_and_audit_rules() -> None:
+def test_selection_normalisation_and_verification_rules() -> None:
     assert normalize_selection(("B", "E"), "E") == ("B",)
     assert normalize_selection(("E",), "E") == ("E",)
-    assert audit(("A", "C"), {"A": "keep", "C": "delete", "D": "keep"}, "E") == ("A",)
-    assert audit(("A",), {"A": None}, "E") == ("A",)  # an unreadable reply deletes nothing
-    assert audit(("A", "C"), {"A": "delete", "C": "delete"}, "E") == ("E",)
-    assert audit(("A",), {"A": "delete"}, None) == ()
+    assert verify_selection(("A", "C"), {"A": "keep", "C": "delete", "D": "keep"}, "E") == ("A",)
+    # an unreadable reply deletes nothing
+    assert verify_selection(("A",), {"A": None}, "E") == ("A",)
+    assert verify_selection(("A", "C"), {"A": "delete", "C": "delete"}, "E") == ("E",)
+    assert verify_selection(("A",), {"A": "delete"}, None) == ()

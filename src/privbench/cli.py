@@ -476,7 +476,7 @@ OverwriteOption = Annotated[
 
 def _check_spatial_options(strategy: str, box_format: str) -> None:
     from privbench.spatialtrust.boxes import get_convention
-    from privbench.spatialtrust.guard import STRATEGIES
+    from privbench.spatialtrust.solvers import STRATEGIES
 
     if strategy not in STRATEGIES:
         raise UsageError(f"--strategy: choose from {', '.join(STRATEGIES)}, not '{strategy}'")

@@ -30,7 +30,7 @@ from privbench.priviq.dataset import (
     competency_counts,
     load_priviq,
 )
-from privbench.priviq.generate.plan import TABLE_1
+from privbench.priviq.generate.allocation import TABLE_1
 
 OCR_MAJORITY = 50.0
 """An item whose answer words are more than this share (%) printed in the image is listed."""

@@ -17,12 +17,9 @@ from contextlib import contextmanager
 
 from PIL import Image, ImageDraw
 
-from privbench.generate.canvas import Block, Field, Panel, Table, Text, Title, wrap
+from privbench.generate.colors import INK, MUTED, Color
 from privbench.generate.fonts import font, script_of
-
-Color = tuple[int, int, int]
-INK: Color = (28, 30, 38)
-MUTED: Color = (100, 104, 116)
+from privbench.generate.panels import Block, Field, Panel, Table, Text, Title, wrap
 
 _LOG: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("text_log", default=None)
 
@@ -45,7 +42,7 @@ def log_text(text: str) -> None:
 
 
 def log_panel(panel: Panel) -> Panel:
-    """Record the strings a :class:`~privbench.generate.canvas.Panel` will draw."""
+    """Record the strings a :class:`~privbench.generate.panels.Panel` will draw."""
     blocks: list[Block] = panel.blocks
     for block in blocks:
         if isinstance(block, Title | Text):

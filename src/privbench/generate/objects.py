@@ -12,9 +12,8 @@ import random
 
 from PIL import Image, ImageDraw
 
-from privbench.generate.draw import INK, put, put_wrapped
-
-Color = tuple[int, int, int]
+from privbench.generate.colors import INK, Color
+from privbench.generate.draw import put, put_wrapped
 
 
 def _layer(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-Color = tuple[int, int, int]
+from privbench.generate.colors import Color
+from privbench.generate.perspective import perspective_coefficients
 
 SURFACES: dict[str, tuple[Color, Color]] = {
     "wooden table": ((150, 108, 70), (120, 84, 52)),
@@ -55,7 +56,7 @@ def surface(rng: random.Random, name: str, size: tuple[int, int]) -> Image.Image
 
 
 @dataclass(frozen=True)
-class Placed:
+class PlacedObject:
     """An object (RGBA or RGB) and where its centre goes, as fractions of the frame."""
 
     image: Image.Image
@@ -65,7 +66,7 @@ class Placed:
     scale: float = 1.0
 
 
-def compose(rng: random.Random, surface_name: str, objects: list[Placed]) -> Image.Image:
+def compose(rng: random.Random, surface_name: str, objects: list[PlacedObject]) -> Image.Image:
     """Lay objects (first = bottom) on a surface with a soft drop shadow each."""
     frame = surface(rng, surface_name, (1000, 760)).convert("RGBA")
     for placed in objects:
@@ -123,21 +124,6 @@ def hand(size: tuple[int, int], skin: Color) -> Image.Image:
     return layer
 
 
-SKINS: list[Color] = [(224, 180, 150), (190, 140, 105), (141, 96, 66), (240, 204, 178)]
-
-
-def _perspective_coefficients(
-    source: list[tuple[float, float]], target: list[tuple[float, float]]
-) -> list[float]:
-    matrix = []
-    for (x, y), (u, v) in zip(target, source, strict=True):
-        matrix.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
-        matrix.append([0, 0, 0, x, y, 1, -v * x, -v * y])
-    a = np.array(matrix, dtype=float)
-    b = np.array([c for point in source for c in point], dtype=float)
-    return [float(v) for v in np.linalg.solve(a, b)]
-
-
 def _motion_blur(image: Image.Image, length: int, horizontal: bool) -> Image.Image:
     pixels = np.asarray(image, dtype=np.float32)
     axis = 1 if horizontal else 0
@@ -161,7 +147,7 @@ def camera(
     image = image.transform(
         image.size,
         Image.Transform.PERSPECTIVE,
-        _perspective_coefficients(corners, target),
+        perspective_coefficients(corners, target),
         Image.Resampling.BICUBIC,
         fillcolor=(40, 40, 44),
     )

@@ -13,9 +13,8 @@ import random
 
 from PIL import Image, ImageDraw
 
-from privbench.generate.draw import INK, MUTED, put, put_wrapped, text_height
-
-Color = tuple[int, int, int]
+from privbench.generate.colors import INK, MUTED, SKINS, Color
+from privbench.generate.draw import put, put_wrapped, text_height
 
 
 def street_scene(
@@ -56,7 +55,7 @@ def street_scene(
         put(draw, (pole_x, 85), street_sign, 22, (255, 255, 255), anchor="mm")
     if jersey:
         cx = int(width * 0.45) + rng.randrange(-30, 30)
-        skin = rng.choice([(224, 180, 150), (190, 140, 105), (141, 96, 66)])
+        skin = rng.choice(SKINS[:3])
         shirt = rng.choice([(200, 40, 40), (30, 80, 170), (240, 200, 40), (30, 130, 70)])
         draw.ellipse((cx - 30, 130, cx + 30, 190), fill=skin)
         draw.polygon(

@@ -145,7 +145,7 @@ class SpatialQuestion(TypedDict):
     factors: list[str]
 
 
-class SpatialRun(TypedDict):
+class SpatialRunCard(TypedDict):
     """One run's answers on a SpatialTrust card."""
 
     run: str
@@ -171,7 +171,7 @@ class SpatialCard(TypedDict):
     dash: str
     questions: list[SpatialQuestion]
     truth_boxes: list[Overlay]
-    runs: list[SpatialRun]
+    runs: list[SpatialRunCard]
     absent: list[int]
 
 
@@ -496,7 +496,7 @@ def spatial_cards(
                 [b for qid in GROUNDED for b in _truth_boxes(qid, truth_by_q.get(qid, {}), scale)],
                 scale,
             )
-            card_runs: list[SpatialRun] = []
+            card_runs: list[SpatialRunCard] = []
             for run in runs:
                 if run not in wanted or run not in answers_by_run:
                     continue

@@ -58,7 +58,7 @@ class PipelineCounts:
     final_unparsed: int = 0
 
     def add(self, stats: StrategyRecord) -> None:
-        """Count one image's strategy record."""
+        """Count one image's strategy record (:class:`~privbench.spatialtrust.solvers.StrategyStats`)."""
         self.images += 1
         for qid in stats.selection_failures:  # a list (older logs) or qid → reason
             self.selection_failures[qid] = self.selection_failures.get(qid, 0) + 1

@@ -31,7 +31,6 @@ from privbench.spatialtrust.dataset import (
     SpatialItem,
     load_spatialtrust,
 )
-from privbench.spatialtrust.guard import ANSWER_KEY, STATS_KEY
 from privbench.spatialtrust.parsing import (
     InvalidBox,
     SpatialAnswer,
@@ -40,6 +39,7 @@ from privbench.spatialtrust.parsing import (
     parse_record,
 )
 from privbench.spatialtrust.scoring import score_choice, score_explanation, score_single
+from privbench.spatialtrust.solvers import ANSWER_KEY, STATS_KEY
 
 
 def _from_store(stored: dict[str, Any], item: SpatialItem) -> SpatialAnswer:

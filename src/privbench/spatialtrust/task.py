@@ -23,16 +23,16 @@ from privbench.runtime.record import SpatialSampleRecord, TaskRecord
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.dataset import SpatialItem, ground_truth_record, load_spatialtrust
-from privbench.spatialtrust.guard import (
+from privbench.spatialtrust.judge import MAX_TRIES
+from privbench.spatialtrust.predictions import load_spatial_predictions, parse_predictions
+from privbench.spatialtrust.prompts import direct_prompt
+from privbench.spatialtrust.scorer import spatialtrust_scorer
+from privbench.spatialtrust.solvers import (
     STRATEGIES,
     StrategyStats,
     spatialtrust_strategy,
     store_answer,
 )
-from privbench.spatialtrust.judge import MAX_TRIES
-from privbench.spatialtrust.predictions import load_spatial_predictions, parse_predictions
-from privbench.spatialtrust.prompts import direct_prompt
-from privbench.spatialtrust.scorer import spatialtrust_scorer
 
 
 def default_data_dir() -> Path:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import random
 
-from privbench.generate.canvas import Field, Gap, Panel, Table, Text, Title, render
-from privbench.generate.draw import INK, MUTED, canvas, checkbox, log_panel, put
+from privbench.generate.colors import INK, MUTED
+from privbench.generate.draw import canvas, checkbox, log_panel, put
 from privbench.generate.identities import faker, person, real_city, us_ssn
+from privbench.generate.panels import Field, Gap, Panel, Table, Text, Title, render
 from privbench.generate.social import social_post, street_scene
 from privbench.priviq.generate.base import Draft, Family, company, conj, family, listing
 

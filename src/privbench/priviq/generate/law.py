@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from privbench.generate.canvas import Block, Field, Gap, Panel, Text, Title, render
-from privbench.generate.draw import INK, MUTED, canvas, checkbox, log_panel, put, put_wrapped
+from privbench.generate.colors import INK, MUTED
+from privbench.generate.draw import canvas, checkbox, log_panel, put, put_wrapped
 from privbench.generate.identities import person
+from privbench.generate.panels import Block, Field, Gap, Panel, Text, Title, render
 from privbench.priviq.generate.base import Draft, Family, company, conj, family
 
 AUTHORITY = {

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 
-from privbench.generate.canvas import Panel, Text, Title, render
 from privbench.generate.draw import log_panel
 from privbench.generate.identities import faker, person, real_city
+from privbench.generate.panels import Panel, Text, Title, render
 from privbench.generate.social import social_post, street_scene
 from privbench.priviq.generate.base import Draft, Family, company, conj, family
 

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import random
 
-from privbench.generate.canvas import Gap, Panel, Table, Title, render
+from privbench.generate.colors import INK, MUTED
 from privbench.generate.draw import (
-    INK,
-    MUTED,
     arrow,
     bar_chart,
     box,
@@ -28,6 +26,7 @@ from privbench.generate.draw import (
     server_icon,
 )
 from privbench.generate.identities import card_number, faker, person, real_city
+from privbench.generate.panels import Gap, Panel, Table, Title, render
 from privbench.priviq.generate.base import Draft, Family, company, family, listing
 
 DISEASES = ["HIV", "diabetes", "asthma", "hepatitis B", "depression", "cancer", "flu"]

@@ -2,7 +2,7 @@
 
 Items are built by the families of their competency combination
 (:mod:`~privbench.priviq.generate.families`), in counts from
-:func:`~privbench.priviq.generate.plan.allocate` (Table 1 exactly for 146). A combination
+:func:`~privbench.priviq.generate.allocation.allocate` (Table 1 exactly for 146). A combination
 takes its families in turn (from a seed-dependent start), so one with three items or
 more draws on at least three families. Each item has its own random stream derived from
 the seed and its index, so the same ``n`` and ``seed`` give byte-identical files; an
@@ -23,9 +23,9 @@ from privbench.generate.identities import LANGUAGE_NAMES
 from privbench.generate.writing import dump_json, prepare, save_png
 from privbench.priviq.competencies import Combination
 from privbench.priviq.dataset import DATASET_FILE
+from privbench.priviq.generate.allocation import allocate
 from privbench.priviq.generate.base import GeneratedItem, build
 from privbench.priviq.generate.families import FAMILIES, MULTILINGUAL
-from privbench.priviq.generate.plan import allocate
 
 MANIFEST = "suite.json"
 REDRAWS = 8

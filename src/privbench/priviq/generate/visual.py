@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from PIL import Image
 
 from privbench.generate import objects as obj
-from privbench.generate.canvas import Panel, Text, Title, render
+from privbench.generate.colors import SKINS, Color
 from privbench.generate.draw import log_panel
 from privbench.generate.identities import LANGUAGE_NAMES, card_number, expiry, person, real_city
-from privbench.generate.photo import SKINS, SURFACES, Placed, camera, compose, hand
+from privbench.generate.panels import Panel, Text, Title, render
+from privbench.generate.photo import SURFACES, PlacedObject, camera, compose, hand
 from privbench.priviq.generate.base import Draft, Family, article, company, conj, family, listing
 
-Color = tuple[int, int, int]
 CARD_COLORS: list[Color] = [(30, 60, 120), (110, 30, 50), (20, 90, 70), (40, 40, 46), (120, 90, 20)]
 DRUGS = [("Sertraline 50 mg", "depression or anxiety"), ("Metformin 500 mg", "type 2 diabetes"),
          ("Levothyroxine 75 mcg", "a thyroid condition"), ("Lisinopril 10 mg", "high blood pressure"),
@@ -198,7 +198,7 @@ def photograph(
     """Main objects near the centre, distractors at the edges, then the camera."""
     surface_name = rng.choice(list(SURFACES))
     extras = _distractors(rng)
-    placed = [Placed(image, x, y, rng.uniform(-20, 20)) for (image, _), (x, y) in
+    placed = [PlacedObject(image, x, y, rng.uniform(-20, 20)) for (image, _), (x, y) in
               zip(extras, rng.sample([(0.12, 0.2), (0.88, 0.8), (0.85, 0.18), (0.15, 0.85)], len(extras)), strict=False)]  # fmt: skip
     slots = [(0.5, 0.5)] if len(main) == 1 else [(0.33, 0.45), (0.7, 0.55)]
     for image, (x, y) in zip(main, slots, strict=False):
@@ -208,7 +208,7 @@ def photograph(
             else min(0.75, 430 / image.width, 520 / image.height)
         )
         placed.append(
-            Placed(
+            PlacedObject(
                 image,
                 x + rng.uniform(-0.04, 0.04),
                 y + rng.uniform(-0.04, 0.04),
@@ -217,7 +217,7 @@ def photograph(
             )
         )
     if held:
-        placed.append(Placed(hand((320, 320), rng.choice(SKINS)), 0.17, 0.9))
+        placed.append(PlacedObject(hand((320, 320), rng.choice(SKINS)), 0.17, 0.9))
     scene = compose(rng, surface_name, placed)
     level = strength if strength is not None else rng.uniform(0.3, 0.65)
     return camera(rng, scene, level), surface_name, [name for _, name in extras]

@@ -1,8 +1,8 @@
 """Where things go: a pinhole camera, a box-shaped room and placement rules — no pixels.
 
-Why a camera model: the issue's drawing defects (a coat taller than a person, people
-lower in the frame drawn smaller, doors reaching into the floor) all come from placing
-2-D rectangles by hand. Here every element has a position in metres and the image box is
+Why a camera model: drawing defects such as a coat taller than a person, people lower
+in the frame drawn smaller or doors reaching into the floor all come from placing 2-D
+rectangles by hand. Here every element has a position in metres and the image box is
 its projection, so scale and height in the frame follow from depth (farther is smaller
 and higher), doors stand on the floor line and wall items lie on their wall.
 
@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from privbench.generate.colors import Color
 from privbench.spatialtrust.generate.vocabulary import (
     HIGH_CEILING,
     KINDS,
@@ -42,7 +43,8 @@ from privbench.spatialtrust.generate.vocabulary import (
 )
 
 WIDTH, HEIGHT = 1440, 960
-Box = tuple[int, int, int, int]
+PixelBox = tuple[int, int, int, int]
+"""An image box in whole pixels (x1, y1, x2, y2), rounded outwards from the projection."""
 Point = tuple[float, float]
 Surface = Literal["floor", "back", "left", "right"]
 
@@ -77,7 +79,7 @@ class Room:
     left: float
     right: float
     ceiling: float
-    wall: tuple[int, int, int]
+    wall: Color
     floor: str
     night: bool
 
@@ -91,7 +93,7 @@ class UserPose:
     scale: float
 
     @property
-    def regions(self) -> tuple[Box, Box]:
+    def regions(self) -> tuple[PixelBox, PixelBox]:
         """Head-and-neck and shoulders-and-torso rectangles nothing else may touch."""
         s = self.scale
         head = (
@@ -119,9 +121,9 @@ class Placed:
     z: float
     width: float
     height: float
-    box: Box
+    box: PixelBox
     quad: tuple[Point, Point, Point, Point]
-    visible: Box
+    visible: PixelBox
     occluder: int | None = None
     attrs: Mapping[str, str] = field(default_factory=dict)
     footprint: float = 0.4
@@ -138,18 +140,18 @@ class Placed:
         return 1000.0 + self.z
 
 
-def _outward(x1: float, y1: float, x2: float, y2: float) -> Box:
+def _outward(x1: float, y1: float, x2: float, y2: float) -> PixelBox:
     return (math.floor(x1), math.floor(y1), math.ceil(x2), math.ceil(y2))
 
 
-def intersects(a: Box, b: Box, gap: int = 0) -> bool:
+def intersects(a: PixelBox, b: PixelBox, gap: int = 0) -> bool:
     """Whether two boxes overlap (or come closer than ``gap`` px)."""
     return not (
         a[2] + gap <= b[0] or b[2] + gap <= a[0] or a[3] + gap <= b[1] or b[3] + gap <= a[1]
     )
 
 
-def inside_image(box: Box, margin: int = 2) -> bool:
+def inside_image(box: PixelBox, margin: int = 2) -> bool:
     return (
         box[0] >= margin
         and box[1] >= margin
@@ -216,7 +218,7 @@ def wall_quad(
     return projected[0], projected[1], projected[2], projected[3]
 
 
-def quad_box(quad: Sequence[Point]) -> Box:
+def quad_box(quad: Sequence[Point]) -> PixelBox:
     xs = [p[0] for p in quad]
     ys = [p[1] for p in quad]
     return _outward(min(xs), min(ys), max(xs), max(ys))
@@ -249,13 +251,13 @@ class Layout:
 
     # --- geometry helpers -----------------------------------------------------------------
 
-    def floor_box(self, x: float, z: float, width: float, height: float) -> Box:
+    def floor_box(self, x: float, z: float, width: float, height: float) -> PixelBox:
         """Image box of an upright element (a billboard at depth z) standing on the floor."""
         u1, v1 = self.camera.project(x - width / 2, height, z)
         u2, v2 = self.camera.project(x + width / 2, 0.0, z)
         return _outward(u1, v1, u2, v2)
 
-    def deep_box(self, x: float, z: float, width: float, height: float, depth: float) -> Box:
+    def deep_box(self, x: float, z: float, width: float, height: float, depth: float) -> PixelBox:
         """Image box of a piece of furniture ``depth`` deep whose top the camera sees."""
         points = [
             self.camera.project(px, py, pz)
@@ -270,7 +272,7 @@ class Layout:
             max(p[1] for p in points),
         )
 
-    def table_box(self, x: float, z: float, width: float) -> tuple[Box, float]:
+    def table_box(self, x: float, z: float, width: float) -> tuple[PixelBox, float]:
         """Image box of a table whose front edge is at depth ``z``; and the image row of
         its top's back edge (what a person seated behind it is hidden below)."""
         _, v_back_top = self.camera.project(x, TABLE_TOP, z + TABLE_DEPTH)
@@ -407,8 +409,8 @@ class Layout:
             attrs=dict(attrs), footprint=footprint,
         )  # fmt: skip
 
-    def _deep_box(self, key: str, x: float, z: float, width: float, height: float) -> Box:
-        """Box of a piece of furniture whose top is seen from above (camera above it)."""
+    def _deep_box(self, key: str, x: float, z: float, width: float, height: float) -> PixelBox:
+        """PixelBox of a piece of furniture whose top is seen from above (camera above it)."""
         return self.deep_box(x, z, width, height, DEEP[key])
 
     def _propose_wall(

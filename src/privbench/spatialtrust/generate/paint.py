@@ -17,9 +17,10 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from privbench.generate.colors import Color
 from privbench.generate.fonts import font
 from privbench.spatialtrust.generate.layout import BALCONY_REACH, TABLE_DEPTH, Camera, Placed, Room
-from privbench.spatialtrust.generate.vocabulary import GARMENTS, HAIRS, SKINS, TROUSERS, Color
+from privbench.spatialtrust.generate.vocabulary import GARMENTS, HAIRS, SKINS, TROUSERS
 
 RGBA = tuple[int, int, int, int]
 

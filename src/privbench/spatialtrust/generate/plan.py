@@ -5,9 +5,10 @@ boxes, options, answers, explanations), so a suite's records — and the leakage
 them — come in a fraction of a second; :mod:`.render` then draws each plan.
 
 **Shares.** Captures with direct only / indirect only / both / neither factors follow the
-paper's §3.4 counts (111 / 171 / 109 / 186 of 577), and the multiple-answer questions its
-119 of 1,154 (split 52 q2 / 67 q3 in proportion to the 220 direct and 280 indirect
-captures); both by largest-remainder rounding, so a 577-capture suite matches exactly.
+counts of the paper's section 3.4 (111 / 171 / 109 / 186 of 577), and the multiple-answer
+questions its 119 of 1,154 (split 52 q2 / 67 q3 in proportion to the 220 direct and 280
+indirect captures); both by largest-remainder rounding, so a 577-capture suite matches
+exactly.
 
 **Options that do not give the answer away** (docs/audit.md). A question's four options are
 ``k`` factor types of its own category (the present ones plus types offered absent),
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from privbench.generate.apportion import largest_remainder
 from privbench.spatialtrust.dataset import ChoiceQuestion, ExplanationQuestion, Factor, SpatialItem
 from privbench.spatialtrust.generate.layout import (
     Camera,
@@ -159,18 +161,6 @@ class ScenePlan:
 # --- allocation -----------------------------------------------------------------------------
 
 
-def largest_remainder(total: int, shares: Mapping[str, float]) -> dict[str, int]:
-    """``total`` split in proportion to ``shares`` (integers summing to ``total``)."""
-    weight = sum(shares.values())
-    quotas = {k: v * total / weight for k, v in shares.items()}
-    counts = {k: int(q) for k, q in quotas.items()}
-    for key in sorted(quotas, key=lambda k: -(quotas[k] - counts[k]))[
-        : total - sum(counts.values())
-    ]:
-        counts[key] += 1
-    return counts
-
-
 def categories(n: int, rng: random.Random) -> list[str]:
     """``n`` capture categories in the paper's proportions (largest remainder), shuffled."""
     counts = largest_remainder(n, {k: float(v) for k, v in PAPER_SHARES.items()})
@@ -206,8 +196,7 @@ def _allocate_k(sizes: Sequence[int], rng: random.Random) -> list[int]:
     }
     wanted = {k: math.ceil(NONE_MARGIN * v) if v else 0 for k, v in need.items()}
     if sum(wanted.values()) > len(empty):  # too few empty questions: scale down evenly
-        wanted = largest_remainder(len(empty), {str(k): float(v) for k, v in wanted.items()})  # type: ignore[assignment]
-        wanted = {int(k): v for k, v in wanted.items()}
+        wanted = largest_remainder(len(empty), {k: float(v) for k, v in wanted.items()})
     position = 0
     for k in (1, 2, 3):
         for index in empty[position : position + wanted[k]]:

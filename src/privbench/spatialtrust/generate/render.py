@@ -16,6 +16,7 @@ import random
 import numpy as np
 from PIL import Image, ImageDraw
 
+from privbench.generate.perspective import perspective_coefficients
 from privbench.spatialtrust.generate.layout import HEIGHT, WIDTH, Camera, Placed, Room
 from privbench.spatialtrust.generate.paint import FLAT, PAINTERS, Canvas, Scene, shade, soften, user
 from privbench.spatialtrust.generate.plan import ScenePlan
@@ -32,21 +33,10 @@ def scene_of(plan: ScenePlan) -> Scene:
     )
 
 
-def _coefficients(
-    quad: tuple[tuple[float, float], ...], width: int, height: int
-) -> tuple[float, ...]:
-    """PIL perspective coefficients mapping output points in ``quad`` to the corners of
-    a ``width`` × ``height`` picture (top-left, top-right, bottom-right, bottom-left)."""
-    corners = ((0.0, 0.0), (float(width), 0.0), (float(width), float(height)), (0.0, float(height)))
-    rows: list[list[float]] = []
-    values: list[float] = []
-    for (x, y), (u, v) in zip(quad, corners, strict=True):
-        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
-        values.append(u)
-        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
-        values.append(v)
-    solution = np.linalg.solve(np.array(rows, dtype=np.float64), np.array(values, dtype=np.float64))
-    return tuple(float(c) for c in solution)
+def _corners(width: int, height: int) -> tuple[tuple[float, float], ...]:
+    """A ``width`` × ``height`` picture's corners (top-left, top-right, bottom-right,
+    bottom-left): the order of a wall item's image quad."""
+    return ((0.0, 0.0), (float(width), 0.0), (float(width), float(height)), (0.0, float(height)))
 
 
 def element_picture(plan: ScenePlan, index: int, scene: Scene | None = None) -> Image.Image:
@@ -66,7 +56,7 @@ def element_picture(plan: ScenePlan, index: int, scene: Scene | None = None) -> 
         return canvas.image.transform(
             size,
             Image.Transform.PERSPECTIVE,
-            _coefficients(quad, face[0], face[1]),
+            perspective_coefficients(_corners(face[0], face[1]), quad),
             Image.Resampling.BICUBIC,
         )
     canvas = Canvas(Image.new("RGBA", size, (0, 0, 0, 0)), placed, scene, rng)

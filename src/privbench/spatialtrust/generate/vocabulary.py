@@ -29,11 +29,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from privbench.generate.colors import Color
+
 Role = Literal["direct", "indirect", "near-miss", "benign"]
 Mount = Literal["floor", "wall", "fixture"]
 Wall = Literal["back", "left", "right"]
 RoomKind = Literal["office", "home", "cafe", "library"]
-Color = tuple[int, int, int]
 
 ROOMS: tuple[RoomKind, ...] = ("office", "home", "cafe", "library")
 ALL_ROOMS: frozenset[str] = frozenset(ROOMS)

@@ -7,6 +7,7 @@ appears at least once.
 
 from __future__ import annotations
 
+from privbench.generate.apportion import largest_remainder, quotas
 from privbench.priviq.competencies import Combination, combination_of
 
 TABLE_1: dict[Combination, int] = {
@@ -32,6 +33,8 @@ TABLE_1: dict[Combination, int] = {
         (("Know", "Law"), 2),
     )
 }
+"""Items per competency combination in the paper, listed largest first: when two
+combinations' rounding remainders are equal, the larger one gets the extra item."""
 PAPER_SIZE = sum(TABLE_1.values())  # 146
 
 
@@ -39,17 +42,14 @@ def allocate(n: int) -> dict[Combination, int]:
     """Items per combination for a suite of ``n`` items (Table 1 exactly when n = 146)."""
     if n < 1:
         raise ValueError("a suite needs at least one item")
-    quotas = {combo: count * n / PAPER_SIZE for combo, count in TABLE_1.items()}
-    counts = {combo: int(quota) for combo, quota in quotas.items()}
-    order = sorted(TABLE_1, key=lambda c: (-(quotas[c] - counts[c]), -TABLE_1[c]))
-    for combo in order[: n - sum(counts.values())]:
-        counts[combo] += 1
+    exact = quotas(n, TABLE_1)
+    counts = largest_remainder(n, TABLE_1)
     if n >= len(TABLE_1):
         for combo in TABLE_1:
             if counts[combo] == 0:
                 # take the item from the combination furthest above its exact share
                 donor = max(
-                    (c for c in counts if counts[c] > 1), key=lambda c: counts[c] - quotas[c]
+                    (c for c in counts if counts[c] > 1), key=lambda c: counts[c] - exact[c]
                 )
                 counts[donor] -= 1
                 counts[combo] = 1

@@ -14,13 +14,13 @@ from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
+from privbench.generate.colors import INK, Color
 from privbench.generate.fonts import font, script_of
 
 Style = Literal["document", "card", "receipt", "label", "screen", "post", "notice"]
-Color = tuple[int, int, int]
 
-INK: Color = (28, 30, 38)
-MUTED: Color = (90, 96, 110)
+_CAPTION: Color = (90, 96, 110)
+"""A table's caption and a screen's address bar: grey, so they read as secondary."""
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,7 @@ def _draw_table(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, table: Ta
     columns = len(table.header)
     col_width = width // max(columns, 1)
     if table.caption:
-        _draw_line(draw, x, y, width, table.caption, table.size, MUTED)
+        _draw_line(draw, x, y, width, table.caption, table.size, _CAPTION)
         y += row_height
     total = col_width * columns
     draw.rectangle((x, y, x + total, y + row_height), fill=(228, 232, 240))
@@ -259,7 +259,7 @@ def _frame(draw: ImageDraw.ImageDraw, panel: Panel, height: int) -> None:
             draw.ellipse((left + 18 + 24 * i, top + 17, left + 32 + 24 * i, top + 31), fill=color)
         if panel.extras.get("url"):
             draw.text(
-                (left + 110, top + 14), panel.extras["url"], font=font("latin", 18), fill=MUTED
+                (left + 110, top + 14), panel.extras["url"], font=font("latin", 18), fill=_CAPTION
             )
     elif panel.style == "post":
         draw.rounded_rectangle(
