@@ -1,9 +1,18 @@
-"""Shared fixtures: a loopback judge/model server and small Priv-IQ directories."""
+"""Shared fixtures and helpers: a loopback judge/model server, small benchmark directories,
+the ``privbench`` command in a subprocess, and the fixed texts tests script replies by.
+
+Every test module takes what it shares from here, never from another test module: a test
+file can then be run, moved or deleted on its own.
+"""
 
 from __future__ import annotations
 
 import copy
 import json
+import os
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +28,81 @@ JUDGE = "openai-api/loopjudge/judge"
 MODEL = "openai-api/loopmodel/vlm"
 JUDGE_PROMPT = r"Correctness"
 """Matches the judge prompts of both protocols (not the judge check's ping)."""
+CHECK_PROMPT = r"Reply with the digit 1"
+"""The reachability check each endpoint gets before anything is paid."""
+QUESTION_PROMPT = r"^(?!.*(Correctness|Reply with the digit 1))"
+"""Requests to the model under test: neither a judge prompt nor a reachability check."""
+RETRY_LINE = "\nPredict the correctness of the answer (digit): "
+"""The paper protocol's re-ask line, as the paper's reference evaluator appends it."""
+
+PAPER_TEMPLATE_HASH = "ec6e50f55a79df43"
+"""First 16 hex digits of the SHA-256 of the paper prompt with the item row left as
+``{question} | {ground_truth} | {prediction} | ``: the text of
+``data/paper_prompt_expected.txt`` (cut from the paper's Table 2) with that row
+(test_judge_protocol recomputes it from the file). Any edit of the prompt changes it."""
+HARDENED_TEMPLATE_HASH = "1431553191e196c7"
+"""The same hash of the hardened prompt. Pinned as a literal: an edit of the hardened
+prompt must change it here, on purpose."""
+
+
+def command(*args: str | Path) -> list[str]:
+    """The ``privbench`` command line, run by this interpreter."""
+    return [sys.executable, "-m", "privbench", *map(str, args)]
+
+
+def privbench(
+    *args: str | Path,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 240,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``privbench ARGS`` as a user does: a subprocess, output captured, never raising.
+
+    ``env`` replaces the environment (default: this process's); a run still going after
+    ``timeout`` seconds fails the test instead of hanging it.
+    """
+    return subprocess.run(
+        command(*args),
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+        env=os.environ.copy() if env is None else env,
+        timeout=timeout,
+    )
+
+
+def run_validate(directory: Path) -> subprocess.CompletedProcess[str]:
+    return privbench("validate", directory)
+
+
+def no_traceback(result: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
+    """The whole of stderr, which must be one ``error: `` line."""
+    no_traceback(result)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    return lines[0]
+
+
+def error_line(result: subprocess.CompletedProcess[str]) -> str:
+    """The one ``error: `` line of stderr (progress and notes may surround it)."""
+    no_traceback(result)
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1, result.stderr
+    return errors[0]
+
+
+def wait_for(server: LoopbackServer, pattern: str, count: int, limit_s: float = 60) -> None:
+    """Block until ``server`` has received ``count`` requests matching ``pattern``."""
+    deadline = time.monotonic() + limit_s
+    while server.count(pattern) < count:
+        assert time.monotonic() < deadline, f"only {server.count(pattern)} requests"
+        time.sleep(0.05)
 
 
 @pytest.fixture(autouse=True)
@@ -142,3 +226,62 @@ def write_spatial(directory: Path, records: list[dict[str, Any]]) -> Path:
     lines = [json.dumps(record) for record in records]
     (directory / "spatialtrust.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return directory
+
+
+# --- SpatialTrust replies the loopback server is scripted with -------------------------
+
+JUDGE_MARK = "You grade one answer"
+"""In the q4/q5 judge prompt only."""
+VERIFY_MARK = "KEEP or DELETE"
+"""In guard's verification prompts only."""
+FINAL_MARK = "These choices are fixed"
+"""In the final (grounded-answer) prompt of staged and guard only."""
+SELECT_MARK = "do not give boxes yet"
+"""In the selection prompt of staged and guard only."""
+
+VERDICT = json.dumps(
+    {
+        "factors": [
+            {"gt": 0, "identified": True, "explanation_correct": True, "matched_prediction": 0}
+        ],
+        "unsupported": False,
+        "states_none": False,
+    }
+)
+"""A q4/q5 verdict: the one ground-truth factor identified, explained, matched to factor 0."""
+
+FINAL = {
+    "q1": "B",  # contradicts the locked A
+    "q2": {"choices": ["A", "C"], "boxes": {"A": [[10, 10, 50, 50]], "C": [[0, 0, 5, 5]]}},
+    "q3": {"choices": ["B"], "boxes": {"B": [[100, 10, 150, 60]]}},
+    "q4": {
+        "text": "A person.",
+        "factors": [{"name": "person", "why": "watches", "box": [10, 10, 50, 50]}],
+    },
+    "q5": {
+        "text": "A doorway.",
+        "factors": [{"name": "door", "why": "passers-by", "box": [100, 10, 150, 60]}],
+    },
+}
+"""A final answer for :func:`spatial_record`'s capture that departs from its locks."""
+
+PERFECT = {
+    "q1": "A",
+    "q2": {"choices": ["A"], "boxes": {"A": [[10, 10, 50, 50]]}},
+    "q3": {"choices": ["B", "C"], "boxes": {"B": [[100, 10, 150, 60]]}},
+    "q4": {
+        "text": "A person.",
+        "factors": [{"name": "person", "why": "watches", "box": [10, 10, 50, 50]}],
+    },
+    "q5": {
+        "text": "Door.",
+        "factors": [{"name": "door", "why": "passers-by", "box": [100, 10, 150, 60]}],
+    },
+}
+"""The ground truth of :func:`spatial_record` as a prediction: every question scores 1."""
+
+
+def write_predictions(path: Path, records: list[dict[str, object]]) -> Path:
+    """A ``preds.jsonl``: one JSON object per line."""
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    return path

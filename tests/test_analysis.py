@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import FOUR_ITEMS, run_options, write_json, write_priviq
+from conftest import FOUR_ITEMS, privbench, run_options, write_json, write_priviq
 from inspect_ai.log import read_eval_log, write_eval_log
 from loopback_server import LoopbackServer
 from scipy import stats
@@ -85,13 +85,12 @@ def test_pairwise_comparison(two_model_logs: Path) -> None:
     # differences a − b per item: 0.5, −0.1, 0.2, −1.0 → mean −0.1
     assert pair["difference"] == pytest.approx(-10.0)
     assert pair["n"] == 4
-    # exact sign-flip test over 16 patterns: |mean| ≥ 0.1 in all but the two patterns
-    # that put the −1.0 with the same sign as 0.5 + 0.2 − 0.1 ... counted independently:
-    d = np.array([0.5, -0.1, 0.2, -1.0])
-    patterns = np.array(np.meshgrid(*[[1, -1]] * 4)).T.reshape(-1, 4)
-    expected = float((np.abs(patterns @ d / 4) >= 0.1 - 1e-12).mean())
-    assert pair["p"] == pytest.approx(expected)
-    assert pair["p_holm"] == pytest.approx(expected)  # one pair: Holm changes nothing
+    # exact sign-flip test over the 2⁴ = 16 sign patterns of (0.5, 0.1, 0.2, 1.0): p is the
+    # share whose |sum| reaches the observed |−0.4|. With +1.0 the other three give
+    # ±0.5 ± 0.1 ± 0.2 ∈ {0.8, 0.6, 0.4, 0.2, −0.2, −0.4, −0.6, −0.8}, so the sums are
+    # 1.8 1.6 1.4 1.2 0.8 0.6 0.4 0.2: all but 0.2 reach 0.4; −1.0 mirrors them → 14/16
+    assert pair["p"] == pytest.approx(14 / 16)
+    assert pair["p_holm"] == pytest.approx(14 / 16)  # one pair: Holm changes nothing
 
 
 def test_survey_export_represents_every_model_and_round_trips(
@@ -168,7 +167,8 @@ def test_agreement_matches_independent_computation(tmp_path: Path) -> None:
     judge = np.array([0.9, 0.2, 0.5, 0.0])
     s1 = table["S1"]
     assert s1.n == 4
-    assert s1.icc == pytest.approx(_icc_a1(np.column_stack([human, judge])))
+    s1_icc = _icc_a1(np.column_stack([human, judge]))
+    assert s1.icc == pytest.approx(s1_icc)
     rho, p = stats.spearmanr(human, judge)
     assert (s1.spearman_rho, s1.spearman_p) == pytest.approx((rho, p))
     assert s1.mae == pytest.approx(np.abs(human - judge).mean())
@@ -180,8 +180,12 @@ def test_agreement_matches_independent_computation(tmp_path: Path) -> None:
     )
     s2 = table["S2"]
     assert s2.n == 4 and s2.agreement_rate == pytest.approx(0.5)  # j2 and j5 differ by > 0.1
+    # S2: j4 has no human score; j1, j2, j3, j5
+    s2_human, s2_judge = np.array([0.9, 0.7, 0.6, 0.6]), np.array([1.0, 0.4, 0.6, 0.8])
+    s2_icc = _icc_a1(np.column_stack([s2_human, s2_judge]))
+    assert s2.icc == pytest.approx(s2_icc)
     average = table["Average"]
-    assert average.icc == pytest.approx((s1.icc + s2.icc) / 2)
+    assert average.icc == pytest.approx((s1_icc + s2_icc) / 2)  # the surveys' mean
     assert math.isnan(average.bias)
     assert table["Overall"].n == 8
 
@@ -203,8 +207,6 @@ def test_bad_ratings_are_named(tmp_path: Path, text: str, message: str) -> None:
 
 
 def test_agreement_cli_json(tmp_path: Path) -> None:
-    from test_cli import privbench
-
     path = tmp_path / "ratings.csv"
     path.write_text(RATINGS)
     result = privbench("agreement", "--ratings", path, "--json", "--plots", tmp_path / "plots")
@@ -250,8 +252,6 @@ def test_scales_accepted_alike() -> None:
 
 
 def test_agreement_cli_scale_10_without_library_warnings(tmp_path: Path) -> None:
-    from test_cli import privbench
-
     path = tmp_path / "ratings.csv"
     path.write_text("item_id,rater,score\na,judge,1.0\na,h1,10\nb,judge,1.0\nb,h1,10\n")
     result = privbench("agreement", "--ratings", path, "--scale", "10", "--plots", tmp_path / "p")
@@ -375,7 +375,7 @@ def test_contribution_legend_keeps_the_largest_shares() -> None:
     grouped = top_shares(shares, keep=8)
     assert list(grouped.columns) == [*(f"c{i}" for i in range(7)), "other (3 combinations)"]
     assert grouped.loc["run-1", "other (3 combinations)"] == pytest.approx(3 + 2 + 1)
-    assert grouped.sum(axis=1).tolist() == pytest.approx(shares.sum(axis=1).tolist())
+    assert grouped.sum(axis=1).tolist() == pytest.approx([55.0, 55.0])  # 10 + 9 + … + 1
 
 
 def test_radar_scale_labels_go_where_the_data_reach_least() -> None:
@@ -391,9 +391,7 @@ def test_tick_labels_wrap_at_natural_breaks() -> None:
 
 def test_a_limit_run_given_first_never_becomes_the_compared_set() -> None:
     """One full run and one --limit run: the full run's items are what the note names,
-    whichever log was read first (this was order-dependent)."""
-    from privbench.analysis.groups import ComparedRun, comparison_gaps, dataset_groups
-
+    whichever log was read first."""
     full = ComparedRun("full", "h", frozenset("abcd"))
     limited = ComparedRun("limited", "h", frozenset("ab"), limit=2)
     for runs in ([full, limited], [limited, full]):

@@ -9,9 +9,19 @@ import json
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
-from conftest import FOUR_ITEMS, item, spatial_record, write_priviq, write_spatial
-from test_cli import one_line_error, privbench
+from conftest import (
+    FOUR_ITEMS,
+    item,
+    one_line_error,
+    privbench,
+    run_options,
+    spatial_record,
+    write_priviq,
+    write_spatial,
+)
+from rich.console import Console
 
 from privbench.audit import audit_directory
 from privbench.audit.priviq import (
@@ -33,8 +43,8 @@ from privbench.audit.spatialtrust import (
     option_name_leakage,
 )
 from privbench.priviq.dataset import load_priviq
+from privbench.spatialtrust.api import grade_spatialtrust
 from privbench.spatialtrust.baseline import (
-    BASELINE_LABEL,
     constant_scores,
     run_baseline,
     trivial_baselines,
@@ -46,6 +56,7 @@ from privbench.spatialtrust.dataset import (
     Factor,
     SpatialItem,
 )
+from privbench.spatialtrust.tables import task_table
 
 DIRECT = {"A": "a background person facing the screen", "B": "a framed poster",
           "C": "a phone aimed at the scene", "D": "a potted plant", "E": "None of the above"}  # fmt: skip
@@ -218,8 +229,14 @@ def test_no_leakage_from_texts_seen_once() -> None:
 
 
 def test_leakage_is_reproducible_and_needs_two_images() -> None:
+    """The splits come from ``seed`` alone: the global random states do not matter."""
     items = _leaky_images(30, seed=2)
-    assert option_name_leakage(items, seed=5) == option_name_leakage(items, seed=5)
+    random.seed(1)
+    np.random.seed(1)
+    first = option_name_leakage(items, seed=5)
+    random.seed(2)
+    np.random.seed(2)
+    assert option_name_leakage(items, seed=5) == first
     with pytest.raises(ValueError, match="at least 2 images"):
         option_name_leakage(items[:1])
 
@@ -385,12 +402,6 @@ def test_bad_input_is_one_line(tmp_path: Path) -> None:
 
 
 def test_run_document_and_table_carry_the_baseline(tmp_path: Path) -> None:
-    from conftest import run_options
-    from rich.console import Console
-
-    from privbench.spatialtrust.api import grade_spatialtrust
-    from privbench.spatialtrust.tables import task_table
-
     records = [spatial_record("st-1"), spatial_record("st-2", q2=(["E"], {}), q4_factors=[])]
     data = write_spatial(tmp_path / "st", records)
     predictions = tmp_path / "preds.jsonl"
@@ -403,14 +414,14 @@ def test_run_document_and_table_carry_the_baseline(tmp_path: Path) -> None:
                       "--judge", "offline", "--log-dir", tmp_path / "cli-logs")  # fmt: skip
     assert shown.returncode == 0, shown.stderr
     header = next(line for line in shown.stdout.splitlines() if "Task" in line)
-    assert BASELINE_LABEL in header
+    assert "trivial baseline (no image)" in header
     overall = next(line for line in shown.stdout.splitlines() if "Overall" in line)
     assert overall.split()[-2:] == ["50.0", "│"]  # the floor, beside the model's score
     run = grade_spatialtrust(data, predictions, options=run_options(tmp_path, judge="offline"))
     baseline = run.json()["baseline"]
     # q1 "Yes" 2/2; q2 None right on st-2; q3 {B, C} twice: always C (no box) earns 1/2;
     # q4 "no factor" right on st-2; q5 never
-    assert baseline["label"] == BASELINE_LABEL
+    assert baseline["label"] == "trivial baseline (no image)"
     assert baseline["detection"] == 100.0
     assert baseline["direct_identification"] == 50.0
     assert baseline["indirect_identification"] == 50.0
@@ -421,7 +432,7 @@ def test_run_document_and_table_carry_the_baseline(tmp_path: Path) -> None:
     console = Console(width=120, record=True)
     console.print(task_table(run.model, run.strategy, run.scores, baseline))
     text = console.export_text()
-    assert BASELINE_LABEL in text
+    assert "trivial baseline (no image)" in text
     assert "50.0" in text
     # the data changed after the run: its floor no longer describes the run's images
     (data / "spatialtrust.jsonl").write_text(json.dumps(records[0]) + "\n", encoding="utf-8")

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from conftest import run_options
+from inspect_ai.log import read_eval_log
 
 from privbench.models.ocr_pii import (
     CANNOT,
@@ -74,10 +78,11 @@ def test_answers_by_question_kind() -> None:
 
 def test_ocr_reads_a_generated_card_and_the_answer_names_it() -> None:
     item = exposed_document(random.Random("baseline-card"), "en")
-    lines = read_text(item.image)
-    answer = answer_priviq(RISK, lines)
+    # the texts the generator drew on the card: issuer, number, validity, holder
+    card_number = next(text for text in item.texts if text.replace(" ", "").isdigit())
+    answer = answer_priviq(RISK, read_text(item.image))
     assert answer.startswith("Yes")
-    assert read_text(item.image) == lines  # deterministic
+    assert card_number.replace(" ", "") in answer.replace(" ", "")
 
 
 @pytest.mark.parametrize("builder", [ner_post, ner_plain])
@@ -114,10 +119,6 @@ def test_provider_through_inspect_on_generated_items(tmp_path: Path) -> None:
 
 
 def test_inspect_finds_the_provider_and_the_offline_judge(tmp_path: Path) -> None:
-    import os
-    import subprocess
-    import sys
-
     inspect = Path(sys.executable).parent / "inspect"
     result = subprocess.run(
         [
@@ -128,8 +129,6 @@ def test_inspect_finds_the_provider_and_the_offline_judge(tmp_path: Path) -> Non
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     (log,) = tmp_path.glob("*.eval")
-    from inspect_ai.log import read_eval_log
-
     read = read_eval_log(str(log))
     assert read.status == "success" and read.samples
     assert read.samples[0].output.model == "ocr-pii"

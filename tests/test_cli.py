@@ -10,29 +10,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import API_KEY, JUDGE, JUDGE_PROMPT, MODEL, write_json
+from conftest import (
+    API_KEY,
+    JUDGE,
+    JUDGE_PROMPT,
+    MODEL,
+    one_line_error,
+    privbench,
+    write_json,
+)
 from loopback_server import LoopbackServer
 
 from privbench.priviq.task import default_data_dir
-
-
-def privbench(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "privbench", *map(str, args)],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=cwd,
-        env=os.environ.copy(),
-    )
-
-
-def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
-    assert "Traceback" not in result.stdout + result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    return lines[0]
+from privbench.shipped import PRIVIQ_SUITE, SPATIALTRUST_SUITE
 
 
 def grade_args(data: Path, predictions: Path, tmp_path: Path, *extra: str) -> list[str | Path]:
@@ -136,7 +126,12 @@ def test_unknown_protocol_is_a_usage_error(
 def test_demo_runs_offline_and_writes_the_report(tmp_path: Path) -> None:
     result = privbench("demo", "--out", tmp_path / "demo", "--limit", "3", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "146 items" in result.stdout and "100 images" in result.stdout  # suites validated
+    # both shipped suites were validated: their sizes, counted from their files here
+    priviq_items = len(json.loads((PRIVIQ_SUITE / "priv-IQ.json").read_text(encoding="utf-8")))
+    spatial_lines = (SPATIALTRUST_SUITE / "spatialtrust.jsonl").read_text(encoding="utf-8")
+    spatial_images = len(spatial_lines.splitlines())
+    assert (priviq_items, spatial_images) == (146, 100)
+    assert "146 items" in result.stdout and "100 images" in result.stdout
     assert "3 items × 1 run(s)" in result.stdout and "judge: offline" in result.stdout
     assert "SpatialTrust scores" in result.stdout and "Direct identification" in result.stdout
     assert (tmp_path / "demo" / "report.html").exists()

@@ -116,7 +116,7 @@ def test_bio_references_are_scored_per_entity_token() -> None:
     assert grade(reference, "Anna/O Berg/O joined/O Nova/O Health/O in/O Berlin/O") == 0.0
 
 
-# --- the five kinds of miss of issue 11, computed by hand from the rules ----------------
+# --- five kinds of miss found on held-out answers, computed by hand from the rules ------
 
 
 def test_kind1_a_correct_no_with_its_own_reason_is_a_full_answer() -> None:
@@ -205,7 +205,7 @@ def test_kind5_extra_list_items_cost_credit() -> None:
     assert grade(ner, "Daniel Okafor (organization), Lagos (person), Zenith Bank (location)") < 0.7
 
 
-# --- the remaining misses of issue 11 (second round), computed by hand -----------------
+# --- the remaining misses of that review (second round), computed by hand --------------
 
 
 def test_partial_lists_earn_partial_credit_and_wrong_items_cost() -> None:

@@ -13,17 +13,23 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import API_KEY, FOUR_ITEMS, JUDGE, JUDGE_PROMPT, MODEL, item, write_priviq
-from loopback_server import Fault, LoopbackServer
-from test_run_lifecycle import (
+from conftest import (
+    API_KEY,
     CHECK_PROMPT,
+    FOUR_ITEMS,
+    JUDGE,
+    JUDGE_PROMPT,
+    MODEL,
     QUESTION_PROMPT,
     command,
     error_line,
+    item,
     no_traceback,
     privbench,
     wait_for,
+    write_priviq,
 )
+from loopback_server import Fault, LoopbackServer
 
 CARD_QUESTION = r"^(?!.*(Correctness|Reply with the digit 1)).*Is there a card"
 """The model's request for item ``a`` (not its judge prompt, which quotes the question)."""

@@ -17,20 +17,24 @@ from pathlib import Path
 import pytest
 from conftest import (
     FOUR_ITEMS,
+    JUDGE_MARK,
+    PERFECT,
+    VERDICT,
+    privbench,
     run_options,
     spatial_record,
     write_json,
+    write_predictions,
     write_priviq,
     write_spatial,
 )
 from inspect_ai.log import read_eval_log, write_eval_log
 from loopback_server import LoopbackServer
 from PIL import Image
-from test_spatial_grade import PERFECT, write_predictions
-from test_spatial_strategies import JUDGE_MARK, VERDICT
 
 from privbench.priviq.api import grade_priviq
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
+from privbench.report.figures import signed
 from privbench.report.html import ReportSettings, build_report, scripts_present
 from privbench.report.samples import Overlay, stack_labels
 from privbench.runtime.errors import UsageError
@@ -201,8 +205,6 @@ def test_report_in_headless_chromium(report: Path, capsys: pytest.CaptureFixture
 
 
 def test_report_cli(report: Path, tmp_path: Path) -> None:
-    from test_cli import privbench
-
     logs = tmp_path / "logs"
     (logs / "eval-set.json").write_text('{"eval_set_id": "x"}')  # an eval-set folder's index
     (logs / "logs.json").write_text("{}")
@@ -255,8 +257,6 @@ def test_scale_is_checked_like_agreement(report: Path, tmp_path: Path) -> None:
 
 
 def test_differences_never_show_a_signed_zero() -> None:
-    from privbench.report.figures import signed
-
     assert signed(-0.04) == "0.0" and signed(0.04) == "0.0"
     assert signed(-1.25) == "-1.2" and signed(3.0) == "+3.0"
 

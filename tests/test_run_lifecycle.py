@@ -14,44 +14,27 @@ import os
 import signal
 import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import API_KEY, FOUR_ITEMS, JUDGE, JUDGE_PROMPT, MODEL, item, write_json, write_priviq
+from conftest import (
+    API_KEY,
+    FOUR_ITEMS,
+    JUDGE,
+    JUDGE_PROMPT,
+    MODEL,
+    QUESTION_PROMPT,
+    command,
+    error_line,
+    item,
+    privbench,
+    wait_for,
+    write_json,
+    write_priviq,
+)
+from inspect_ai.log import read_eval_log
 from loopback_server import Fault, LoopbackServer
-
-CHECK_PROMPT = r"Reply with the digit 1"
-QUESTION_PROMPT = r"^(?!.*(Correctness|Reply with the digit 1))"
-"""Requests to the model under test: neither a judge prompt nor a reachability check."""
-
-
-def command(*args: str | Path) -> list[str]:
-    return [sys.executable, "-m", "privbench", *map(str, args)]
-
-
-def privbench(*args: str | Path, timeout: float = 240) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        command(*args),
-        capture_output=True,
-        text=True,
-        check=False,
-        env=os.environ.copy(),
-        timeout=timeout,
-    )
-
-
-def no_traceback(result: subprocess.CompletedProcess[str]) -> None:
-    assert "Traceback" not in result.stdout + result.stderr
-
-
-def error_line(result: subprocess.CompletedProcess[str]) -> str:
-    no_traceback(result)
-    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
-    assert len(errors) == 1, result.stderr
-    return errors[0]
 
 
 def many_items(n: int) -> dict[str, dict[str, Any]]:
@@ -68,13 +51,6 @@ def slow_server(monkeypatch: pytest.MonkeyPatch) -> Any:
             monkeypatch.setenv(f"{name}_BASE_URL", loopback.base_url)
             monkeypatch.setenv(f"{name}_API_KEY", API_KEY)
         yield loopback
-
-
-def wait_for(server: LoopbackServer, pattern: str, count: int, limit_s: float = 60) -> None:
-    deadline = time.monotonic() + limit_s
-    while server.count(pattern) < count:
-        assert time.monotonic() < deadline, f"only {server.count(pattern)} requests"
-        time.sleep(0.05)
 
 
 def read_csv(path: Path) -> dict[str, str]:
@@ -98,7 +74,7 @@ def test_interrupted_grade_resumes_without_paying_twice(
     wait_for(slow_server, JUDGE_PROMPT, 12)
     sent_at_signal = slow_server.count(JUDGE_PROMPT)
     process.send_signal(signum)
-    # the issue's bound, as a timeout: a run still going 10 s after the signal fails here
+    # the promised bound, as a timeout: a run still going 10 s after the signal fails here
     stdout, stderr = process.communicate(timeout=10)
     assert process.returncode == 130, stderr
     assert "Traceback" not in stdout + stderr
@@ -324,8 +300,6 @@ def test_partial_run_exports_say_so(server: LoopbackServer, tmp_path: Path) -> N
 def test_unscored_metric_in_the_log_is_the_real_count(
     server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path
 ) -> None:
-    from inspect_ai.log import read_eval_log
-
     server.script("answer-b", "I cannot grade this.")
     result = privbench("grade", "priviq", "--data", priviq_dir, "--predictions", predictions,
                        "--judge", JUDGE, "--judge-runs", "2", "--log-dir", tmp_path / "logs",
@@ -351,7 +325,9 @@ def test_cache_makes_a_rerun_free(
     second = privbench(*args)
     assert second.returncode == 0, second.stderr
     assert server.count() - before == 2  # the two reachability checks, nothing else
-    assert json.loads(second.stdout)["items"] == json.loads(first.stdout)["items"]
+    # every judge reply is the server's default "0.5", first run and cached rerun alike
+    assert json.loads(first.stdout)["items"] == {key: 0.5 for key in FOUR_ITEMS}
+    assert json.loads(second.stdout)["items"] == {key: 0.5 for key in FOUR_ITEMS}
 
 
 def test_show_prints_any_log(
@@ -423,6 +399,12 @@ def test_judge_name_is_stable_when_grades_are_reused(
     (grade_file,) = first.glob("*-grade-1runs.json")
     reused = privbench(*base, "--out", second, "--grades", grade_file)
     assert reused.returncode == 0, reused.stderr
-    assert sorted(p.name for p in second.iterdir()) == sorted(p.name for p in first.iterdir())
+    names = [
+        "results_openai-api_loopjudge_judge-cap-int-score-1runs.csv",
+        "results_openai-api_loopjudge_judge-cap-score-1runs.csv",
+        "results_openai-api_loopjudge_judge-grade-1runs.json",
+    ]
+    assert sorted(p.name for p in first.iterdir()) == names
+    assert sorted(p.name for p in second.iterdir()) == names
     entry = json.loads(next(second.glob("*-grade-1runs.json")).read_text(encoding="utf-8"))["a"]
     assert entry["judge"] == JUDGE

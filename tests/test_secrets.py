@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import API_KEY, JUDGE, MODEL, write_priviq
+from conftest import API_KEY, JUDGE, MODEL, privbench, write_priviq
+from inspect_ai.log import EvalError, read_eval_log, write_eval_log
 from loopback_server import Fault, LoopbackServer
 
 from privbench.runtime import redaction
@@ -26,7 +25,6 @@ from privbench.runtime.log_secrets import scrub_log
 from privbench.runtime.redaction import redact, redact_url
 
 PASSWORD = "pw-in-url-777"
-QUESTION_PROMPT = r"^(?!.*(Correctness|Reply with the digit 1))"
 OTHER_KEY = "loopkey-Q7vX2mZ9pL4t-not-sk-shaped"
 """A key no pattern recognises: only the environment at run time says it is a key."""
 
@@ -34,19 +32,6 @@ ITEMS = {
     "a": {"imagename": "", "question": "Is there a card?", "answer": "Yes", "capability": ["NER"]},
     "b": {"imagename": "", "question": "Which law?", "answer": "GDPR", "capability": ["Law"]},
 }
-
-
-def privbench(
-    *args: str | Path, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "privbench", *map(str, args)],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=os.environ.copy() if env is None else env,
-        timeout=240,
-    )
 
 
 def without_keys() -> dict[str, str]:
@@ -123,8 +108,6 @@ def test_url_password_is_not_in_a_successful_run_log(
     (log,) = logs.glob("*.eval")
     assert all_leaks(tmp_path / "logs", PASSWORD, "alice:") == []
     assert all_leaks(out, PASSWORD) == []
-    from inspect_ai.log import read_eval_log
-
     header = read_eval_log(str(log), header_only=True)
     assert header.status == "success"
     assert header.eval.model_roles is not None
@@ -177,8 +160,6 @@ def test_echoed_key_is_in_no_output_log_or_export(
     (log,) = logs.glob("*.eval")
     assert all_leaks(logs, key, fragment) == []
     assert list(out.iterdir()) and all_leaks(out, key, fragment) == []
-    from inspect_ai.log import read_eval_log
-
     sample = next(s for s in read_eval_log(str(log)).samples or [] if s.id == "a")
     assert sample.error is not None and "***" in sample.error.traceback
 
@@ -237,8 +218,6 @@ def _tiny_log(tmp_path: Path, name: str) -> Path:
 def test_scrub_log_rewrites_only_when_needed_and_keeps_the_format(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from inspect_ai.log import read_eval_log, write_eval_log
-
     log = _tiny_log(tmp_path, "logs")
     before = log.read_bytes()
     assert scrub_log(log) is False and log.read_bytes() == before  # nothing to redact
@@ -269,8 +248,6 @@ def test_scrub_log_rewrites_only_when_needed_and_keeps_the_format(
 def test_traceback_rendering_that_splits_a_key_is_replaced(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from inspect_ai.log import EvalError, read_eval_log, write_eval_log
-
     log = _tiny_log(tmp_path, "logs")
     full = read_eval_log(str(log))
     assert full.samples
@@ -286,5 +263,6 @@ def test_traceback_rendering_that_splits_a_key_is_replaced(
     assert scrub_log(target) is True
     error = (read_eval_log(str(target)).samples or [])[0].error
     assert error is not None
-    assert error.traceback == "Error: key ***\n" and error.traceback_ansi == error.traceback
+    assert error.traceback == "Error: key ***\n"
+    assert error.traceback_ansi == "Error: key ***\n"  # the colour rendering, rebuilt
     assert leaks(target, "zz-split-", "0123456789") == []

@@ -8,10 +8,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import JUDGE, run_options, spatial_record, write_spatial
+from conftest import (
+    JUDGE,
+    JUDGE_MARK,
+    PERFECT,
+    VERDICT,
+    one_line_error,
+    privbench,
+    run_options,
+    spatial_record,
+    write_predictions,
+    write_spatial,
+)
 from loopback_server import LoopbackServer
-from test_cli import one_line_error, privbench
-from test_spatial_strategies import JUDGE_MARK, VERDICT
 
 from privbench.json_files import JsonValue
 from privbench.runtime.errors import PrivbenchError, UsageError
@@ -24,25 +33,6 @@ from privbench.spatialtrust.predictions import (
 )
 from privbench.spatialtrust.tables import invalid_box_lines, summary_line
 from privbench.spatialtrust.task import default_data_dir
-
-PERFECT = {
-    "q1": "A",
-    "q2": {"choices": ["A"], "boxes": {"A": [[10, 10, 50, 50]]}},
-    "q3": {"choices": ["B", "C"], "boxes": {"B": [[100, 10, 150, 60]]}},
-    "q4": {
-        "text": "A person.",
-        "factors": [{"name": "person", "why": "watches", "box": [10, 10, 50, 50]}],
-    },
-    "q5": {
-        "text": "Door.",
-        "factors": [{"name": "door", "why": "passers-by", "box": [100, 10, 150, 60]}],
-    },
-}
-
-
-def write_predictions(path: Path, records: list[dict[str, object]]) -> Path:
-    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
-    return path
 
 
 def test_grade_json_document(server: LoopbackServer, tmp_path: Path) -> None:
@@ -127,7 +117,7 @@ def test_bad_strategy_and_box_format_are_usage_errors(tmp_path: Path) -> None:
         assert option in one_line_error(result)
 
 
-# --- bad predictions are counted and listed, never silent zeros (issue 9, item 9) ---
+# --- bad predictions are counted and listed, never silent zeros ---------------------
 
 OFFLINE = {"judge": "offline"}
 BAD_BOXES = {
@@ -150,19 +140,23 @@ def test_unusable_boxes_are_counted_and_listed(tmp_path: Path) -> None:
     run = grade_spatialtrust(
         two_images(tmp_path), predictions, options=run_options(tmp_path, **OFFLINE)
     )
-    listed = [(b["id"], b["question"], b["option"], b["box"]) for b in run.logged.invalid_boxes]
-    assert listed == [
+    expected = [
         ("st-1", "q2", "A", [0.05, 0.1, 0.25, 0.5]),
         ("st-1", "q3", "B", [-100, 10, 150, 60]),
         ("st-1", "q4", "factor 0", [10, 10, 5000, 50]),
         ("st-1", "q5", "factor 0", [150, 10, 100, 60]),
     ]
+    listed = [(b["id"], b["question"], b["option"], b["box"]) for b in run.logged.invalid_boxes]
+    assert listed == expected
     reasons = [b["reason"] for b in run.logged.invalid_boxes]
     assert "fractions" in reasons[0] and "negative" in reasons[1]
     assert "outside the 200×100 image" in reasons[2] and "inverted" in reasons[3]
     document = run.json()
     assert document["invalid_boxes"] == 4
-    assert document["invalid_box_items"] == run.logged.invalid_boxes
+    documented = [
+        (b["id"], b["question"], b["option"], b["box"]) for b in document["invalid_box_items"]
+    ]
+    assert documented == expected
     assert document["items"]["st-1"]["q2"] == 0.0 and document["items"]["st-2"]["q2"] == 1.0
     assert "invalid boxes: 4" in summary_line(run.scores, run.logged)
     assert invalid_box_lines(run.logged)[0] == (

@@ -184,8 +184,19 @@ def test_boxes_are_converted_from_the_model_convention(item: SpatialItem) -> Non
 
 
 def test_record_round_trip(item: SpatialItem) -> None:
+    """The record an answer is logged as reads back as the same answer: FULL's values."""
     answer = parse_answer(json.dumps(FULL), item, XYXY)
     again = parse_record(answer_record(answer), item)
+    assert again.failures == {} and again.q1 == "A"
+    assert again.q2 is not None and again.q2.choices == ("A",)
+    assert again.q2.boxes == {"A": ((10, 10, 50, 50),)}
+    assert again.q3 is not None and again.q3.choices == ("B", "C")
+    assert again.q3.boxes == {"B": ((100, 10, 150, 60),)}
+    assert again.q4 is not None and again.q4.text == "A person."
+    assert [(f.name, f.why, f.box) for f in again.q4.factors] == [
+        ("person", "looks", (10, 10, 50, 50))
+    ]
+    assert again.q5 is not None and again.q5.text == "None visible." and again.q5.factors == ()
     assert (again.q1, again.q2, again.q3, again.q4, again.q5) == (
         answer.q1,
         answer.q2,

@@ -9,9 +9,19 @@ import math
 from pathlib import Path
 from typing import Any
 
-from conftest import MODEL, run_options, spatial_record, write_spatial
+from conftest import (
+    FINAL,
+    FINAL_MARK,
+    JUDGE_MARK,
+    MODEL,
+    SELECT_MARK,
+    VERDICT,
+    VERIFY_MARK,
+    run_options,
+    spatial_record,
+    write_spatial,
+)
 from loopback_server import LoopbackServer
-from test_spatial_strategies import FINAL, FINAL_MARK, JUDGE_MARK, SELECT_MARK, VERDICT, VERIFY_MARK
 
 from privbench.spatialtrust.api import SpatialTrustRun, eval_spatialtrust, read_spatialtrust_log
 from privbench.spatialtrust.log import PipelineCounts

@@ -61,7 +61,7 @@ def test_choice_extra_wrong_option_scores_zero() -> None:
 def test_choice_grounded_option_needs_iou_above_tau() -> None:
     assert score_choice(["B"], ["B"], GT_BOX, {"B": [(0.0, 0.0, 10.0, 10.0)]}) == 1.0
     # IoU exactly 0.5 is not credited (strict >)
-    assert iou((0, 0, 10, 5), GT_BOX["B"][0]) == TAU
+    assert iou((0, 0, 10, 5), GT_BOX["B"][0]) == 0.5 == TAU  # half the box: τ itself
     assert score_choice(["B"], ["B"], GT_BOX, {"B": [(0.0, 0.0, 10.0, 5.0)]}) == 0.0
     assert score_choice(["B"], ["B"], GT_BOX, {"B": [(0.0, 0.0, 10.0, 5.01)]}) == 1.0
     assert score_choice(["B"], ["B"], GT_BOX, {}) == 0.0  # chosen but no box given

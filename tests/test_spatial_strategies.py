@@ -8,41 +8,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import MODEL, run_options, spatial_record, write_spatial
+from conftest import (
+    FINAL,
+    FINAL_MARK,
+    JUDGE_MARK,
+    MODEL,
+    SELECT_MARK,
+    VERDICT,
+    VERIFY_MARK,
+    run_options,
+    spatial_record,
+    write_spatial,
+)
 from loopback_server import LoopbackServer
 
 from privbench.spatialtrust.api import SpatialTrustRun, eval_spatialtrust
 from privbench.spatialtrust.guard import verify_selection
 from privbench.spatialtrust.prompts import SYSTEM_PROMPT
 from privbench.spatialtrust.selection import normalize_selection
-
-JUDGE_MARK = "You grade one answer"
-VERIFY_MARK = "KEEP or DELETE"
-FINAL_MARK = "These choices are fixed"
-SELECT_MARK = "do not give boxes yet"
-
-VERDICT = json.dumps(
-    {
-        "factors": [
-            {"gt": 0, "identified": True, "explanation_correct": True, "matched_prediction": 0}
-        ],
-        "unsupported": False,
-        "states_none": False,
-    }
-)
-FINAL = {
-    "q1": "B",  # contradicts the locked A
-    "q2": {"choices": ["A", "C"], "boxes": {"A": [[10, 10, 50, 50]], "C": [[0, 0, 5, 5]]}},
-    "q3": {"choices": ["B"], "boxes": {"B": [[100, 10, 150, 60]]}},
-    "q4": {
-        "text": "A person.",
-        "factors": [{"name": "person", "why": "watches", "box": [10, 10, 50, 50]}],
-    },
-    "q5": {
-        "text": "A doorway.",
-        "factors": [{"name": "door", "why": "passers-by", "box": [100, 10, 150, 60]}],
-    },
-}
 
 
 @pytest.fixture

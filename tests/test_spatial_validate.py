@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import spatial_record, write_spatial
+from conftest import run_validate, spatial_record, write_spatial
 from PIL import Image
-from test_validate import run_validate
 
 
 def _question(record: dict[str, Any], qid: str) -> dict[str, Any]:

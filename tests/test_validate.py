@@ -4,28 +4,17 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FOUR_ITEMS, item, write_priviq
+from conftest import FOUR_ITEMS, item, run_validate, write_priviq
 from PIL import Image
 
 from privbench.json_files import load_valid
 from privbench.priviq.dataset import load_priviq, validate_priviq
 from privbench.runtime.errors import DatasetError
-
-
-def run_validate(directory: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "privbench", "validate", str(directory)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def test_valid_directory_summary_and_exit_0(priviq_dir: Path) -> None:
