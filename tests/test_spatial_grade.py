@@ -148,7 +148,7 @@ def test_unusable_boxes_are_counted_and_listed(tmp_path: Path) -> None:
     ]
     listed = [(b["id"], b["question"], b["option"], b["box"]) for b in run.logged.invalid_boxes]
     assert listed == expected
-    reasons = [b["reason"] for b in run.logged.invalid_boxes]
+    reasons = [str(b["reason"]) for b in run.logged.invalid_boxes]
     assert "fractions" in reasons[0] and "negative" in reasons[1]
     assert "outside the 200×100 image" in reasons[2] and "inverted" in reasons[3]
     document = run.json()
@@ -205,7 +205,7 @@ def test_box_format_reads_a_model_convention(tmp_path: Path) -> None:
     run = grade_spatialtrust(data, predictions, options=options)
     assert {i["q2"] for i in run.scores.items.values()} == {0.0}
     assert len(run.logged.invalid_boxes) == 4
-    assert "0–1000 normalised?" in run.logged.invalid_boxes[0]["reason"]
+    assert "0–1000 normalised?" in str(run.logged.invalid_boxes[0]["reason"])
 
 
 def test_out_writes_the_scores_csv_and_the_summary(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -182,7 +182,7 @@ def run_command(action: Callable[[], T]) -> T:
         raise typer.Exit(1) from None
 
 
-def print_json(document: dict[str, Any]) -> None:
+def print_json(document: Mapping[str, object]) -> None:
     """The one JSON document on stdout (NaN never appears: missing values are null)."""
     sys.stdout.write(json.dumps(document, ensure_ascii=False, allow_nan=False) + "\n")
 

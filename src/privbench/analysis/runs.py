@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.model import ChatMessage, ContentText
 
 from privbench.priviq.competencies import COMPETENCIES, combination_label
 from privbench.runtime.errors import UsageError
@@ -50,6 +50,8 @@ from privbench.spatialtrust.dataset import QUESTION_IDS
 from privbench.spatialtrust.log import PipelineCounts
 
 LOG_SUFFIXES = (".eval", ".json")
+Row = Mapping[str, object]
+"""One row of a long table, as pandas takes it (a column per key)."""
 SHORT_HASH = 12
 """Characters of a dataset hash shown to readers (collisions at this length are remote)."""
 
@@ -174,14 +176,14 @@ def superseded(headers: Sequence[tuple[str, str, str, str]]) -> dict[int, int]:
     return replaced
 
 
-def _number(value: Any) -> float:
+def _number(value: object) -> float:
     return (
         float(value) if isinstance(value, int | float) and not isinstance(value, bool) else math.nan
     )
 
 
-def _priviq_rows(log: EvalLog, label: str) -> list[dict[str, Any]]:
-    rows = []
+def _priviq_rows(log: EvalLog, label: str) -> list[Row]:
+    rows: list[Row] = []
     for sample in log.samples or []:
         score = (sample.scores or {}).get(PRIVIQ_SCORER)
         if score is None:
@@ -217,19 +219,19 @@ def _priviq_rows(log: EvalLog, label: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _input_text(messages: Any) -> str:
+def _input_text(messages: Sequence[ChatMessage]) -> str:
     texts = []
     for message in messages:
-        content = getattr(message, "content", "")
+        content = message.content
         if isinstance(content, str):
             texts.append(content)
         else:
-            texts += [part.text for part in content if getattr(part, "type", "") == "text"]
+            texts += [part.text for part in content if isinstance(part, ContentText)]
     return "\n".join(texts)
 
 
-def _spatial_rows(log: EvalLog, label: str) -> list[dict[str, Any]]:
-    rows = []
+def _spatial_rows(log: EvalLog, label: str) -> list[Row]:
+    rows: list[Row] = []
     for sample in log.samples or []:
         score = (sample.scores or {}).get(SPATIAL_SCORER)
         if score is None:
@@ -265,7 +267,7 @@ def _item_ids(log: EvalLog) -> frozenset[str]:
     return frozenset(str(i) for i in ids)
 
 
-def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dict[str, Any]:
+def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dict[str, object]:
     samples = log.samples or []
     unscored = parse_failures = judge_runs = reasks = 0
     pipeline = PipelineCounts()
@@ -332,23 +334,28 @@ def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dic
     }
 
 
-def _data_name(row: dict[str, Any]) -> str:
-    name = Path(row["data"]).name if row["data"] else ""
+def _data_name(row: Row) -> str:
+    name = Path(str(row["data"])).name if row["data"] else ""
     return name or "data"
 
 
-QUALIFIERS: tuple[Callable[[dict[str, Any]], str], ...] = (
+def _epochs(row: Row) -> str:
+    epochs = row["epochs"]
+    return f"{epochs} epochs" if isinstance(epochs, int) and epochs > 1 else ""
+
+
+QUALIFIERS: tuple[Callable[[Row], str], ...] = (
     _data_name,
-    lambda r: f"data {r['dataset_hash'][:8]}" if r["dataset_hash"] else "data unknown",
+    lambda r: f"data {str(r['dataset_hash'])[:8]}" if r["dataset_hash"] else "data unknown",
     lambda r: f"judge {r['judge']}" if r["judge"] else "",
-    lambda r: f"{r['epochs']} epochs" if r["epochs"] > 1 else "",
+    _epochs,
     lambda r: str(r["created"])[:16].replace("T", " "),
-    lambda r: Path(r["log"]).stem,
+    lambda r: Path(str(r["log"])).stem,
 )
 """What can tell two runs with one label apart, in the order it is tried."""
 
 
-def unique_labels(rows: Sequence[dict[str, Any]]) -> list[str]:
+def unique_labels(rows: Sequence[Row]) -> list[str]:
     """Labels that differ within each benchmark, qualified by what tells the runs apart.
 
     ``rows`` need ``label`` (the base), ``benchmark`` and the run fields the qualifiers
@@ -394,7 +401,7 @@ def load_results(paths: Sequence[str | Path], labels: Sequence[str] = ()) -> Res
     if labels and len(labels) != len(kept):
         raise UsageError(f"{len(labels)} --label given for {len(kept)} logs")
     logs: list[tuple[EvalLog, Path, str, str]] = []
-    rows: list[dict[str, Any]] = []
+    rows: list[dict[str, object]] = []
     for index, candidate in enumerate(kept):
         try:
             log = read_eval_log(str(candidate.path))
@@ -420,8 +427,8 @@ def load_results(paths: Sequence[str | Path], labels: Sequence[str] = ()) -> Res
             seen.add(key)
     else:
         final = unique_labels(rows)
-    priviq_rows: list[dict[str, Any]] = []
-    spatial_rows: list[dict[str, Any]] = []
+    priviq_rows: list[Row] = []
+    spatial_rows: list[Row] = []
     for row, (log, _path, _label, benchmark), label in zip(rows, logs, final, strict=True):
         row["label"] = label
         if benchmark == "priviq":

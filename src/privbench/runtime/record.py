@@ -15,7 +15,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from inspect_ai.log import EvalLog, EvalSample, EvalSampleSummary
 from inspect_ai.scorer import Score, Value
@@ -135,7 +135,7 @@ class PrivIQScoreRecord(CallCountsRecord):
 
     SUMMARY_FIELDS: ClassVar[tuple[str, ...]] = ("runs", "replies", "judge_reported_model")
 
-    def metadata(self) -> dict[str, Any]:
+    def metadata(self) -> dict[str, object]:
         """What the scorer stores as ``Score.metadata`` (the fields it set)."""
         return self.model_dump(exclude={"value"}, exclude_unset=True)
 
@@ -260,7 +260,7 @@ class SpatialScoreRecord(CallCountsRecord):
     prediction: dict[str, object] = Field(default_factory=dict)
     parse_failures: dict[str, str] = Field(default_factory=dict)
     """Question id → why its answer did not parse."""
-    invalid_boxes: list[dict[str, Any]] | int = Field(default_factory=list)
+    invalid_boxes: list[dict[str, object]] | int = Field(default_factory=list)
     """Boxes not scored, each with its reason (very old logs: a count)."""
     unscored: list[str] = Field(default_factory=list)
     judge: str = ""
@@ -281,7 +281,7 @@ class SpatialScoreRecord(CallCountsRecord):
         "judge",
     )
 
-    def metadata(self) -> dict[str, Any]:
+    def metadata(self) -> dict[str, object]:
         """What the scorer stores as ``Score.metadata``: the fields it set (the re-ask
         fields only for an image that was asked again; a strategy's own keys only)."""
         return self.model_dump(exclude={"value"}, exclude_unset=True)
@@ -295,7 +295,7 @@ class SpatialScoreRecord(CallCountsRecord):
         numbers = self.value if isinstance(self.value, dict) else {}
         return {qid: _finite(numbers.get(qid)) for qid in questions}
 
-    def listed_invalid_boxes(self, image_id: str) -> list[dict[str, Any]]:
+    def listed_invalid_boxes(self, image_id: str) -> list[dict[str, object]]:
         """This image's invalid boxes, each with the image id."""
         if isinstance(self.invalid_boxes, int):
             return [
@@ -327,7 +327,7 @@ class TaskRecord(_Record):
     reask_unparsed: str | None = None
     predictions: str | None = None
 
-    def metadata(self) -> dict[str, Any]:
+    def metadata(self) -> dict[str, object]:
         """The task's ``metadata`` (unset settings left out, as the tasks always wrote it)."""
         return self.model_dump(exclude_unset=True)
 

@@ -103,7 +103,7 @@ def parse_verdict(reply: str, n_gt: int, n_predicted: int) -> ExplanationVerdict
     return None if verdict_problem(verdict, n_gt, n_predicted) else verdict
 
 
-def _factor(entry: Any) -> tuple[int, FactorVerdict] | None:
+def _factor(entry: object) -> tuple[int, FactorVerdict] | None:
     if not isinstance(entry, dict):
         return None
     index, matched = entry.get("gt"), entry.get("matched_prediction")

@@ -124,7 +124,7 @@ class SpatialTrustLog:
 
     items: dict[str, ImageScores]
     parse_failures: dict[str, int]
-    invalid_boxes: list[dict[str, Any]]
+    invalid_boxes: list[dict[str, object]]
     """Every predicted box that was not scored: ``id``, ``question``, ``option``, ``box``,
     ``reason`` (:class:`~privbench.spatialtrust.parsing.InvalidBox`), in log order."""
     pipeline: PipelineCounts | None
@@ -152,7 +152,7 @@ def _finite_or_none(value: float | None) -> float | None:
 def spatialtrust_log(log: EvalLog) -> SpatialTrustLog:
     """Collect per-image scores and counts from a SpatialTrust log."""
     items: dict[str, ImageScores] = {}
-    invalid_boxes: list[dict[str, Any]] = []
+    invalid_boxes: list[dict[str, object]] = []
     failed_questions: dict[str, dict[str, str]] = {}
     pipeline = PipelineCounts()
     reask = ReaskCounts()

@@ -82,7 +82,7 @@ class StrategyStats:
     """Times the final answer was asked again because it could not be read."""
 
 
-def stage_messages(image: str, prompt: str) -> list[Any]:
+def stage_messages(image: str, prompt: str) -> list[ChatMessage]:
     """One stage's conversation: the system prompt, then the image and the stage's prompt."""
     return [
         ChatMessageSystem(content=SYSTEM_PROMPT),
