@@ -16,6 +16,7 @@ from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.model import GenerateConfig, Model, get_model
 
 from privbench.runtime.errors import JudgeUnavailableError, PrivbenchError
+from privbench.runtime.judging import is_offline
 from privbench.runtime.redaction import MASK, redact_url, remember_secret
 
 _MARKUP = re.compile(r"\[/?[a-z ]+\]")
@@ -85,7 +86,7 @@ def grader_role(judge: str | None) -> dict[str, Model] | None:
     Built here so that a missing key or an unknown provider is one clear line, not
     inspect's multi-line prerequisite message.
     """
-    if not judge or judge == "offline":
+    if not judge or is_offline(judge):
         return None
     return {"grader": make_model(judge, role="judge")}
 
