@@ -13,7 +13,6 @@ import pytest
 from conftest import FOUR_ITEMS, privbench, run_options, write_json, write_priviq
 from inspect_ai.log import read_eval_log, write_eval_log
 from loopback_server import LoopbackServer
-from scipy import stats
 
 from privbench.analysis.agreement import agreement_table, check_scale, format_stat, read_ratings
 from privbench.analysis.groups import (
@@ -85,12 +84,12 @@ def test_pairwise_comparison(two_model_logs: Path) -> None:
     # differences a − b per item: 0.5, −0.1, 0.2, −1.0 → mean −0.1
     assert pair["difference"] == pytest.approx(-10.0)
     assert pair["n"] == 4
-    # exact sign-flip test over the 2⁴ = 16 sign patterns of (0.5, 0.1, 0.2, 1.0): p is the
-    # share whose |sum| reaches the observed |−0.4|. With +1.0 the other three give
-    # ±0.5 ± 0.1 ± 0.2 ∈ {0.8, 0.6, 0.4, 0.2, −0.2, −0.4, −0.6, −0.8}, so the sums are
-    # 1.8 1.6 1.4 1.2 0.8 0.6 0.4 0.2: all but 0.2 reach 0.4; −1.0 mirrors them → 14/16
-    assert pair["p"] == pytest.approx(14 / 16)
-    assert pair["p_holm"] == pytest.approx(14 / 16)  # one pair: Holm changes nothing
+    # exact sign-flip test over the 16 sign patterns of (0.5, −0.1, 0.2, −1.0): observed
+    # |sum| 0.4. With the 1.0 positive, ±0.5 ±0.1 ±0.2 ∈ {0.8, 0.4, 0.6, 0.2, −0.2, −0.6,
+    # −0.4, −0.8} gives sums 1.8, 1.4, 1.6, 1.2, 0.8, 0.4, 0.6, 0.2: all but 0.2 reach
+    # 0.4 (the 0.4 is the observed pattern's mirror, a tie); the mirror half likewise.
+    assert pair["p"] == 14 / 16
+    assert pair["p_holm"] == 14 / 16  # one pair: Holm changes nothing
 
 
 def test_survey_export_represents_every_model_and_round_trips(
@@ -163,21 +162,21 @@ def test_agreement_matches_independent_computation(tmp_path: Path) -> None:
     assert ratings.blank == 1  # j4's human score is empty: skipped, counted
     table = agreement_table(ratings, tolerance=0.1)
     assert list(table) == ["S1", "S2", "Average", "Overall"]
-    human = np.array([0.9, 0.3, 0.6, 0.05])
+    human = np.array([0.9, 0.3, 0.6, 0.05])  # means of h1 and h2
     judge = np.array([0.9, 0.2, 0.5, 0.0])
     s1 = table["S1"]
     assert s1.n == 4
     s1_icc = _icc_a1(np.column_stack([human, judge]))
     assert s1.icc == pytest.approx(s1_icc)
-    rho, p = stats.spearmanr(human, judge)
-    assert (s1.spearman_rho, s1.spearman_p) == pytest.approx((rho, p))
-    assert s1.mae == pytest.approx(np.abs(human - judge).mean())
-    assert s1.agreement_rate == pytest.approx(1.0)  # every |difference| ≤ 0.1
-    diff = human - judge
-    assert s1.bias == pytest.approx(diff.mean())
-    assert (s1.loa_low, s1.loa_high) == pytest.approx(
-        (diff.mean() - 1.96 * diff.std(ddof=1), diff.mean() + 1.96 * diff.std(ddof=1))
-    )
+    # both sides rank the items 4, 2, 3, 1: ρ = 1, and its t-approximation p is 0
+    assert (s1.spearman_rho, s1.spearman_p) == pytest.approx((1.0, 0.0))
+    # human − judge = 0, 0.1, 0.1, 0.05
+    assert s1.mae == pytest.approx(0.25 / 4)
+    assert s1.agreement_rate == 1.0  # every |difference| ≤ 0.1 (two of them exactly 0.1)
+    assert s1.bias == pytest.approx(0.0625)
+    # deviations from 0.0625: −0.0625, 0.0375, 0.0375, −0.0125; squares sum to 0.006875
+    sd = math.sqrt(0.006875 / 3)
+    assert (s1.loa_low, s1.loa_high) == pytest.approx((0.0625 - 1.96 * sd, 0.0625 + 1.96 * sd))
     s2 = table["S2"]
     assert s2.n == 4 and s2.agreement_rate == pytest.approx(0.5)  # j2 and j5 differ by > 0.1
     # S2: j4 has no human score; j1, j2, j3, j5

@@ -46,17 +46,26 @@ def test_column_means_ignore_missing_and_average_the_columns() -> None:
 def test_bootstrap_of_a_constant_is_that_constant() -> None:
     interval = bootstrap_mean([0.7] * 10, np.random.default_rng(0))
     assert (interval.estimate, interval.low, interval.high) == pytest.approx((0.7, 0.7, 0.7))
+    one = bootstrap_mean([0.3, np.nan], np.random.default_rng(0))  # every resample is 0.3
+    assert (one.estimate, one.low, one.high) == (0.3, 0.3, 0.3)
     assert np.isnan(bootstrap_mean([np.nan], np.random.default_rng(0)).estimate)
 
 
 def test_exact_permutation_p_values() -> None:
     rng = np.random.default_rng(0)
     # five positive differences of one: only the all-plus and all-minus patterns are as extreme
-    assert permutation_p_value([1.0] * 5, [0.0] * 5, rng) == pytest.approx(2 / 32)
-    assert permutation_p_value([1.0] * 10, [0.0] * 10, rng) == pytest.approx(2 / 1024)
+    assert permutation_p_value([1.0] * 5, [0.0] * 5, rng) == 2 / 32
+    assert permutation_p_value([1.0] * 10, [0.0] * 10, rng) == 2 / 1024
     # differences (1, -1): every sign pattern has |mean| ≤ 1 and half reach 1
-    assert permutation_p_value([1.0, 0.0], [0.0, 1.0], rng) == pytest.approx(1.0)
+    assert permutation_p_value([1.0, 0.0], [0.0, 1.0], rng) == 1.0
     assert permutation_p_value([0.5, 0.5], [0.5, 0.5], rng) == 1.0  # no difference at all
+    assert permutation_p_value([0.9, 0.5], [0.2, 0.5], rng) == 1.0  # one difference: ±0.7
+    # differences (0.1, 0.2, 0.3, -0.1): observed |sum| 0.5. With the 0.3 positive, the
+    # other three give ±0.1 ±0.2 ±0.1 ∈ {0.4, 0.2, 0.2, 0, 0, -0.2, -0.2, -0.4}, so sums
+    # 0.7, 0.5, 0.5, 0.3, 0.3, 0.1, 0.1, -0.1: three reach 0.5; the mirror patterns three
+    # more: 6 of 16. In floating point two of the four |sum| = 0.5 patterns come out a hair
+    # below the observed mean (0.125 against 0.12500000000000003): ties all the same.
+    assert permutation_p_value([0.1, 0.2, 0.3, 0.0], [0.0, 0.0, 0.0, 0.1], rng) == 6 / 16
 
 
 def test_monte_carlo_permutation_p_value() -> None:

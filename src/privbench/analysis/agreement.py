@@ -1,4 +1,4 @@
-"""Judge–human agreement (Priv-IQ §5.2, Table 6).
+"""Judge–human agreement (the Priv-IQ paper, section 5.2 and Table 6).
 
 Ratings come as a long CSV: ``item_id,rater,score[,survey]``. The judge is the rater named
 ``judge_rater`` (default ``judge``); every other rater is human, and the human score of an
@@ -6,10 +6,9 @@ item is the mean of its human ratings. Per survey and for all items pooled:
 
 * ICC — two-way random effects, absolute agreement, single rater (pingouin's ICC2),
   between the mean human score and the judge score;
-* Spearman ρ and its p-value (scipy);
-* MAE, and the agreement rate: share of items with ``|human − judge| ≤ tolerance``;
-* Bland–Altman bias ``mean(human − judge)`` and 95 % limits ``bias ± 1.96·SD`` (SD with
-  ``ddof = 1``).
+* Spearman ρ and its p-value, MAE, the agreement rate (share of items with
+  ``|human − judge| ≤ tolerance``) and the Bland–Altman bias ``mean(human − judge)`` with
+  its 95 % limits, as :mod:`privbench.agreement_measures` defines them.
 
 The "Average" column averages the per-survey values, as the paper's Table 6 does (and
 leaves Bland–Altman out of it, as the paper does).
@@ -31,8 +30,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pingouin
-from scipy import stats
 
+from privbench.agreement_measures import (
+    bland_altman_limits,
+    mean_absolute_error,
+    share_within,
+    spearman,
+)
 from privbench.runtime.errors import DatasetError, Problem, UsageError
 
 AVERAGE = "Average"
@@ -169,25 +173,18 @@ def _icc2(human: np.ndarray, judge: np.ndarray) -> float:
 
 def agreement_stats(human: np.ndarray, judge: np.ndarray, tolerance: float) -> AgreementStats:
     """The Table 6 statistics for one set of paired scores."""
-    difference = human - judge
-    if len(human) >= 2 and np.ptp(human) > 0 and np.ptp(judge) > 0:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            rho, p = stats.spearmanr(human, judge)
-    else:
-        rho, p = math.nan, math.nan
-    bias = float(difference.mean())
-    sd = float(difference.std(ddof=1)) if len(difference) > 1 else math.nan
+    rho, p = spearman(human, judge)
+    limits = bland_altman_limits(human, judge)
     return AgreementStats(
         n=len(human),
         icc=_icc2(human, judge),
-        spearman_rho=float(rho),
-        spearman_p=float(p),
-        mae=float(np.abs(difference).mean()),
-        agreement_rate=float((np.abs(difference) <= tolerance + 1e-12).mean()),
-        bias=bias,
-        loa_low=bias - 1.96 * sd,
-        loa_high=bias + 1.96 * sd,
+        spearman_rho=rho,
+        spearman_p=p,
+        mae=mean_absolute_error(human, judge),
+        agreement_rate=share_within(human, judge, tolerance),
+        bias=limits.bias,
+        loa_low=limits.low,
+        loa_high=limits.high,
     )
 
 

@@ -1,13 +1,17 @@
 """Uncertainty and model comparison, as pure functions on arrays.
 
 * Percentile bootstrap intervals for a mean score: items are resampled with replacement
-  (``bootstrap_mean``); for SpatialTrust, images are resampled as clusters, carrying all
-  five of their question scores together (``bootstrap_clusters``), so the interval of the
-  overall score reflects that the five answers of one image are not independent.
+  (``bootstrap_mean``, scipy's ``bootstrap``); for SpatialTrust, images are resampled as
+  clusters, carrying all five of their question scores together (``bootstrap_clusters``),
+  so the interval of the overall score reflects that the five answers of one image are not
+  independent. scipy has no cluster bootstrap, and a resample that misses every image
+  answering a question has no mean for it: those draws are left out of that question's
+  interval, which scipy's quantiles would turn into NaN, so the clusters are resampled here.
 * Paired comparison of two models on the same items: the mean difference with its
-  bootstrap interval, and a two-sided sign-flip permutation test (exact enumeration
-  when there are at most ``2**16`` sign patterns, Monte Carlo otherwise).
-* Holm's step-down correction across the pairs compared.
+  bootstrap interval, and a two-sided sign-flip permutation test (scipy's
+  ``permutation_test``; exact enumeration when there are at most ``2**16`` sign patterns,
+  Monte Carlo otherwise).
+* Holm's step-down correction across the pairs compared (pingouin).
 
 Random draws come from a ``numpy.random.Generator`` the caller seeds, so a report is
 reproducible.
@@ -15,17 +19,22 @@ reproducible.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pingouin
 from numpy.typing import NDArray
+from scipy import stats
 
 LEVEL = 0.95
 N_BOOTSTRAP = 1000
 N_PERMUTATIONS = 10_000
 EXACT_LIMIT = 16
+TIE_DECIMALS = 10
+"""Sign patterns whose mean differences agree to this many decimals are ties: means that
+are equal in exact arithmetic differ in their last bits in floating point, and scipy's own
+tolerance (relative to the observed mean) is too tight for a mean close to zero."""
 
 Array = NDArray[np.float64]
 
@@ -37,6 +46,9 @@ class Interval:
     estimate: float
     low: float
     high: float
+
+
+NO_INTERVAL = Interval(float("nan"), float("nan"), float("nan"))
 
 
 def _percentiles(draws: Array, level: float) -> tuple[float, float]:
@@ -55,9 +67,21 @@ def bootstrap_mean(
     data = np.asarray(values, dtype=float)
     data = data[~np.isnan(data)]
     if data.size == 0:
-        return Interval(float("nan"), float("nan"), float("nan"))
-    draws = data[rng.integers(0, data.size, size=(n_boot, data.size))].mean(axis=1)
-    return Interval(float(data.mean()), *_percentiles(draws, level))
+        return NO_INTERVAL
+    estimate = float(data.mean())
+    if data.size == 1:  # every resample of one item is that item (scipy wants two)
+        return Interval(estimate, estimate, estimate)
+    result = stats.bootstrap(
+        (data,),
+        np.mean,
+        n_resamples=n_boot,
+        confidence_level=level,
+        method="percentile",
+        vectorized=True,
+        rng=rng,
+    )
+    interval = result.confidence_interval
+    return Interval(estimate, float(interval.low), float(interval.high))
 
 
 def bootstrap_clusters(
@@ -78,7 +102,7 @@ def bootstrap_clusters(
     return [
         Interval(float(estimate[k]), *_percentiles(draws[:, k][~np.isnan(draws[:, k])], level))
         if not np.isnan(estimate[k])
-        else Interval(float("nan"), float("nan"), float("nan"))
+        else NO_INTERVAL
         for k in range(estimate.size)
     ]
 
@@ -111,35 +135,41 @@ def _differences(a: Sequence[float] | Array, b: Sequence[float] | Array) -> Arra
     return difference
 
 
+def _absolute_mean(values: Array, axis: int) -> Array:
+    return np.asarray(np.round(np.abs(values.mean(axis=axis)), TIE_DECIMALS), dtype=float)
+
+
 def permutation_p_value(
     a: Sequence[float] | Array,
     b: Sequence[float] | Array,
     rng: np.random.Generator,
     n_permutations: int = N_PERMUTATIONS,
 ) -> float:
-    """Two-sided paired sign-flip permutation p-value for ``mean(a − b) = 0``."""
+    """Two-sided paired sign-flip permutation p-value for ``mean(a − b) = 0``.
+
+    The share of sign patterns whose ``|mean|`` is at least the observed one: all
+    ``2**n`` patterns for up to :data:`EXACT_LIMIT` differences, else ``n_permutations``
+    random ones, counting the observed pattern too (``(1 + hits) / (1 + n_permutations)``).
+    """
     d = _differences(a, b)
     d = d[d != 0]  # a zero difference is the same under either sign
-    if d.size == 0:
+    if d.size <= 1:  # one difference: both of its signs are as extreme as observed
         return 1.0
-    observed = abs(d.mean())
-    tolerance = 1e-12 * max(1.0, observed)
-    if d.size <= EXACT_LIMIT:
-        signs = np.array(list(itertools.product((1.0, -1.0), repeat=d.size)))
-        means = np.abs(signs @ d / d.size)
-        return float((means >= observed - tolerance).mean())
-    signs = rng.choice((1.0, -1.0), size=(n_permutations, d.size))
-    means = np.abs(signs @ d / d.size)
-    return float((1 + (means >= observed - tolerance).sum()) / (1 + n_permutations))
+    result = stats.permutation_test(
+        (d,),
+        _absolute_mean,
+        permutation_type="samples",
+        vectorized=True,
+        n_resamples=2**d.size if d.size <= EXACT_LIMIT else n_permutations,
+        alternative="greater",
+        rng=rng,
+    )
+    return float(result.pvalue)
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
     """Holm–Bonferroni adjusted p-values (same order as given)."""
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: p_values[i])
-    adjusted = [0.0] * m
-    running = 0.0
-    for rank, index in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * p_values[index]))
-        adjusted[index] = running
-    return adjusted
+    if not p_values:
+        return []
+    _, adjusted = pingouin.multicomp(np.asarray(p_values, dtype=float), method="holm")
+    return [float(p) for p in adjusted]

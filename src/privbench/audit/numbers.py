@@ -10,9 +10,12 @@ import math
 import statistics
 from collections.abc import Sequence
 
+import numpy as np
+
 
 def describe(values: Sequence[float]) -> dict[str, float | int | None]:
-    """Count, min, quartiles, mean and max of ``values`` (None for an empty list)."""
+    """Count, min, quartiles (numpy's linear interpolation), mean and max of ``values``
+    (None for an empty list)."""
     if not values:
         return {"n": 0, "min": None, "p25": None, "median": None, "mean": None,
                 "p75": None, "max": None}  # fmt: skip
@@ -20,20 +23,12 @@ def describe(values: Sequence[float]) -> dict[str, float | int | None]:
     return {
         "n": len(ordered),
         "min": ordered[0],
-        "p25": _quantile(ordered, 0.25),
+        "p25": float(np.quantile(ordered, 0.25)),
         "median": statistics.median(ordered),
         "mean": math.fsum(ordered) / len(ordered),
-        "p75": _quantile(ordered, 0.75),
+        "p75": float(np.quantile(ordered, 0.75)),
         "max": ordered[-1],
     }
-
-
-def _quantile(ordered: Sequence[float], q: float) -> float:
-    """Linear-interpolation quantile (numpy's default) of sorted values."""
-    position = q * (len(ordered) - 1)
-    low = math.floor(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
 def percent(part: float, whole: float) -> float | None:

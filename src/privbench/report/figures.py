@@ -43,6 +43,7 @@ from matplotlib.patches import Patch
 from matplotlib.projections.polar import PolarAxes
 from matplotlib.transforms import blended_transform_factory
 
+from privbench.agreement_measures import bland_altman_limits
 from privbench.analysis.agreement import Ratings
 
 STYLE = Path(__file__).with_name("privbench.mplstyle")
@@ -580,13 +581,12 @@ def bland_altman(ratings: Ratings, survey: str, scale: float = 1.0) -> Figure:
     rows = ratings.pairs if survey == "all" else ratings.pairs[ratings.pairs["survey"] == survey]
     mean = (rows["human"] + rows["judge"]) / 2
     difference = rows["human"] - rows["judge"]
-    bias = float(difference.mean())
-    sd = float(difference.std(ddof=1)) if len(difference) > 1 else math.nan
+    limits = bland_altman_limits(rows["human"].to_numpy(float), rows["judge"].to_numpy(float))
     figure, axes = plt.subplots(figsize=(WIDTH, 3.4))
     axes.scatter(mean, difference, color="#0072B2", alpha=0.75, s=18)
-    lines = [(bias, "-", f"bias {bias:+.2f}")]
-    if math.isfinite(sd):
-        lines += [(bias + 1.96 * sd, "--", "+1.96 SD"), (bias - 1.96 * sd, "--", "−1.96 SD")]
+    lines = [(limits.bias, "-", f"bias {limits.bias:+.2f}")]
+    if math.isfinite(limits.high):
+        lines += [(limits.high, "--", "+1.96 SD"), (limits.low, "--", "−1.96 SD")]
     side = blended_transform_factory(axes.transAxes, axes.transData)
     for value, line, text in lines:
         axes.axhline(value, color="#D55E00", linestyle=line, linewidth=1.1)

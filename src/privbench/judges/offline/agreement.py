@@ -1,11 +1,13 @@
 """How far the offline judge agrees with graded answers — measured, and how to measure it.
 
 The paper validated its GPT-4o judge against human grades with Spearman ρ, the mean
-absolute error and an agreement rate (Priv-IQ §5.2); the offline judge is measured the
+absolute error and an agreement rate (its section 5.2); the offline judge is measured the
 same way against answers graded by the paper's protocol, with the agreement rate taken
-as "within ±0.1" on the 0.0–1.0 scale. The figures below were measured once, when the
-rules were final, on sets the rules were not tuned on; ``tests/test_offline_judge.py``
-recomputes them and fails if they drop, ``bench/offline.py`` prints them.
+as "within ±0.1" on the 0.0–1.0 scale (the measures of :mod:`privbench.agreement_measures`,
+which the judge–human agreement table uses too). The figures below were measured once,
+when the rules were final, on sets the rules were not tuned on; ``tests/test_offline_judge.py``
+recomputes them from the graded sets and fails if they differ, ``bench/offline.py`` prints
+them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scipy import stats
+from privbench.agreement_measures import mean_absolute_error, share_within, spearman
 
 WITHIN = 0.1
 """A grade agrees when it is this close to the reference grade."""
@@ -43,16 +45,18 @@ class Agreement:
 
 
 def agreement(reference: Sequence[float], judged: Sequence[float]) -> Agreement:
-    """Spearman ρ, MAE and share within ±0.1 of ``judged`` against ``reference`` grades."""
+    """Spearman ρ, MAE and share within ±0.1 of ``judged`` against ``reference`` grades.
+
+    A ρ that is undefined (one side constant) is reported as 0.0: no rank agreement.
+    """
     if len(reference) != len(judged) or not reference:
         raise ValueError("agreement needs two equally long, non-empty lists of grades")
-    errors = [abs(a - b) for a, b in zip(reference, judged, strict=True)]
-    rho = float(stats.spearmanr(reference, judged)[0])
+    rho, _ = spearman(reference, judged)
     return Agreement(
-        n=len(errors),
+        n=len(reference),
         rho=rho if not math.isnan(rho) else 0.0,
-        mae=sum(errors) / len(errors),
-        within=sum(e <= WITHIN + 1e-9 for e in errors) / len(errors),
+        mae=mean_absolute_error(reference, judged),
+        within=share_within(reference, judged, WITHIN),
     )
 
 
