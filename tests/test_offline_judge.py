@@ -22,7 +22,7 @@ from privbench.judges.offline.agreement import (
     measure,
     read_graded,
 )
-from privbench.judges.offline.spatial import graded_verdict_fields, offline_verdict
+from privbench.judges.offline.spatial import graded_verdict_fields
 from privbench.priviq.competencies import COMPETENCIES
 from privbench.spatialtrust import judge as spatial_judge
 from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
@@ -637,10 +637,9 @@ def test_offline_verdict_matches_by_name_and_reason() -> None:
             ),
         ),
     )
-    verdict = offline_verdict(QUESTION, answer)
+    verdict = spatial_judge.offline_verdict(QUESTION, answer)
     assert verdict.factors[0].identified and verdict.factors[0].explanation_correct
     assert verdict.factors[0].matched == 0 and not verdict.unsupported
-    assert spatial_judge.offline_verdict is offline_verdict  # one definition
 
 
 def test_offline_verdict_flags_unsupported_and_states_none() -> None:
@@ -651,12 +650,14 @@ def test_offline_verdict_flags_unsupported_and_states_none() -> None:
             PredictedFactor("a potted plant", "it has leaves", (100, 10, 150, 90)),
         ),
     )
-    assert offline_verdict(QUESTION, extra).unsupported
+    assert spatial_judge.offline_verdict(QUESTION, extra).unsupported
     empty = ExplanationQuestion("q5", "Describe the indirect factors.", "None.", ())
     none = ExplanationAnswer("No indirect sensitive factor is visible.")
-    assert offline_verdict(empty, none).states_none
-    assert offline_verdict(empty, ExplanationAnswer("I don't see any indirect factor.")).states_none
-    assert not offline_verdict(empty, ExplanationAnswer("The room is tidy.")).states_none
+    assert spatial_judge.offline_verdict(empty, none).states_none
+    dont = ExplanationAnswer("I don't see any indirect factor.")
+    assert spatial_judge.offline_verdict(empty, dont).states_none
+    tidy = ExplanationAnswer("The room is tidy.")
+    assert not spatial_judge.offline_verdict(empty, tidy).states_none
 
 
 def _verdict_agreement(rows: list[dict[str, Any]]) -> float:
