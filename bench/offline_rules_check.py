@@ -188,7 +188,9 @@ def spatial_rows() -> list[Row]:
                 answer = ExplanationAnswer(question.answer, listed)
                 rows.append(_spatial_row(source, item.id, question, answer))
             rows.append(
-                _spatial_row("reference text", item.id, question, ExplanationAnswer(question.answer))
+                _spatial_row(
+                    "reference text", item.id, question, ExplanationAnswer(question.answer)
+                )
             )
     return rows
 

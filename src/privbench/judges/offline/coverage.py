@@ -652,7 +652,7 @@ class Coverage:
 def best_alternative(reference: str, answer: Answer, topic: Topic = NO_TOPIC) -> Coverage:
     """The coverage of the reference's best ``<OR>`` alternative (the last of equals)."""
     reference_facts = facts(reference)
-    best = Coverage(0.0, (), (), 0)
+    best, best_scored = 0.0, []
     reference_terms = frozenset().union(*(e.terms for a in parse(reference) for e in a))
     for alternative in parse(reference):
         shared = shared_words(alternative)
@@ -662,14 +662,14 @@ def best_alternative(reference: str, answer: Answer, topic: Topic = NO_TOPIC) ->
         ]
         scored = bound(alternative, answer.text, scored)
         coverage = combine([s for s, _ in scored])
-        if coverage >= best.value:
-            best = Coverage(
-                coverage,
-                tuple(s for s, _ in scored),
-                tuple(w for _, w in scored if w),
-                sum(1 for s, w in scored if s == 0 and not w),
-            )
-    return best
+        if coverage >= best:
+            best, best_scored = coverage, scored
+    return Coverage(
+        best,
+        tuple(s for s, _ in best_scored),
+        tuple(w for _, w in best_scored if w),
+        sum(1 for s, w in best_scored if s == 0 and not w),
+    )
 
 
 __all__ = [

@@ -32,8 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Literal
+from typing import Any, Generic, Literal, TypeVar, overload
 
 from privbench.judges.offline import comparisons, lists, terms
 from privbench.judges.offline.coverage import (
@@ -149,7 +148,8 @@ Measure = Literal["coverage", "score", "grade"]
 """What a rule changes: the running coverage, the running score, or the grade (which ends
 the grading)."""
 Change = tuple[float, str]
-"""A rule's new value for its measure, and what it did in words ("coverage 0.60 → 0.30")."""
+"""A rule's new value for its measure, and what it did in words ("× 0.5", "set to 0"); the
+trace adds the values before and after."""
 
 
 @dataclass(frozen=True)
@@ -165,11 +165,17 @@ class RuleEffect:
     after: float
     """That value after the rule."""
     effect: str
-    """What it did, in words ("coverage × 0.5: 0.60 → 0.30", "−0.2: 1 wrong fact")."""
+    """What it did, in words ("× 0.5", "−0.2: 1 wrong fact (number)")."""
+    detail: str = ""
+    """What it read, where that helps ("elements 1.00, 0.00")."""
 
     def line(self) -> str:
-        """ "unsure: coverage × 0.5: 0.60 → 0.30"."""
-        return f"{self.name}: {self.effect}"
+        """ "unsure: coverage 0.60 → 0.30 (× 0.5)"."""
+        digits = 1 if self.measure == "grade" else 2
+        after = f"{self.after:.{digits}f}"
+        change = after if self.before is None else f"{self.before:.2f} → {after}"
+        said = "; ".join(d for d in (self.effect, self.detail) if d)
+        return f"{self.name}: {self.measure} {change} ({said})"
 
 
 @dataclass(frozen=True)
@@ -197,6 +203,31 @@ class _Extras:
     """Those of them that stand where a reference item is missing: wrong facts."""
 
 
+_T = TypeVar("_T")
+
+
+class _once(Generic[_T]):
+    """A reading of a :class:`Case` made once, when a rule first asks for it: what
+    :func:`functools.cached_property` does, without the lock it takes on every first
+    read (a case belongs to one grading, never to two threads)."""
+
+    def __init__(self, read: Callable[[Any], _T]) -> None:
+        self.read = read
+        self.name = read.__name__
+        self.__doc__ = read.__doc__
+
+    @overload
+    def __get__(self, case: None, owner: type) -> _once[_T]: ...
+    @overload
+    def __get__(self, case: object, owner: type) -> _T: ...
+    def __get__(self, case: object, owner: type) -> _once[_T] | _T:
+        if case is None:
+            return self
+        value = self.read(case)
+        case.__dict__[self.name] = value  # later reads find it there, not here
+        return value
+
+
 class Case:
     """One answer being graded: its texts, what the rules read from them (each reading
     made once, when a rule first asks for it), and the running coverage and score."""
@@ -212,21 +243,21 @@ class Case:
         """Whether a score has been computed yet (the grade rules before it set the grade
         from nothing)."""
 
-    @cached_property
+    @_once
     def topic(self) -> Topic:
         return topic_of(self.question)
 
-    @cached_property
+    @_once
     def declines(self) -> bool:
         """Whether the answer opens by declining ("I cannot answer this …") and is no denial."""
         return refuses(self.answer) and not denies(self.answer)
 
-    @cached_property
+    @_once
     def wanted(self) -> str | None:
         """The reference's polarity."""
         return polarity(self.reference)
 
-    @cached_property
+    @_once
     def given(self) -> str | None:
         """The answer's polarity: none for a refusal ("I cannot answer this …" is no "No");
         "No" for an answer that only describes a harmless thing ("It's just a cereal box.")
@@ -238,20 +269,20 @@ class Case:
             return "no"
         return given
 
-    @cached_property
+    @_once
     def read(self) -> Answer:
         return read_answer(self.answer, self.reference)
 
-    @cached_property
+    @_once
     def reference_facts(self) -> Facts:
         return facts(self.reference)
 
-    @cached_property
+    @_once
     def found(self) -> Coverage:
         """The best alternative's coverage, as the elements give it."""
         return best_alternative(self.reference, self.read, self.topic)
 
-    @cached_property
+    @_once
     def noncommittal(self) -> bool:
         """Whether the answer disclaims what it says or leaves a yes/no question open."""
         folded = self.read.folded
@@ -259,24 +290,24 @@ class Case:
             self.wanted and self.given is None and _OPEN_QUESTION.search(folded)
         )
 
-    @cached_property
+    @_once
     def letter(self) -> bool | None:
         """Whether the answer picks the reference's choice letter (None: no letter asked
         or picked)."""
         return _choice(self.reference, self.answer)
 
-    @cached_property
+    @_once
     def offered(self) -> bool | None:
         """Whether the answer names the reference's side of the question's alternatives
         (None: no such choice made)."""
         return offered_choice(self.topic, self.reference, self.answer)
 
-    @cached_property
+    @_once
     def choice(self) -> bool | None:
         """The answer's choice: its letter, or else its side of the question's alternatives."""
         return self.letter if self.letter is not None else self.offered
 
-    @cached_property
+    @_once
     def extras(self) -> _Extras:
         reference, wrong = self.reference, self.found.wrong
         elements = tuple(e.text for alternative in parse(reference) for e in alternative)
@@ -296,6 +327,12 @@ class Case:
         return _Extras(extras, entities, min(extras, self.found.missing))
 
 
+_SCORE_FORMULA = {
+    base: f"base {base} + (1 − {base}) × min(1, coverage / {NEARLY_COMPLETE})"
+    for base in (0.0, YES_BASE, NO_BASE_REASON)
+}
+
+
 def _base(case: Case) -> float:
     """What the polarity alone is worth, given the final coverage."""
     if case.wanted == "yes" and (
@@ -311,8 +348,7 @@ def _base(case: Case) -> float:
     return 0.0
 
 
-def _zeroed(case: Case) -> Change:
-    return 0.0, f"coverage {case.coverage:.2f} → 0"
+_ZEROED: Change = (0.0, "set to 0")
 
 
 # --- the rules, in the order they apply -----------------------------------------------
@@ -320,22 +356,23 @@ def _zeroed(case: Case) -> Change:
 
 def _empty_answer(case: Case) -> Change | None:
     """An answer with no text once steering text is removed scores 0."""
-    return (0.0, "grade 0.0: no answer") if not case.answer else None
+    return (0.0, "no answer") if not case.answer else None
 
 
 def _bio_tagging(case: Case) -> Change | None:
     """A BIO-tagged reference ("Anna/B-PER …") is graded by its entity tokens: each right
-    tag counts, each wrong one costs half a tag."""
+    tag counts, each wrong one costs half a tag; an untagged answer earns half a tag per
+    entity word it has."""
     if len(_BIO_PAIR.findall(case.reference)) < BIO_TAGGED:
         return None
     value = _to_grid(_bio_score(case.reference, case.answer))
-    return value, f"grade {value:.1f} from the tagged entity tokens"
+    return value, "graded by its tagged entity tokens"
 
 
 def _wrong_polarity(case: Case) -> Change | None:
     """The opposite Yes/No of the reference's scores 0, whatever else the answer says."""
     if case.wanted and case.given and case.wanted != case.given:
-        return 0.0, f"grade 0.0: {case.given} where the reference says {case.wanted}"
+        return 0.0, f'"{case.given}" where the reference says "{case.wanted}"'
     return None
 
 
@@ -345,37 +382,40 @@ def _no_to_nothing_there(case: Case) -> Change | None:
     if not (case.wanted == "no" and case.given == "no" and is_absence(case.reference)):
         return None
     if _own_reason(case.answer):
-        return 1.0, "grade 1.0: the right No with a reason of its own"
-    return NO_BASE_ABSENCE, f"grade {NO_BASE_ABSENCE}: the right No, no reason given"
+        return 1.0, "the right No with a reason of its own"
+    return NO_BASE_ABSENCE, "the right No, no reason given"
 
 
 def _coverage(case: Case) -> Change | None:
     """How much of the reference the answer states: its best ``<OR>`` alternative's
     coverage, element by element."""
+    return case.found.value, "of the best alternative"
+
+
+def _coverage_detail(case: Case) -> str:
     found = case.found
     elements = ", ".join(f"{v:.2f}" for v in found.elements)
-    wrong = f"; wrong: {', '.join(found.wrong)}" if found.wrong else ""
-    return found.value, f"coverage {found.value:.2f} (elements {elements}{wrong})"
+    return f"elements {elements}" + (f"; wrong: {', '.join(found.wrong)}" if found.wrong else "")
 
 
 def _restates_question(case: Case) -> Change | None:
     """An answer that only restates the question, giving none of the reference's values,
     has said nothing: coverage 0."""
     if case.topic.echoed_by(case.read) and not _states_values(case.reference_facts, case.read):
-        return _zeroed(case)
+        return _ZEROED
     return None
 
 
 def _equates_distinct_terms(case: Case) -> Change | None:
     """ "X and Y are the same" where the reference tells them apart: coverage 0."""
     named = terms.reference_terms_in(case.reference)
-    return _zeroed(case) if terms.equates(named - terms.regimes(named), case.answer) else None
+    return _ZEROED if terms.equates(named - terms.regimes(named), case.answer) else None
 
 
 def _reversed_comparison(case: Case) -> Change | None:
     """A comparison turned round ("a larger ε gives stronger privacy" for "a smaller ε
     gives stronger privacy"): coverage 0."""
-    return _zeroed(case) if comparisons.reverses(case.reference, case.answer) else None
+    return _ZEROED if comparisons.reverses(case.reference, case.answer) else None
 
 
 def _denies_named_risk(case: Case) -> Change | None:
@@ -388,7 +428,7 @@ def _denies_named_risk(case: Case) -> Change | None:
         and denies(case.answer)
         and not denies(case.reference)
     ):
-        return 0.0, "grade 0.0: denies the risk the reference names"
+        return 0.0, "denies the risk the reference names"
     return None
 
 
@@ -396,7 +436,7 @@ def _declines_to_answer(case: Case) -> Change | None:
     """An answer that opens by declining ("I can't help with that") and states little of
     the reference answers nothing: 0."""
     if case.declines and case.coverage < DECLINED_BELOW:
-        return 0.0, f"grade 0.0: declines (coverage {case.coverage:.2f} < {DECLINED_BELOW})"
+        return 0.0, f"declines, coverage below {DECLINED_BELOW}"
     return None
 
 
@@ -408,8 +448,7 @@ def _unsure(case: Case) -> Change | None:
         or case.noncommittal
         or case.declines
     ):
-        value = case.coverage * UNSURE
-        return value, f"coverage × {UNSURE}: {case.coverage:.2f} → {value:.2f}"
+        return case.coverage * UNSURE, f"× {UNSURE}"
     return None
 
 
@@ -417,8 +456,7 @@ def _right_choice_letter(case: Case) -> Change | None:
     """Naming the reference's choice letter ("Option C") is worth at least 0.75 coverage,
     with or without the option's text."""
     if case.letter:
-        value = max(case.coverage, CHOICE_COVERAGE)
-        return value, f"coverage at least {CHOICE_COVERAGE}: {case.coverage:.2f} → {value:.2f}"
+        return max(case.coverage, CHOICE_COVERAGE), f"at least {CHOICE_COVERAGE}"
     return None
 
 
@@ -426,15 +464,14 @@ def _offered_alternative(case: Case) -> Change | None:
     """Naming the reference's side of a choice the question offers ("the hospital or the
     cloud provider?") is worth at least 0.6 coverage."""
     if case.letter is None and case.offered:
-        value = max(case.coverage, OFFERED_COVERAGE)
-        return value, f"coverage at least {OFFERED_COVERAGE}: {case.coverage:.2f} → {value:.2f}"
+        return max(case.coverage, OFFERED_COVERAGE), f"at least {OFFERED_COVERAGE}"
     return None
 
 
 def _other_alternative(case: Case) -> Change | None:
     """Naming the other side of the question's choice: what the answer says is said of
     the wrong one, coverage 0."""
-    return _zeroed(case) if case.letter is None and case.offered is False else None
+    return _ZEROED if case.letter is None and case.offered is False else None
 
 
 def _polarity_and_coverage(case: Case) -> Change | None:
@@ -442,10 +479,7 @@ def _polarity_and_coverage(case: Case) -> Change | None:
     to coverage, which is complete at 0.85."""
     base = _base(case)
     value = base + (1 - base) * min(1.0, case.coverage / NEARLY_COMPLETE)
-    return value, (
-        f"base {base:.1f} + {1 - base:.1f} × min(1, coverage {case.coverage:.2f} / "
-        f"{NEARLY_COMPLETE}) = {value:.2f}"
-    )
+    return value, _SCORE_FORMULA[base]
 
 
 def _no_with_reason(case: Case) -> Change | None:
@@ -456,8 +490,7 @@ def _no_with_reason(case: Case) -> Change | None:
         and case.coverage >= REASON_MEETS
         and _own_reason_beyond(case.answer, case.topic)
     ):
-        value = max(case.score, NO_WITH_REASON)
-        return value, f"at least {NO_WITH_REASON}: {case.score:.2f} → {value:.2f}"
+        return max(case.score, NO_WITH_REASON), f"at least {NO_WITH_REASON}"
     return None
 
 
@@ -471,8 +504,7 @@ def _verdict_with_reason(case: Case) -> Change | None:
         and case.coverage >= REASON_MEETS
         and _own_reason_beyond(case.answer, case.topic)
     ):
-        value = max(case.score, NO_WITH_REASON)
-        return value, f"at least {NO_WITH_REASON}: {case.score:.2f} → {value:.2f}"
+        return max(case.score, NO_WITH_REASON), f"at least {NO_WITH_REASON}"
     return None
 
 
@@ -484,9 +516,9 @@ def _extra_items(case: Case) -> Change | None:
     if unknown <= 0:
         return None
     cost = EXTRA_ENTITY if found.entities > found.substituted else EXTRA_ITEM
-    value = case.score - min(MAX_EXTRA_COST, cost * unknown)
+    taken = min(MAX_EXTRA_COST, cost * unknown)
     kind = "entities or values" if cost == EXTRA_ENTITY else "items"
-    return value, f"−{min(MAX_EXTRA_COST, cost * unknown):.1f}: {unknown} extra {kind}"
+    return case.score - taken, f"−{taken:.1f}: {unknown} extra {kind}"
 
 
 def _wrong_facts(case: Case) -> Change | None:
@@ -495,16 +527,19 @@ def _wrong_facts(case: Case) -> Change | None:
     wrong = len(case.found.wrong) + case.extras.substituted
     if not wrong:
         return None
-    value = case.score - WRONG_FACT * min(MAX_WRONG_FACTS, wrong)
-    return value, f"−{WRONG_FACT * min(MAX_WRONG_FACTS, wrong):.1f}: {wrong} wrong fact(s)"
+    taken = WRONG_FACT * min(MAX_WRONG_FACTS, wrong)
+    kinds = ", ".join(case.found.wrong + ("item",) * case.extras.substituted)
+    return (
+        case.score - taken,
+        f"−{taken:.1f}: {wrong} wrong fact{'s' if wrong > 1 else ''} ({kinds})",
+    )
 
 
 def _wrong_choice(case: Case) -> Change | None:
     """An answer that picks another choice (letter, or side of the question's
     alternatives) is halved."""
     if case.choice is False:
-        value = case.score * HALVED
-        return value, f"× {HALVED}: {case.score:.2f} → {value:.2f}"
+        return case.score * HALVED, f"× {HALVED}"
     return None
 
 
@@ -516,15 +551,13 @@ def _others_instead(case: Case) -> Change | None:
         and case.coverage < OTHERS_BELOW
         and _other_values(case.reference_facts, case.read)
     ):
-        value = case.score * HALVED
-        return value, f"× {HALVED}: {case.score:.2f} → {value:.2f}"
+        return case.score * HALVED, f"× {HALVED}"
     return None
 
 
 def _on_the_grid(case: Case) -> Change | None:
     """The score, clipped to 0–1, rounded to the 0.1 grid: the grade."""
-    value = _to_grid(case.score)
-    return value, f"{case.score:.2f} → {value:.1f} on the 0.1 grid"
+    return _to_grid(case.score), "clipped to 0–1, on the 0.1 grid"
 
 
 @dataclass(frozen=True)
@@ -537,6 +570,8 @@ class Rule:
     name: str
     measure: Measure
     apply: Callable[[Case], Change | None]
+    detail: Callable[[Case], str] | None = None
+    """What the rule read, for the trace only (:attr:`RuleEffect.detail`)."""
 
     @property
     def purpose(self) -> str:
@@ -549,7 +584,7 @@ RULES: tuple[Rule, ...] = (
     Rule("bio_tagging", "grade", _bio_tagging),
     Rule("wrong_polarity", "grade", _wrong_polarity),
     Rule("no_to_nothing_there", "grade", _no_to_nothing_there),
-    Rule("coverage", "coverage", _coverage),
+    Rule("coverage", "coverage", _coverage, _coverage_detail),
     Rule("restates_question", "coverage", _restates_question),
     Rule("equates_distinct_terms", "coverage", _equates_distinct_terms),
     Rule("reversed_comparison", "coverage", _reversed_comparison),
@@ -573,28 +608,33 @@ outright; coverage rules change the running coverage, score rules the running sc
 last rule puts the score on the grid."""
 
 
-def explain(reference: str, answer: str, question: str = "") -> Explained:
-    """The offline judge's grade of ``answer`` against ``reference`` with the rules that
-    made it (see :func:`grade`)."""
-    case = Case(reference, answer, question)
-    effects: list[RuleEffect] = []
+def _apply(case: Case, effects: list[RuleEffect] | None) -> float:
+    """Apply :data:`RULES` in order to ``case`` until one sets the grade; with ``effects``,
+    record what each rule that applied did."""
     for rule in RULES:
         change = rule.apply(case)
         if change is None:
             continue
         value, effect = change
-        before: float | None
+        before: float | None = case.score if case.scored else None
         if rule.measure == "coverage":
             before, case.coverage = case.coverage, value
         elif rule.measure == "score":
-            before = case.score if case.scored else None
             case.score, case.scored = value, True
-        else:
-            before = case.score if case.scored else None
-        effects.append(RuleEffect(rule.name, rule.measure, before, value, effect))
+        if effects is not None:
+            detail = rule.detail(case) if rule.detail else ""
+            effects.append(RuleEffect(rule.name, rule.measure, before, value, effect, detail))
         if rule.measure == "grade":
-            return Explained(value, tuple(effects))
+            return value
     raise AssertionError("the last rule sets the grade")
+
+
+def explain(reference: str, answer: str, question: str = "") -> Explained:
+    """The offline judge's grade of ``answer`` against ``reference`` with the rules that
+    made it, in the order they applied (see :func:`grade`)."""
+    effects: list[RuleEffect] = []
+    value = _apply(Case(reference, answer, question), effects)
+    return Explained(value, tuple(effects))
 
 
 def grade(reference: str, answer: str, question: str = "") -> float:
@@ -604,7 +644,7 @@ def grade(reference: str, answer: str, question: str = "") -> float:
     words that only repeat it are not evidence that the answer is right. Without it
     (``""``) every word of the reference counts.
     """
-    return explain(reference, answer, question).grade
+    return _apply(Case(reference, answer, question), None)
 
 
 def _own_reason_beyond(answer: str, topic: Topic) -> bool:
