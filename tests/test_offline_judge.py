@@ -22,7 +22,7 @@ from privbench.judges.offline.agreement import (
     measure,
     read_graded,
 )
-from privbench.judges.offline.spatial import graded_verdict_fields, offline_verdict
+from privbench.judges.offline.spatial import graded_verdict_fields
 from privbench.priviq.competencies import COMPETENCIES
 from privbench.spatialtrust import judge as spatial_judge
 from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
@@ -116,7 +116,7 @@ def test_bio_references_are_scored_per_entity_token() -> None:
     assert grade(reference, "Anna/O Berg/O joined/O Nova/O Health/O in/O Berlin/O") == 0.0
 
 
-# --- five kinds of miss found on held-out answers, computed by hand from the rules ------
+# --- five kinds of miss a word-overlap judge makes, computed by hand from the rules ------
 
 
 def test_kind1_a_correct_no_with_its_own_reason_is_a_full_answer() -> None:
@@ -154,7 +154,7 @@ def test_kind3_counts_and_entities_are_separate_elements() -> None:
     reference = "Two locations: Lisbon <AND> Porto."  # elements: count 2, Lisbon, Porto
     assert grade(reference, "The post mentions two locations: Lisbon and Porto.") == 1.0
     # count wrong (0 and a wrong fact, −0.2), names right: 2/3 → 0.67 − 0.2 → 0.5 (the
-    # issue: the paper's judge gives 0.5–0.7)
+    # paper's judge gives 0.5–0.7)
     assert grade(reference, "One location is mentioned: Lisbon, Porto.") == 0.5
     # count right, Madrid in place of Porto (a wrong fact, −0.2): 2/3 → 0.67 − 0.2 → 0.5
     assert grade(reference, "Two locations: Lisbon and Madrid.") == 0.5
@@ -162,7 +162,7 @@ def test_kind3_counts_and_entities_are_separate_elements() -> None:
     assert grade(reference, "Lisbon and Porto.") == 0.7
     people = "3 <AND> Paul Meyer <AND> Lena Ortiz <AND> Kofi Mensah"
     # "Kofi Andersen" is another person, not Kofi Mensah: 3/4 → 0.75 − 0.2 → 0.6 (the
-    # issue: the paper's judge gives about 0.5)
+    # paper's judge gives about 0.5)
     assert grade(people, "Three people: Paul Meyer, Lena Ortiz and Kofi Andersen.") == 0.6
     assert grade(people, "Three people: Paul Meyer, Lena Ortiz and Kofi Mensah.") == 1.0
 
@@ -205,7 +205,7 @@ def test_kind5_extra_list_items_cost_credit() -> None:
     assert grade(ner, "Daniel Okafor (organization), Lagos (person), Zenith Bank (location)") < 0.7
 
 
-# --- the remaining misses of that review (second round), computed by hand --------------
+# --- partial lists, kinds, roles, citations, values, hedges: computed by hand ----------
 
 
 def test_partial_lists_earn_partial_credit_and_wrong_items_cost() -> None:
@@ -317,7 +317,7 @@ def test_noncommittal_hedges_state_no_polarity() -> None:
     )
 
 
-# --- rules v4: the question, verb-shaped roles, directions ------------------------------
+# --- the question, verb-shaped roles, directions ----------------------------------------
 
 BOARDING_Q = "What privacy risk does posting a photo of your boarding pass create?"
 BOARDING = (
@@ -447,7 +447,7 @@ def test_nothing_more_is_a_limit_not_a_denial() -> None:
     assert grade(reference, answer, "What is data minimisation?") == 1.0
 
 
-# --- rules v5 ------------------------------------------------------------------------
+# --- values across scripts, terms, refusals, contrasts -----------------------------------
 
 
 def test_dates_and_names_across_scripts_and_formats() -> None:
@@ -562,11 +562,18 @@ def test_sentences_addressed_to_the_judge_are_removed_whole(steer: str) -> None:
     )
 
 
-def test_scores_are_on_the_grid_and_rules_hash_is_stable() -> None:
+RULES_HASH = "be39ab2136f55090"
+"""The hash of the rule modules as they are. Editing any rule module, even a comment,
+changes it: then this literal must change with it (and ``RULES_VERSION`` too when a rule
+changes meaning), so that logs and tables name the rules that made them."""
+
+
+def test_scores_are_on_the_grid_and_the_rules_hash_is_pinned() -> None:
     for row in read_graded(DEV):
         value = grade(str(row["reference"]), str(row["answer"]), str(row["question"]))
         assert round(value * 10) == pytest.approx(value * 10) and 0.0 <= value <= 1.0
-    assert rules_hash() == rules_hash() and len(rules_hash()) == 16
+    assert RULES_VERSION == "9"
+    assert rules_hash() == RULES_HASH
 
 
 # --- agreement -----------------------------------------------------------------------
@@ -611,14 +618,14 @@ def test_agreement_figures_by_hand() -> None:
 
 
 def test_notice_names_the_rules_and_their_agreement() -> None:
-    """The notice quotes the unseen sets' recorded figures (fresh12: ρ 0.6831, MAE 0.2019,
-    0.5437 within; fresh13: ρ 0.7419, MAE 0.1813, 0.5813 within), rounded by hand."""
-    notice = offline_notice("offline")
-    assert notice is not None and "\n" not in notice
-    assert UNSEEN == ("fresh12", "fresh13")
-    assert "ρ 0.68, MAE 0.20, 54 % within ±0.1 and ρ 0.74, MAE 0.18, 58 % within ±0.1" in notice
-    assert f"v{RULES_VERSION}" in notice and rules_hash() in notice  # as logged with scores
-    assert "LLM judge" in notice
+    # the rules' version and hash, and the figures measured on the two unseen sets
+    # (fresh12, fresh13) as recorded in docs/judge.md
+    assert offline_notice("offline") == (
+        f"scores by privbench's offline judge (rules v9, hash {RULES_HASH}): an approximation "
+        "of an LLM judge — agreement on two sets of held-out answers it was never tuned on: "
+        "ρ 0.68, MAE 0.20, 54 % within ±0.1 and ρ 0.74, MAE 0.18, 58 % within ±0.1; use an "
+        "LLM judge for published numbers"
+    )
     assert offline_notice("openai/gpt-4o") is None
 
 
@@ -647,10 +654,9 @@ def test_offline_verdict_matches_by_name_and_reason() -> None:
             ),
         ),
     )
-    verdict = offline_verdict(QUESTION, answer)
+    verdict = spatial_judge.offline_verdict(QUESTION, answer)
     assert verdict.factors[0].identified and verdict.factors[0].explanation_correct
     assert verdict.factors[0].matched == 0 and not verdict.unsupported
-    assert spatial_judge.offline_verdict is offline_verdict  # one definition
 
 
 def test_offline_verdict_flags_unsupported_and_states_none() -> None:
@@ -661,12 +667,14 @@ def test_offline_verdict_flags_unsupported_and_states_none() -> None:
             PredictedFactor("a potted plant", "it has leaves", (100, 10, 150, 90)),
         ),
     )
-    assert offline_verdict(QUESTION, extra).unsupported
+    assert spatial_judge.offline_verdict(QUESTION, extra).unsupported
     empty = ExplanationQuestion("q5", "Describe the indirect factors.", "None.", ())
     none = ExplanationAnswer("No indirect sensitive factor is visible.")
-    assert offline_verdict(empty, none).states_none
-    assert offline_verdict(empty, ExplanationAnswer("I don't see any indirect factor.")).states_none
-    assert not offline_verdict(empty, ExplanationAnswer("The room is tidy.")).states_none
+    assert spatial_judge.offline_verdict(empty, none).states_none
+    dont = ExplanationAnswer("I don't see any indirect factor.")
+    assert spatial_judge.offline_verdict(empty, dont).states_none
+    tidy = ExplanationAnswer("The room is tidy.")
+    assert not spatial_judge.offline_verdict(empty, tidy).states_none
 
 
 def _verdict_agreement(rows: list[dict[str, Any]]) -> float:
@@ -706,7 +714,7 @@ SPATIAL_INDEPENDENT_AGREEMENT = 172 / 194
 answers: unsupported 41/48, states none 48/48, identified 45/49, explained 38/49)."""
 
 
-# --- rules v8 ---------------------------------------------------------------------------
+# --- principles, terms, role claims, numbers as written --------------------------------
 
 
 def test_pipeda_principles_by_short_name_and_number() -> None:
@@ -821,7 +829,7 @@ def test_markdown_escapes_are_read_as_rendered() -> None:
 
 
 def test_a_count_heading_a_list_is_an_element() -> None:
-    from privbench.judges.offline.grading import parse
+    from privbench.judges.offline.coverage import parse
 
     (elements,) = parse("Three: a health card, a debit card and a library card.")
     assert [e.count for e in elements][:1] == ["3"] or elements[0].text == "3"
@@ -863,7 +871,7 @@ def test_two_graders_of_the_protocol_agree_far_above_the_offline_judge() -> None
     assert all(got.within > MEASURED[part].within + 0.15 for part in UNSEEN)
 
 
-# --- rules v9 ---------------------------------------------------------------------------
+# --- asides, phone numbers, closing verdicts, options, comparisons ----------------------
 
 
 def test_a_sentence_with_an_aside_is_no_typed_entity() -> None:

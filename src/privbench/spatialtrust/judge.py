@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from privbench.judges.offline.spatial import offline_verdict as offline_verdict
+from privbench.judges.offline import spatial as offline_spatial
 from privbench.runtime.judging import fenced
 from privbench.spatialtrust.answer_text import first_json_object
 from privbench.spatialtrust.dataset import ExplanationQuestion
@@ -35,6 +35,22 @@ RETRY_SUFFIX = (
     "matched_prediction an index of the answer's listed factors or null, each listed factor "
     "matched at most once."
 )
+
+
+def offline_verdict(question: ExplanationQuestion, answer: ExplanationAnswer) -> ExplanationVerdict:
+    """The offline judge's verdict (``--judge offline``: text similarity, no model; see
+    :func:`privbench.judges.offline.spatial.offline_verdict`)."""
+    found = offline_spatial.offline_verdict(
+        question.qid == "q4",
+        [offline_spatial.FactorText(f.name, f.why) for f in question.factors],
+        answer.text,
+        [offline_spatial.FactorText(f.name, f.why) for f in answer.factors],
+    )
+    return ExplanationVerdict(
+        tuple(FactorVerdict(f.identified, f.explanation_correct, f.matched) for f in found.factors),
+        found.unsupported,
+        found.states_none,
+    )
 
 
 def _kind(qid: str) -> str:

@@ -15,8 +15,10 @@ The rules, one concern per module:
 * :mod:`.lists` — extra list items cost credit; entity types go with names;
 * :mod:`.roles` — "X is a direct identifier", "the hospital decides …", "… to Tom":
   subjects bound to the right role, directions kept;
-* :mod:`.grading` — how these combine into the grade; the question's topic (its words,
-  the alternatives it offers) is not evidence that an answer is right;
+* :mod:`.coverage` — how much of each reference element an answer states; the question's
+  topic (its words, the alternatives it offers) is not evidence that an answer is right;
+* :mod:`.grading` — the named rules that make the grade from polarity and coverage, in
+  order, with a trace of what each did (:func:`explain`);
 * :mod:`.spatial` — SpatialTrust q4/q5 structured verdicts.
 """
 
@@ -25,7 +27,16 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from privbench.judges.offline.grading import GRID, NEARLY_COMPLETE, grade
+from privbench.judges.offline.grading import (
+    GRID,
+    NEARLY_COMPLETE,
+    RULES,
+    Explained,
+    Rule,
+    RuleEffect,
+    explain,
+    grade,
+)
 from privbench.judges.offline.steering import clean
 from privbench.judges.offline.text import content_words
 
@@ -33,8 +44,8 @@ PROTOCOL = "offline-rules"
 RULES_VERSION = "9"
 """Raised whenever a rule changes meaning (the hash changes with any edit)."""
 
-_RULE_MODULES = ("__init__", "comparisons", "facts", "grading", "lists", "polarity", "roles",
-                 "spatial", "steering", "terms", "text")  # fmt: skip
+_RULE_MODULES = ("__init__", "comparisons", "coverage", "facts", "grading", "lists", "polarity",
+                 "roles", "spatial", "steering", "terms", "text")  # fmt: skip
 
 
 def clear_caches() -> None:
@@ -45,8 +56,8 @@ def clear_caches() -> None:
     """
     from privbench.judges.offline import (
         comparisons,
+        coverage,
         facts,
-        grading,
         lists,
         polarity,
         roles,
@@ -54,7 +65,7 @@ def clear_caches() -> None:
         text,
     )
 
-    for cached in (comparisons.relations, facts.facts, grading.parse, grading.topic_of,
+    for cached in (comparisons.relations, facts.facts, coverage.parse, coverage.topic_of,
                    lists.enumerations,
                    polarity.polarity, roles.reference_roles, roles.verb_roles,
                    terms.terms_in, text.stem, text.content_words):  # fmt: skip
@@ -79,10 +90,15 @@ __all__ = [
     "GRID",
     "NEARLY_COMPLETE",
     "PROTOCOL",
+    "RULES",
     "RULES_VERSION",
+    "Explained",
+    "Rule",
+    "RuleEffect",
     "clean",
     "clear_caches",
     "content_words",
+    "explain",
     "grade",
     "rules_hash",
 ]

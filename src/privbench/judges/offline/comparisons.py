@@ -4,12 +4,12 @@ Trade-offs are a common kind of Priv-IQ reference (PET, Know): a smaller privacy
 means more noise and stronger privacy, a larger k means more generalisation and less
 utility. An answer that says "a larger ε means more noise and stronger privacy" has every
 word of such a reference and states the opposite; the paper's judge gives it next to
-nothing (the independent sets grade it 0.0–0.2, rules v8 gave 0.6–1.0). So each clause
+nothing (0.0–0.2), where shared words alone would give it 0.6–1.0. So each clause
 that opens with a compared quantity ("smaller ε", "a higher k") is read as relations:
 for every other quantity it compares ("more noise", "weaker privacy"), whether it moves
 the same way as the first or the other way (the first quantity compared anew, "…, while a
 larger ε …", sets the way again). An answer that relates a pair of quantities
-the other way round from the reference reverses it (rules v9).
+the other way round from the reference reverses it.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ transliterated).
 A *count* ("2 locations", "three people") is a different kind of number: it is one
 element of the answer beside the entities it counts. The paper's judge gives an answer
 with the right names and the wrong count 0.5–0.7 and one with the right count and a
-wrong name about 0.5 (issue 11, kind 3), so a count is scored as its own element and a
+wrong name about 0.5, so a count is scored as its own element and a
 wrong count is not a contradiction of the whole answer.
 """
 

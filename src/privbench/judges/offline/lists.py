@@ -3,7 +3,7 @@
 Partially matching lists are the paper's own example of partial credit. An answer that
 lists everything the reference lists *and more* ("name, address, phone number and social
 media handle" when only the first three are there; an extra entity in a NER answer) is
-not fully right: the paper's judge takes off 0.1–0.2 (issue 11, kind 5). So the answer's
+not fully right: the paper's judge takes off 0.1–0.2. So the answer's
 enumerations are read item by item; an item that matches nothing in the reference is an
 *extra*. Only lists that are the answer's answer count — those with at least two items
 the reference has — so an explanation after the list ("which could be used for fraud")
@@ -228,7 +228,7 @@ def _types(text: str) -> frozenset[str]:
 
 TYPE_WORDS, NAME_WORDS = 3, 8
 """Longest type label ("a person", "EVENT/MISC") and entity name ("Banco Itaú de São
-Paulo") of a typed reference element; longer is a sentence with an aside (rules v9)."""
+Paulo") of a typed reference element; longer is a sentence with an aside."""
 
 
 def typed_entity(element: str) -> tuple[str, str] | None:

@@ -4,8 +4,8 @@ A reference such as "The name is a direct identifier <AND> ZIP code, age and sex
 quasi-identifiers" makes claims of the form *subjects are predicate*, and its elements
 differ by their predicates. An answer that says "ZIP code is a direct identifier, while
 name, age and sex are quasi-identifiers" has every word of the reference and is still
-wrong: it binds the subjects to the wrong roles (issue 11: role swaps got full credit).
-Table 2's principle is that an element counts when the answer *states* it, so each
+wrong: it binds the subjects to the wrong roles, though shared words alone would give it
+full credit. Table 2's principle is that an element counts when the answer *states* it, so each
 subject of such an element must be bound in the answer to that element's predicate.
 
 Claims are read in two shapes, the ones answers use: "A and B are P" (a copula) and
@@ -96,7 +96,7 @@ _APPOSITIVE = re.compile(
     r",\s*((?:like|such\s+as|e\.g\.,?|for\s+example|for\s+instance|including)\b[^,.;:]*),"
 )
 """An example set off by commas ("a quasi-identifier, like a social security number,
-identifies …"): part of its clause, whose subject it illustrates (rules v8)."""
+identifies …"): part of its clause, whose subject it illustrates."""
 
 
 def _ordered_concepts(text: str) -> list[str]:
@@ -110,14 +110,14 @@ def _ordered_concepts(text: str) -> list[str]:
 
 
 CLAUSE_CONCEPTS = 3
+"""Concepts an element needs to be read as a claim (subject, verb, object), not an item;
+with just that many it also needs a verb (:data:`_VERB`): "the recipient's e-mail
+address" is an item."""
 CLAIM_MAX_CONCEPTS = 12
 """Concepts beyond which an element is an explanation, not a claim: "the company
 contravened Principle 4.7 because authenticating callers with easily obtainable
 information …" has no one subject whose role an answer could swap, and an answer that
-explains it in its own order is no swap (rules v8)."""
-"""Concepts an element needs to be read as a claim (subject, verb, object), not an item;
-with just that many it also needs a verb (:data:`_VERB`): "the recipient's e-mail
-address" is an item."""
+explains it in its own order is no swap."""
 _VERB = re.compile(
     r"\b(?:is|are|was|were|can|could|may|might|must|should|will|would|does|do|has|have|"
     r"\w+(?:es|ed))\b",
@@ -184,7 +184,7 @@ _DETERMINERS = word_set("the a an its their his her this that these those")
 def _verb_first(element: str) -> bool:
     """Whether the element opens with a verb form or a verdict, not a subject ("blurring
     the faces …", "failed to implement safeguards …", "Yes, the cake shows …"): an action,
-    an item or a reason, with no party whose role an answer could swap (rules v8)."""
+    an item or a reason, with no party whose role an answer could swap."""
     found = [t.lower() for t in tokens(element)]
     if found and (found[0] in YES or found[0] in NO):
         return True  # "Yes, the cake shows …": a verdict and its reasons, not a claim

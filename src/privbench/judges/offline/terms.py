@@ -317,10 +317,9 @@ def listed_as_options(
 ) -> bool:
     """Whether a list names the reference's term as one item among several of its kind,
     after another ("Right of access (Art. 15); Right to rectification (Art. 16); Right to
-    erasure …" to "which right?"): it offers options instead of settling on one (rules
-    v9); a list that leads with the right term settles on it. ``wanted``
-    is the reference's one term of its kind, ``given`` the answer's terms the reference
-    does not name."""
+    erasure …" to "which right?"): it offers options instead of settling on one; a list
+    that leads with the right term settles on it. ``wanted`` is the reference's one term
+    of its kind, ``given`` the answer's terms the reference does not name."""
     family = set(wanted) | {p for w in wanted if (p := _BY_NAME[w].parent)}
     kinds = {kind(w) for w in wanted}
     named = [n for n in map(terms_in, items) if {kind(t) for t in n} & kinds]

@@ -2,8 +2,8 @@
 
 Model answers rarely reuse a reference's words: "the teeth pattern can be read, so it can
 be duplicated" says what "the bitting is visible, so someone could copy the key" says.
-Exact content-word overlap graded such paraphrases 0.3–0.6 where the paper's judge gives
-0.9–1.0 (issue 11, kind 4). So every content word is stemmed and then mapped to a
+Exact content-word overlap would grade such paraphrases 0.3–0.6 where the paper's judge
+gives 0.9–1.0. So every content word is stemmed and then mapped to a
 *concept*: one canonical word for a group of words that privacy answers use
 interchangeably. Groups are general privacy and everyday vocabulary, not taken from any
 graded answer; a word belongs to at most one group (one fact, one place).
