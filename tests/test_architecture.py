@@ -25,7 +25,16 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"priviq", "spatialtrust"}),
     frozenset({"judges", "models"}),
     frozenset(
-        {"generate", "exports", "json_files", "images", "formatting", "dataset_identity", "shipped"}
+        {
+            "generate",
+            "exports",
+            "json_files",
+            "images",
+            "formatting",
+            "dataset_identity",
+            "shipped",
+            "agreement_measures",
+        }
     ),
     frozenset({"runtime"}),
 )

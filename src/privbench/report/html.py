@@ -117,7 +117,7 @@ class Cell(TypedDict):
     best: bool
 
 
-class Row(TypedDict):
+class TableRow(TypedDict):
     """One row of a score table (a run, the average, a baseline; transposed: a column)."""
 
     name: str
@@ -140,7 +140,7 @@ class ScoreTable(TypedDict):
 
     corner: str
     columns: list[Column]
-    rows: list[Row]
+    rows: list[TableRow]
     transposed: bool
 
 
@@ -315,7 +315,7 @@ def display_table(
     ranked = group.averaged if len(group.averaged) >= 2 else []
     best = {c: _best(scores.loc[ranked, c]) if ranked else math.nan for c in columns}
     header_n = {c: int(counts.loc[runs, c].max()) for c in columns}
-    rows: list[Row] = []
+    rows: list[TableRow] = []
     for run in runs:
         cells: list[Cell] = []
         for column in columns:
@@ -377,7 +377,7 @@ def transpose(table: ScoreTable, corner: str) -> ScoreTable:
         {"name": row["name"], "n": "", "badge": row["badge"], "kind": row["kind"]}
         for row in table["rows"]
     ]
-    rows: list[Row] = [
+    rows: list[TableRow] = [
         {
             "name": column["name"],
             "badge": column["n"],

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from privbench.generate.colors import Color
+from privbench.generate.perspective import Point
 from privbench.spatialtrust.generate.vocabulary import (
     HIGH_CEILING,
     KINDS,
@@ -45,7 +46,6 @@ from privbench.spatialtrust.generate.vocabulary import (
 WIDTH, HEIGHT = 1440, 960
 PixelBox = tuple[int, int, int, int]
 """An image box in whole pixels (x1, y1, x2, y2), rounded outwards from the projection."""
-Point = tuple[float, float]
 Surface = Literal["floor", "back", "left", "right"]
 
 MARGIN = 6

@@ -31,7 +31,7 @@ from typing import Literal
 
 from privbench.generate.colors import Color
 
-Role = Literal["direct", "indirect", "near-miss", "benign"]
+FactorRole = Literal["direct", "indirect", "near-miss", "benign"]
 Mount = Literal["floor", "wall", "fixture"]
 Wall = Literal["back", "left", "right"]
 RoomKind = Literal["office", "home", "cafe", "library"]
@@ -45,7 +45,7 @@ class ElementKind:
     """One row of the vocabulary (see the module docstring for the fields' meaning)."""
 
     key: str
-    role: Role
+    role: FactorRole
     option: str
     painter: str
     mount: Mount
