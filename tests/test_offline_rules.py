@@ -5,6 +5,7 @@ definitions (the comments say how), not read off the code's output."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -320,3 +321,60 @@ def test_judges_import_nothing_above_them() -> None:
                 assert not (parts[0] == "privbench" and parts[1:2] and parts[1] in _ABOVE_JUDGES), (
                     f"{path.name} imports {name}"
                 )
+
+
+# --- --explain: the trace reaches the grade file, --json and the terminal ---------------
+
+
+def test_explain_records_the_rules_of_every_grade(tmp_path: Path) -> None:
+    from conftest import FOUR_ITEMS, run_options, write_json, write_priviq
+
+    from privbench.priviq.api import grade_priviq
+
+    data = write_priviq(tmp_path / "data", FOUR_ITEMS)
+    answers = {"a": "No.", "b": "GDPR Article 33", "c": "", "d": "Yes, Doug is re-identified"}
+    predictions = write_json(tmp_path / "results.json", answers)
+    options = run_options(tmp_path, judge="offline")
+    run = grade_priviq(data, predictions, out_dir=tmp_path / "out", options=options, explain=True)
+    # "a" answers No where the reference says Yes; "c" is empty; b and d repeat the reference
+    assert run.scores.items == {"a": 0.0, "b": 1.0, "c": 0.0, "d": 1.0}
+    rules = run.json()["offline_rules"]
+    assert list(rules) == ["a", "b", "c", "d"]
+    assert rules["a"][0].startswith("wrong_polarity: grade 0.0")
+    assert rules["c"] == ["empty_answer: grade 0.0 (no answer)"]
+    for item_id in ("b", "d"):  # a full answer ends on the grid at 1.0
+        assert rules[item_id][-1].startswith("on_the_grid: grade") and rules[item_id][-1].endswith(
+            "→ 1.0 (clipped to 0–1, on the 0.1 grid)"
+        )
+    grade_file = next((tmp_path / "out").glob("*grade*.json"))
+    entries = json.loads(grade_file.read_text(encoding="utf-8"))
+    assert {k: v["offline_rules"] for k, v in entries.items()} == rules
+    printed = [line for line in run.terminal() if isinstance(line, str)]
+    assert "c: 0.0" in printed and "  empty_answer: grade 0.0 (no answer)" in printed
+
+
+def test_without_explain_nothing_is_added(tmp_path: Path) -> None:
+    from conftest import FOUR_ITEMS, run_options, write_json, write_priviq
+
+    from privbench.priviq.api import grade_priviq
+
+    data = write_priviq(tmp_path / "data", FOUR_ITEMS)
+    predictions = write_json(tmp_path / "results.json", {k: "No." for k in FOUR_ITEMS})
+    run = grade_priviq(data, predictions, options=run_options(tmp_path, judge="offline"))
+    assert "offline_rules" not in run.json()
+    entries = json.loads(next(tmp_path.glob("*grade*.json")).read_text(encoding="utf-8"))
+    assert all("offline_rules" not in entry for entry in entries.values())
+
+
+def test_explain_needs_the_offline_judge(tmp_path: Path) -> None:
+    from conftest import one_line_error, privbench, write_json
+
+    from privbench.shipped import PRIVIQ_SUITE
+
+    ids = json.loads((PRIVIQ_SUITE / "priv-IQ.json").read_text(encoding="utf-8"))
+    predictions = write_json(tmp_path / "results.json", {k: "No." for k in ids})
+    result = privbench(
+        "grade", "priviq", "--predictions", predictions, "--judge", "openai/gpt-4o", "--explain"
+    )
+    assert result.returncode == 2
+    assert "--explain: only the offline judge" in one_line_error(result)

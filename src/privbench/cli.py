@@ -154,6 +154,14 @@ GradedModelNameOption = Annotated[
     str | None,
     typer.Option("--model-name", help="Label of the graded model (default: file stem)."),
 ]
+ExplainOption = Annotated[
+    bool,
+    typer.Option(
+        "--explain",
+        help="Offline judge: list per item the rules that made its grade (also in the "
+        "grade file and --json).",
+    ),
+]
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON document and nothing else.")
 ]
@@ -308,6 +316,7 @@ def grade_priviq_command(
     timeout: TimeoutOption = 120,
     cache: CacheOption = False,
     batch: BatchOption = False,
+    explain: ExplainOption = False,
     as_json: JsonOption = False,
     epochs: EpochsOption = None,
 ) -> None:
@@ -334,6 +343,7 @@ def grade_priviq_command(
                 model_name=model_name,
                 out_dir=out,
                 options=options,
+                explain=explain,
             )
         reuse = reuse_line(run.logged)
         if not as_json and reuse:
@@ -368,6 +378,7 @@ def eval_priviq_command(
     timeout: TimeoutOption = 120,
     cache: CacheOption = False,
     batch: BatchOption = False,
+    explain: ExplainOption = False,
     as_json: JsonOption = False,
     epochs: EpochsOption = None,
 ) -> None:
@@ -392,6 +403,7 @@ def eval_priviq_command(
                 out_dir=out,
                 model_connections=max_connections,
                 options=options,
+                explain=explain,
             )
         _show(run, as_json, _resume_hint("eval priviq", run, out, log_dir))
 

@@ -29,11 +29,13 @@ from privbench.priviq.tables import (
     combination_table,
     competency_table,
     completeness_lines,
+    rule_lines,
     summary_line,
     truncation_lines,
 )
 from privbench.priviq.task import priviq, priviq_grade
 from privbench.runtime.errors import UsageError
+from privbench.runtime.judging import is_offline
 from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.record import RunIdentity, expected_ids
 from privbench.runtime.running import (
@@ -81,6 +83,7 @@ class PrivIQRun(RunOutcome):
         if calls:
             parts.append(calls)
         parts += truncation_lines(self.logged)
+        parts += rule_lines(self.scores, self.logged)
         parts.append(f"log: {self.log_location}")
         parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
         return parts
@@ -103,6 +106,13 @@ def _expected_combinations(log: EvalLog) -> list[tuple[str, ...]]:
         return []
     wanted = set(expected_ids(log))
     return [item.combination for item in load_priviq(str(data)) if item.id in wanted]
+
+
+def _check_explain(explain: bool, options: RunOptions) -> None:
+    if explain and not is_offline(options.judge):
+        raise UsageError(
+            "--explain: only the offline judge grades by rules it can list (--judge offline)"
+        )
 
 
 def write_answers(log: EvalLog, graded: PrivIQLog, out_dir: Path, model: str) -> Path:
@@ -146,6 +156,7 @@ def grade_priviq(
     model_name: str | None = None,
     out_dir: str | Path | None = None,
     options: RunOptions | None = None,
+    explain: bool = False,
 ) -> PrivIQRun:
     """Grade a ``results.json`` against a Priv-IQ directory (the reference evaluator's job).
 
@@ -154,6 +165,7 @@ def grade_priviq(
     the predictions, as the reference does).
     """
     options = options or RunOptions()
+    _check_explain(explain, options)
     predictions_path = Path(predictions)
     items = load_priviq(data)
     ids = [item.id for item in items]
@@ -183,6 +195,7 @@ def grade_priviq(
         judge_runs=options.judge_runs,
         protocol=options.protocol,
         cache=options.generation.cache,
+        explain=explain,
     )
     # samples beyond the judge's connections wait at its connection limit, so a freed
     # connection is reused at once instead of after the next sample's setup
@@ -200,9 +213,11 @@ def eval_priviq(
     out_dir: str | Path | None = None,
     model_connections: int | None = None,
     options: RunOptions | None = None,
+    explain: bool = False,
 ) -> PrivIQRun:
     """Answer each item once with ``model`` and grade the answer ``judge_runs`` times."""
     options = options or RunOptions()
+    _check_explain(explain, options)
     if data is not None:
         load_priviq(data)  # a clear error before the model is called
     exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
@@ -212,6 +227,7 @@ def eval_priviq(
         judge_runs=options.judge_runs,
         protocol=options.protocol,
         cache=options.generation.cache,
+        explain=explain,
     )
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
     return finish_priviq(model, log, exports_dir, with_answers=True)

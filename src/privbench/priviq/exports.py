@@ -13,7 +13,8 @@ The public Priv-IQ evaluator (MM-Vet's grader) writes, next to a model's results
 privbench writes the same files with additions a reader of the reference format ignores:
 an unscored run's score is ``null`` (never a silent 0.0); each grade entry carries
 ``judge``, ``protocol``, ``prompt_hash`` and ``answer_hash`` (what a later ``--grades``
-checks before reusing a run); each CSV has every competency (or combination) column even
+checks before reusing a run) and, from an ``--explain`` run of the offline judge,
+``offline_rules`` (the rules that made the grade, one line each); each CSV has every competency (or combination) column even
 where no item was graded, ``n_<column>`` item counts, the judge's identity, and
 ``status`` (``complete`` / ``partial``) with the missing, failed and unscored counts and
 ids, so an incomplete run can never pass for a complete one.
@@ -39,10 +40,12 @@ def _rounded(value: float | None) -> float | None:
 
 
 def grade_file_data(graded: PrivIQLog) -> dict[str, dict[str, object]]:
-    """The grade file's content: per item the judge model, reply and score of each run."""
+    """The grade file's content: per item the judge model, reply and score of each run
+    (and, from an ``--explain`` run, the offline judge's rules under ``offline_rules``)."""
     identity = graded.judge
-    return {
-        item_id: {
+    data: dict[str, dict[str, object]] = {}
+    for item_id, records in graded.records.items():
+        entry: dict[str, object] = {
             "model": [r.model for r in records],
             "content": [r.content for r in records],
             "score": [r.score for r in records],
@@ -51,8 +54,10 @@ def grade_file_data(graded: PrivIQLog) -> dict[str, dict[str, object]]:
             "prompt_hash": identity.prompt_hash,
             "answer_hash": graded.answer_hashes.get(item_id, ""),
         }
-        for item_id, records in graded.records.items()
-    }
+        if item_id in graded.offline_rules:
+            entry["offline_rules"] = graded.offline_rules[item_id]
+        data[item_id] = entry
+    return data
 
 
 def completeness(scores: PrivIQScores, graded: PrivIQLog) -> dict[str, object]:

@@ -65,6 +65,8 @@ class PrivIQLog:
     reused_runs: int = 0
     truncated: list[str] = field(default_factory=list)
     """Items whose answer was longer than the judge is shown (cut; see ``truncate_for_judge``)."""
+    offline_rules: dict[str, list[str]] = field(default_factory=dict)
+    """Item id → the offline judge's rules that made its grade (runs with ``--explain``)."""
     calls: CallCounts = field(default_factory=CallCounts)
     """Calls retried after a malformed or empty reply, and replies with replaced characters."""
     """Judge runs taken from an earlier grade file instead of sent to the judge."""
@@ -84,6 +86,7 @@ def priviq_log(log: EvalLog) -> PrivIQLog:
     grades: list[ItemGrades] = []
     records: dict[str, list[GradeRun]] = {}
     answer_hashes: dict[str, str] = {}
+    offline_rules: dict[str, list[str]] = {}
     judges: list[str] = []
     protocol, prompt_hash = "", ""
     parse_failures = reused = 0
@@ -118,6 +121,8 @@ def priviq_log(log: EvalLog) -> PrivIQLog:
                     prompt_hash = record.prompt_hash
             if record.answer_hash:
                 answer_hashes[item_id] = record.answer_hash
+            if record.offline_rules is not None:
+                offline_rules[item_id] = record.offline_rules
         grades.append(ItemGrades(item_id, competencies, tuple(runs), no_answer))
         records[item_id] = item_records
     done = set(by_item) | set(errors)
@@ -135,6 +140,7 @@ def priviq_log(log: EvalLog) -> PrivIQLog:
         answer_hashes=answer_hashes,
         reused_runs=reused,
         truncated=truncated,
+        offline_rules=offline_rules,
         calls=calls,
     )
 
@@ -157,6 +163,7 @@ def json_document(
     ``extra_ids``: per input file, ids that match no item (not graded).
     """
     combinations = {combination_label(c): cell for c, cell in scores.combinations.items()}
+    explained = {"offline_rules": graded.offline_rules} if graded.offline_rules else {}
     return {
         "benchmark": "priviq",
         "model": model,
@@ -199,4 +206,5 @@ def json_document(
         "items": scores.items,
         "log": str(log.location),
         "exports": exports or {},
+        **explained,
     }

@@ -211,6 +211,7 @@ def priviq_judge(
     judge: str | None = None,
     judge_runs: int = 1,
     cache: bool = False,
+    explain: bool = False,
 ) -> Scorer:
     """Grade the answer against the reference with the Priv-IQ judge, ``judge_runs`` times.
 
@@ -222,6 +223,7 @@ def priviq_judge(
         judge: ``offline`` grades with :mod:`privbench.judges.offline` instead of a model.
         judge_runs: times the judge grades each answer (the paper's ``num_run``: 5).
         cache: use inspect's model cache for judge calls.
+        explain: with the offline judge, record the rules that made each grade.
     """
     judge_protocol = get_protocol(protocol)
     prior = load_grade_file(Path(grades)) if grades else {}
@@ -246,8 +248,13 @@ def priviq_judge(
         reported = [r.model for r in reused]
         missing = judge_runs - len(reused)
         fresh: list[tuple[float | None, list[str], str]]
+        rules: list[str] | None = None
         if judge_model is None:
-            grade = offline_judge.grade(target.text, prediction, state.input_text)
+            if explain:
+                explained = offline_judge.explain(target.text, prediction, state.input_text)
+                grade, rules = explained.grade, explained.lines()
+            else:
+                grade = offline_judge.grade(target.text, prediction, state.input_text)
             fresh = [(grade, [f"{grade:.1f}"], OFFLINE_JUDGE)] * missing
         else:
             model = judge_model
@@ -287,6 +294,8 @@ def priviq_judge(
             call_retries=counts.call_retries,
             replaced_characters=counts.replaced_characters,
         )
+        if rules is not None:
+            record.offline_rules = rules
         last = next((r[-1] for r in reversed(replies) if r), None)
         explanation = " | ".join("unscored" if r is None else f"{r:.1f}" for r in runs)
         return Score(

@@ -95,3 +95,16 @@ def reuse_line(logged: PrivIQLog) -> str | None:
         f"--grades: {logged.reused_runs} run(s) reused (same answer, judge and "
         f"protocol), {graded_now} graded now"
     )
+
+
+def rule_lines(scores: PrivIQScores, logged: PrivIQLog) -> list[str]:
+    """Why each item scored what it did, from an ``--explain`` run of the offline judge:
+    the item's grade, then each rule that applied, in order."""
+    if not logged.offline_rules:
+        return []
+    lines = ["offline judge rules per item (in the order they applied):"]
+    for item_id, rules in logged.offline_rules.items():
+        score = scores.items.get(item_id)
+        lines.append(f"{item_id}: " + ("unscored" if score is None else f"{score:.1f}"))
+        lines += [f"  {rule}" for rule in rules]
+    return lines

@@ -69,6 +69,8 @@ class JudgeSettings:
     max_tries: int
     grades: str | None = None
     cache: bool = False
+    explain: bool = False
+    """Offline judge: record the rules that made each grade (``--explain``)."""
 
 
 def _judged_task(
@@ -90,6 +92,7 @@ def _judged_task(
             judge=settings.judge,
             judge_runs=settings.judge_runs,
             cache=settings.cache,
+            explain=settings.explain,
         ),
         model_roles=grader_role(settings.judge),
         metadata=TaskRecord(
@@ -113,6 +116,7 @@ def priviq(
     protocol: str = "paper",
     max_tries: int = MAX_TRIES,
     cache: bool = False,
+    explain: bool = False,
 ) -> Task:
     """Priv-IQ: answer image + question once, graded 0.0–1.0 by the few-shot judge.
 
@@ -125,10 +129,11 @@ def priviq(
         protocol: ``paper`` (docs/judge.md) or ``hardened`` (prediction fenced, JSON verdict).
         max_tries: judge tries per run before that run is counted as unscored.
         cache: use inspect's model cache for the model's and the judge's calls.
+        explain: offline judge only: record, per item, the rules that made its grade.
     """
     directory = Path(data) if data else default_data_dir()
     samples = [priviq_sample(item) for item in load_priviq(directory)]
-    settings = JudgeSettings(judge, judge_runs, protocol, max_tries, cache=cache)
+    settings = JudgeSettings(judge, judge_runs, protocol, max_tries, cache=cache, explain=explain)
     return _judged_task(samples, answer_once(cache), settings, directory)
 
 
@@ -172,6 +177,7 @@ def priviq_grade(
     protocol: str = "paper",
     max_tries: int = MAX_TRIES,
     cache: bool = False,
+    explain: bool = False,
 ) -> Task:
     """Grade answers made elsewhere (``results.json``: id → answer) with the Priv-IQ judge.
 
@@ -185,6 +191,7 @@ def priviq_grade(
         protocol: ``paper`` or ``hardened``.
         max_tries: judge tries per run before that run is counted as unscored.
         cache: use inspect's model cache for the judge's calls.
+        explain: offline judge only: record, per item, the rules that made its grade.
     """
     directory = Path(data) if data else default_data_dir()
     items = load_priviq(directory)
@@ -193,7 +200,7 @@ def priviq_grade(
         Sample(id=item.id, input=item.question, target=item.answer, metadata=_metadata(item))
         for item in items
     ]
-    settings = JudgeSettings(judge, judge_runs, protocol, max_tries, grades, cache)
+    settings = JudgeSettings(judge, judge_runs, protocol, max_tries, grades, cache, explain)
     return _judged_task(
         samples, stored_answer(predictions), settings, directory, predictions=predictions
     )

@@ -130,6 +130,9 @@ class PrivIQScoreRecord(CallCountsRecord):
     """Per run, the judge's replies (older logs: one flat list for the sample's one run)."""
     judge_reported_model: list[str] | str | None = None
     reused_runs: int = 0
+    offline_rules: list[str] | None = None
+    """With ``--explain`` and the offline judge: the rules that made the grade, one line
+    each, in the order they applied."""
     value: Value | None = Field(default=None, exclude=True)
     """The score's value, kept for logs whose runs are only in it (not written)."""
 
