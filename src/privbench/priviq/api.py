@@ -132,9 +132,15 @@ def write_answers(log: EvalLog, graded: PrivIQLog, out_dir: Path, model: str) ->
 
 
 def finish_priviq(
-    model: str, log: EvalLog, out_dir: Path | None, *, with_answers: bool = False
+    log: EvalLog, model_name: str | None = None, out_dir: Path | None = None
 ) -> PrivIQRun:
-    """Scores and exports of a Priv-IQ log, complete, partial or interrupted."""
+    """Scores and exports of a Priv-IQ log, complete, partial or interrupted.
+
+    ``model_name``: the run's label (default: the model, or the predictions file's stem).
+    A run that asked the model also exports its answers (``results.json``).
+    """
+    identity = RunIdentity.from_log(log)
+    model, with_answers = identity.label(model_name), identity.is_eval
     graded = priviq_log(log)
     scores = priviq_scores(graded.grades, _expected_combinations(log))
     run = PrivIQRun(model, log, graded, scores)
@@ -200,7 +206,7 @@ def grade_priviq(
     # samples beyond the judge's connections wait at its connection limit, so a freed
     # connection is reused at once instead of after the next sample's setup
     log = run_task(task, NO_MODEL, options, to_send > 0, 2 * options.judge_connections)
-    run = finish_priviq(RunIdentity.from_log(log).label(model_name), log, exports_dir)
+    run = finish_priviq(log, model_name, exports_dir)
     run.extra_ids = extra_ids
     return run
 
@@ -230,7 +236,7 @@ def eval_priviq(
         explain=explain,
     )
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
-    return finish_priviq(model, log, exports_dir, with_answers=True)
+    return finish_priviq(log, model, exports_dir)
 
 
 def resume_priviq(
@@ -244,12 +250,10 @@ def resume_priviq(
     options = options or RunOptions()
     exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
     final = resume_task(log, INSPECT_TASKS, options, 2 * options.judge_connections)
-    is_eval = RunIdentity.from_log(final).is_eval
-    if exports_dir is None and not is_eval:
-        exports_dir = Path(RunIdentity.from_log(final).predictions or ".").parent
-    return finish_priviq(
-        RunIdentity.from_log(final).label(model_name), final, exports_dir, with_answers=is_eval
-    )
+    identity = RunIdentity.from_log(final)
+    if exports_dir is None and not identity.is_eval:
+        exports_dir = Path(identity.predictions or ".").parent
+    return finish_priviq(final, model_name, exports_dir)
 
 
 def read_priviq_log(
@@ -262,7 +266,4 @@ def read_priviq_log(
     """
     exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
     header = read_eval_log(str(log), header_only=True)
-    is_eval = RunIdentity.from_log(header).is_eval
-    return finish_priviq(
-        RunIdentity.from_log(header).label(model), header, exports_dir, with_answers=is_eval
-    )
+    return finish_priviq(header, model, exports_dir)

@@ -123,9 +123,8 @@ def _log_items(log: EvalLog) -> dict[str, SpatialItem] | None:
 
 
 def finish_spatialtrust(
-    model: str,
-    strategy: str,
     log: EvalLog,
+    model_name: str | None = None,
     *,
     out_dir: Path | None = None,
     extra_ids: dict[str, list[str]] | None = None,
@@ -135,10 +134,13 @@ def finish_spatialtrust(
 ) -> SpatialTrustRun:
     """Scores, the box-convention check and exports of a finished (or stopped) run.
 
+    ``model_name``: the run's label (default: the model, or the predictions file's stem).
     ``box_format``: read the log's answers again in this convention (no model call).
     ``refuse_existing``: stop on existing exports instead of writing beside them.
     """
-    made_with = RunIdentity.from_log(log).box_format
+    identity = RunIdentity.from_log(log)
+    model, strategy = identity.label(model_name), identity.strategy_name
+    made_with = identity.box_format
     items = _log_items(log)
     regraded_from = None
     if box_format is not None and box_format != made_with:
@@ -205,7 +207,7 @@ def eval_spatialtrust(
         reask_unparsed=reask_unparsed,
     )
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
-    return finish_spatialtrust(model, strategy, log, out_dir=out, overwrite=overwrite)
+    return finish_spatialtrust(log, model, out_dir=out, overwrite=overwrite)
 
 
 def grade_spatialtrust(
@@ -244,9 +246,7 @@ def grade_spatialtrust(
     # twice that keeps a freed connection busy (see bench/judge_throughput.py)
     log = run_task(task, NO_MODEL, options, True, options.judge_connections)
     extra = {str(predictions): loaded.extra_ids} if loaded.extra_ids else {}
-    return finish_spatialtrust(
-        label, "predictions", log, out_dir=out, extra_ids=extra, overwrite=overwrite
-    )
+    return finish_spatialtrust(log, label, out_dir=out, extra_ids=extra, overwrite=overwrite)
 
 
 INSPECT_TASKS = ("spatialtrust", "spatialtrust_grade")
@@ -264,13 +264,7 @@ def resume_spatialtrust(
     options = options or RunOptions()
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
     final = resume_task(log, INSPECT_TASKS, options, options.judge_connections)
-    return finish_spatialtrust(
-        RunIdentity.from_log(final).label(model_name),
-        RunIdentity.from_log(final).strategy_name,
-        final,
-        out_dir=out,
-        overwrite=overwrite,
-    )
+    return finish_spatialtrust(final, model_name, out_dir=out, overwrite=overwrite)
 
 
 def read_spatialtrust_log(
@@ -289,9 +283,8 @@ def read_spatialtrust_log(
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
     header = read_eval_log(str(log), header_only=True)
     return finish_spatialtrust(
-        RunIdentity.from_log(header).label(model),
-        RunIdentity.from_log(header).strategy_name,
         header,
+        model,
         out_dir=out,
         box_format=box_format,
         overwrite=overwrite,

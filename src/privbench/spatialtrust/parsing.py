@@ -281,7 +281,7 @@ def option_letter(value: object, question: ChoiceQuestion) -> str | None:
 
 
 @dataclass
-class _ChoiceReading:
+class ChoiceReading:
     """What a choice value says: the letters in order, boxes per letter, and stray boxes."""
 
     letters: list[str] = field(default_factory=list)
@@ -337,7 +337,7 @@ def _content_words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in _STOPWORDS}
 
 
-def _read_choice_string(text: str, question: ChoiceQuestion, reading: _ChoiceReading) -> None:
+def _read_choice_string(text: str, question: ChoiceQuestion, reading: ChoiceReading) -> None:
     """Letters (and boxes written beside them) of a string such as "Options B and D",
     "B (framed poster), D", "B & D", "CD", "B <|box_start|>(8,14),(101,42)<|box_end|>",
     or a prose section with reasoning, an "Answer:" line and boxes on lines of their own."""
@@ -411,7 +411,7 @@ def _read_choice_string(text: str, question: ChoiceQuestion, reading: _ChoiceRea
 
 
 def _assign_orphans(
-    orphans: list[tuple[str, list[object]]], question: ChoiceQuestion, reading: _ChoiceReading
+    orphans: list[tuple[str, list[object]]], question: ChoiceQuestion, reading: ChoiceReading
 ) -> None:
     """Boxes written apart from their letter go to the chosen option their words describe
     (two or more shared words with its text); the rest, in order, to the chosen options
@@ -456,7 +456,7 @@ def _detection_label(value: Mapping[object, object]) -> object:
 
 
 def _read_detections(
-    entries: list[object], question: ChoiceQuestion, reading: _ChoiceReading, *, choose: bool
+    entries: list[object], question: ChoiceQuestion, reading: ChoiceReading, *, choose: bool
 ) -> None:
     """Boxes listed with labels (``[{"bbox_2d": […], "label": "B. …"}]``); with
     ``choose``, each label is also a chosen option."""
@@ -493,7 +493,7 @@ def _read_detections(
             ]
 
 
-def _read_box_map(value: object, question: ChoiceQuestion, reading: _ChoiceReading) -> None:
+def _read_box_map(value: object, question: ChoiceQuestion, reading: ChoiceReading) -> None:
     """Boxes given apart from the choices: {option: box(es)} or a list of detections."""
     if value is None:
         return
@@ -550,7 +550,7 @@ def _unread_boxes(
     return found
 
 
-def read_choice(value: object, question: ChoiceQuestion) -> _ChoiceReading:
+def read_choice(value: object, question: ChoiceQuestion) -> ChoiceReading:
     """Every way a model writes its choice of options, with or without boxes; choosing
     nothing at all is a failure (every question has an answer, "None of the above"
     included), so commentary without a letter is never scored as an empty choice."""
@@ -560,8 +560,8 @@ def read_choice(value: object, question: ChoiceQuestion) -> _ChoiceReading:
     return reading
 
 
-def _read_choice(value: object, question: ChoiceQuestion) -> _ChoiceReading:
-    reading = _ChoiceReading()
+def _read_choice(value: object, question: ChoiceQuestion) -> ChoiceReading:
+    reading = ChoiceReading()
     if isinstance(value, str):
         _read_choice_string(value, question, reading)
     elif isinstance(value, list):

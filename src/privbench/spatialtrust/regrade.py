@@ -43,7 +43,7 @@ class LoggedAnswer:
     written: str
     locked: Locked | None
     scores: dict[str, float | None]
-    verdicts: dict[str, dict[str, Any] | None]
+    verdicts: dict[str, dict[str, object] | None]
 
 
 def _locked(strategy: StrategyRecord | None) -> Locked | None:

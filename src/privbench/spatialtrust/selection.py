@@ -11,11 +11,10 @@ locks when a logged run is scored again in another box convention.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from privbench.spatialtrust.answer_text import final_answer_record
 from privbench.spatialtrust.dataset import CHOICE_QUESTIONS, SpatialItem
-from privbench.spatialtrust.parsing import ChoiceAnswer, SpatialAnswer, read_choice
+from privbench.spatialtrust.parsing import ChoiceAnswer, ChoiceReading, SpatialAnswer, read_choice
 
 Locked = dict[str, tuple[str, ...]]
 """Question id → the option letters locked for it (q1 holds exactly one)."""
@@ -54,7 +53,7 @@ def parse_selection(reply: str, item: SpatialItem) -> tuple[Locked, dict[str, st
     return locked, failed
 
 
-def _selection_failure(reading: Any, *, single: bool) -> str:
+def _selection_failure(reading: ChoiceReading | None, *, single: bool) -> str:
     if reading is None:
         return "missing"
     if reading.failure:

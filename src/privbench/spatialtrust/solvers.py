@@ -19,7 +19,7 @@ under the same keys, so the scorer and every reader treat the three alike.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from inspect_ai.model import (
     CachePolicy,
@@ -100,7 +100,7 @@ def sample_image(state: TaskState) -> str:
     raise ValueError(f"sample {state.sample_id} has no image")
 
 
-def answer_store(answer: SpatialAnswer) -> dict[str, Any]:
+def answer_store(answer: SpatialAnswer) -> dict[str, object]:
     """An answer as kept in the store: the pixel record, failures and invalid boxes."""
     return {
         "record": answer_record(answer),
