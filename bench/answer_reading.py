@@ -42,8 +42,8 @@ from privbench.runtime.running import RunOptions  # noqa: E402
 from privbench.spatialtrust.api import eval_spatialtrust, grade_spatialtrust  # noqa: E402
 from privbench.spatialtrust.boxes import BOX_CONVENTIONS  # noqa: E402
 from privbench.spatialtrust.dataset import SpatialItem, load_spatialtrust  # noqa: E402
-from privbench.spatialtrust.parsing import parse_answer  # noqa: E402
 from privbench.spatialtrust.prompts import questions_block  # noqa: E402
+from privbench.spatialtrust.reading import parse_answer  # noqa: E402
 from privbench.spatialtrust.task import default_data_dir  # noqa: E402
 
 MODEL = "openai-api/loopmodel/vlm"

@@ -46,7 +46,7 @@ from privbench.spatialtrust.dataset import (
     SpatialItem,
     load_spatialtrust,
 )
-from privbench.spatialtrust.parsing import (
+from privbench.spatialtrust.reading import (
     ExplanationAnswer,
     PredictedFactor,
     parse_answer,

@@ -44,7 +44,7 @@ from conftest import FOUR_ITEMS, spatial_record, write_json, write_priviq, write
 from loopback_server import LoopbackServer  # noqa: E402
 
 from privbench.priviq.api import grade_priviq  # noqa: E402
-from privbench.priviq.scorer import item_value  # noqa: E402
+from privbench.priviq.scoring import item_value  # noqa: E402
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium  # noqa: E402
 from privbench.report.html import ReportSettings, build_report  # noqa: E402
 from privbench.runtime.running import RunOptions  # noqa: E402

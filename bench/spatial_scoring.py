@@ -23,7 +23,7 @@ from pathlib import Path
 
 from privbench.spatialtrust.boxes import BOX_CONVENTIONS, Box
 from privbench.spatialtrust.dataset import ChoiceQuestion, ExplanationQuestion, Factor, SpatialItem
-from privbench.spatialtrust.parsing import SpatialAnswer, parse_answer
+from privbench.spatialtrust.reading import SpatialAnswer, parse_answer
 from privbench.spatialtrust.scorer import rule_scores
 from privbench.spatialtrust.scoring import (
     ExplanationVerdict,

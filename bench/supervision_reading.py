@@ -30,7 +30,7 @@ from answer_styles import STYLES, intended_answers  # noqa: E402
 from privbench.spatialtrust.answer_text import final_answer_record  # noqa: E402
 from privbench.spatialtrust.boxes import BOX_CONVENTIONS, qwen25_input_size  # noqa: E402
 from privbench.spatialtrust.dataset import SpatialItem, load_spatialtrust  # noqa: E402
-from privbench.spatialtrust.parsing import parse_answer  # noqa: E402
+from privbench.spatialtrust.reading import parse_answer  # noqa: E402
 from privbench.spatialtrust.task import default_data_dir  # noqa: E402
 
 FAMILIES = {"qwen25_vl": "qwen_2_5_vl", "qwen3_vl": "qwen_3_vl", "gemini": "gemini_2_5"}

@@ -1,7 +1,7 @@
 """How real vision-language models write a SpatialTrust answer: intended answers and renderers.
 
 Why: a score must measure what a model meant, not how it wrote it. The parser
-(:mod:`privbench.spatialtrust.parsing`) claims to read the shapes real model families
+(:mod:`privbench.spatialtrust.reading`) claims to read the shapes real model families
 produce — Qwen2.5-VL's ``bbox_2d`` lists in pixels of its resized input, Qwen2-VL's
 grounding tokens, InternVL's ``<ref>/<box>``, Gemini's ``box_2d`` (y first), DeepSeek-VL2's
 ``<|det|>``, GPT-style markdown, reasoning models' ``<think>`` drafts. This module makes
@@ -31,7 +31,7 @@ from typing import Any
 
 from privbench.spatialtrust.boxes import BOX_CONVENTIONS, Box, qwen25_input_size
 from privbench.spatialtrust.dataset import ChoiceQuestion, SpatialItem
-from privbench.spatialtrust.parsing import SpatialAnswer, parse_answer, parse_record
+from privbench.spatialtrust.reading import SpatialAnswer, parse_answer, parse_record
 
 Record = dict[str, Any]
 PixelBox = list[int]

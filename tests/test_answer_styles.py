@@ -24,7 +24,7 @@ from answer_styles import CORPUS, STYLES, differences, meant, read_reply
 
 from privbench.spatialtrust.boxes import BOX_CONVENTIONS
 from privbench.spatialtrust.dataset import SpatialItem, load_spatialtrust
-from privbench.spatialtrust.parsing import parse_answer
+from privbench.spatialtrust.reading import parse_answer
 from privbench.spatialtrust.task import default_data_dir
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -26,8 +26,8 @@ from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.spatialtrust.api import eval_spatialtrust
 from privbench.spatialtrust.boxes import BOX_CONVENTIONS
 from privbench.spatialtrust.dataset import load_spatialtrust
-from privbench.spatialtrust.parsing import parse_answer
 from privbench.spatialtrust.prompts import direct_prompt, selection_prompt
+from privbench.spatialtrust.reading import parse_answer
 
 RISK = "Does the image contain any sensitive information that could be a privacy risk?"
 

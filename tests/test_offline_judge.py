@@ -26,7 +26,7 @@ from privbench.judges.offline.spatial import graded_verdict_fields
 from privbench.priviq.competencies import COMPETENCIES
 from privbench.spatialtrust import judge as spatial_judge
 from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
-from privbench.spatialtrust.parsing import ExplanationAnswer, PredictedFactor
+from privbench.spatialtrust.reading import ExplanationAnswer, PredictedFactor
 
 DATA = Path(__file__).parent / "data"
 DEV = DATA / GRADED_FILES["dev"]

@@ -21,7 +21,7 @@ from privbench.judges.offline.spatial import (
 )
 from privbench.spatialtrust import judge as spatial_judge
 from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
-from privbench.spatialtrust.parsing import ExplanationAnswer, PredictedFactor
+from privbench.spatialtrust.reading import ExplanationAnswer, PredictedFactor
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"

@@ -12,7 +12,7 @@ from conftest import spatial_record, write_spatial
 from privbench.spatialtrust.boxes import BOX_CONVENTIONS, check_box
 from privbench.spatialtrust.dataset import SpatialItem, load_spatialtrust
 from privbench.spatialtrust.judge import judge_prompt, parse_verdict
-from privbench.spatialtrust.parsing import (
+from privbench.spatialtrust.reading import (
     ExplanationAnswer,
     PredictedFactor,
     answer_record,

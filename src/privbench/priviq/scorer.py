@@ -19,7 +19,7 @@ import asyncio
 import math
 from pathlib import Path
 
-from inspect_ai.model import CachePolicy, Model, ModelOutput, get_model
+from inspect_ai.model import CachePolicy, Model, get_model
 from inspect_ai.scorer import (
     Metric,
     SampleScore,
@@ -36,29 +36,16 @@ from privbench.judges import offline as offline_judge
 from privbench.priviq.competencies import COMPETENCIES
 from privbench.priviq.judge import MAX_TRIES, JudgeProtocol, get_protocol, truncate_for_judge
 from privbench.priviq.predictions import GradeRecord, answer_hash, load_grade_file
+from privbench.priviq.reading import answer_text, blank_or_text
+from privbench.priviq.scoring import item_value, reusable_runs
 from privbench.runtime.calls import sample_call_counts
 from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
 from privbench.runtime.record import (
-    SCORE_KEY,
     UNSCORED_KEY,
     PrivIQSampleRecord,
     PrivIQScoreRecord,
     priviq_value_score,
 )
-
-
-def blank_or_text(text: str | None) -> tuple[str, bool]:
-    """An answer as graded, and whether it is *no answer*: None or blank becomes ""."""
-    return (text, False) if text and text.strip() else ("", True)
-
-
-def answer_text(output: ModelOutput | None) -> tuple[str, bool]:
-    """The model's answer and whether it counts as *no answer* (empty, refused or None)."""
-    if output is None or not output.choices:
-        return "", True
-    if output.stop_reason == "content_filter":
-        return "", True
-    return blank_or_text(output.completion)
 
 
 def protocol_identity(protocol: str, judge: str | None) -> tuple[str, str]:
@@ -95,13 +82,6 @@ def runs_to_grade(
         )
         missing += max(0, judge_runs - len(reusable))
     return missing
-
-
-def item_value(runs: list[float | None]) -> dict[str, float]:
-    """The sample's score value: mean of the scored runs (NaN if none) and unscored runs."""
-    scored = [r for r in runs if r is not None]
-    mean = sum(scored) / len(scored) if scored else math.nan
-    return {SCORE_KEY: mean, UNSCORED_KEY: float(len(runs) - len(scored))}
 
 
 def _scored(scores: list[SampleScore]) -> list[tuple[float, SampleScore]]:
@@ -155,31 +135,6 @@ def unscored() -> Metric:
         return total
 
     return compute
-
-
-def reusable_runs(
-    earlier: list[GradeRecord],
-    *,
-    answer: str,
-    judge: str,
-    protocol: str,
-    prompt_hash: str,
-) -> list[GradeRecord]:
-    """The scored runs of an earlier grade entry that grade *this* answer the same way.
-
-    A run is reused only if it graded the same answer (by hash) with the same judge,
-    protocol and prompt template; anything else is graded again.
-    """
-    digest = answer_hash(answer)
-    return [
-        r
-        for r in earlier
-        if r.score is not None
-        and r.answer_hash == digest
-        and r.judge == judge
-        and r.protocol == protocol
-        and r.prompt_hash == prompt_hash
-    ]
 
 
 async def _judge_once(

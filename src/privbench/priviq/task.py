@@ -17,14 +17,11 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import (
-    CachePolicy,
     ChatMessageUser,
     ContentImage,
     ContentText,
-    ModelOutput,
-    get_model,
 )
-from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.solver import Solver
 
 from privbench.dataset_identity import dataset_hash
 from privbench.priviq.competencies import combination_label
@@ -32,7 +29,7 @@ from privbench.priviq.dataset import PrivIQItem, load_priviq
 from privbench.priviq.judge import MAX_TRIES
 from privbench.priviq.predictions import load_predictions
 from privbench.priviq.scorer import priviq_judge, protocol_identity
-from privbench.runtime.calls import generate_once
+from privbench.priviq.solvers import answer_once, stored_answer
 from privbench.runtime.judge_check import grader_role
 from privbench.runtime.record import PrivIQSampleRecord, TaskRecord
 from privbench.shipped import PRIVIQ_SUITE
@@ -135,36 +132,6 @@ def priviq(
     samples = [priviq_sample(item) for item in load_priviq(directory)]
     settings = JudgeSettings(judge, judge_runs, protocol, max_tries, cache=cache, explain=explain)
     return _judged_task(samples, answer_once(cache), settings, directory)
-
-
-@solver
-def answer_once(cache: bool = False) -> Solver:
-    """The model under test answers the item once (inspect's ``generate``, but a malformed
-    or empty reply retries only this call: :func:`privbench.runtime.calls.generate_once`).
-
-    ``cache``: inspect's model cache (a rerun of the same run sends nothing).
-    """
-    policy = CachePolicy(expiry=None) if cache else False
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        state.output = await generate_once(get_model(), state.messages, role="model", cache=policy)
-        state.messages.append(state.output.message)
-        return state
-
-    return solve
-
-
-@solver
-def stored_answer(predictions: str) -> Solver:
-    """Use the answer from a predictions file (``results.json``) instead of calling a model."""
-    answers = load_predictions(Path(predictions), None)
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        answer = answers.get(str(state.sample_id))
-        state.output = ModelOutput.from_content(model="predictions", content=answer or "")
-        return state
-
-    return solve
 
 
 @task

@@ -17,7 +17,7 @@ the *final* answer however it is written:
    to :func:`prose_record`, which cuts prose and markdown at each question's heading.
 
 What it returns is the record as written (strings, lists, objects); reading letters and
-boxes out of it is :mod:`privbench.spatialtrust.parsing`.
+boxes out of it is :mod:`privbench.spatialtrust.reading`.
 """
 
 from __future__ import annotations

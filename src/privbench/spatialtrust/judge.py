@@ -19,7 +19,7 @@ from privbench.judges.offline import spatial as offline_spatial
 from privbench.runtime.judging import fenced
 from privbench.spatialtrust.answer_text import first_json_object
 from privbench.spatialtrust.dataset import ExplanationQuestion
-from privbench.spatialtrust.parsing import ExplanationAnswer
+from privbench.spatialtrust.reading import ExplanationAnswer
 from privbench.spatialtrust.scoring import ExplanationVerdict, FactorVerdict, verdict_problem
 
 MAX_TRIES = 3

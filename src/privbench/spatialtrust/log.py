@@ -126,7 +126,7 @@ class SpatialTrustLog:
     parse_failures: dict[str, int]
     invalid_boxes: list[dict[str, object]]
     """Every predicted box that was not scored: ``id``, ``question``, ``option``, ``box``,
-    ``reason`` (:class:`~privbench.spatialtrust.parsing.InvalidBox`), in log order."""
+    ``reason`` (:class:`~privbench.spatialtrust.reading.InvalidBox`), in log order."""
     pipeline: PipelineCounts | None
     """Staged/guard stage counters (None for direct runs and predictions)."""
     reask: ReaskCounts

@@ -20,7 +20,7 @@ from privbench.json_files import JsonValue, read_jsonl
 from privbench.runtime.errors import DatasetError, PrivbenchError, Problem, missing_ids_error
 from privbench.spatialtrust.boxes import BoxConvention
 from privbench.spatialtrust.dataset import EXPLANATION_QUESTIONS, QUESTION_IDS, SpatialItem
-from privbench.spatialtrust.parsing import (
+from privbench.spatialtrust.reading import (
     NOT_AN_OPTION,
     NOT_OPTION_LETTERS,
     PIXELS,

@@ -14,7 +14,7 @@ import json
 
 from privbench.spatialtrust.boxes import BoxConvention
 from privbench.spatialtrust.dataset import QUESTION_IDS, ChoiceQuestion, SpatialItem
-from privbench.spatialtrust.parsing import SpatialAnswer
+from privbench.spatialtrust.reading import SpatialAnswer
 
 SYSTEM_PROMPT = """You are an expert visual question-answering evaluator for privacy-sensitive visual benchmarks.
 

@@ -25,7 +25,7 @@ from privbench.spatialtrust.aggregate import spatial_scores
 from privbench.spatialtrust.boxes import BOX_FORMATS, get_convention
 from privbench.spatialtrust.dataset import EXPLANATION_QUESTIONS, QUESTION_IDS, SpatialItem
 from privbench.spatialtrust.judge import verdict_from_record
-from privbench.spatialtrust.parsing import SpatialAnswer, answer_record, parse_answer
+from privbench.spatialtrust.reading import SpatialAnswer, answer_record, parse_answer
 from privbench.spatialtrust.scorer import rule_scores
 from privbench.spatialtrust.scoring import score_explanation, verdict_problem
 from privbench.spatialtrust.selection import Locked, apply_locks

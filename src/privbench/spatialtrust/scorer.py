@@ -31,7 +31,7 @@ from privbench.spatialtrust.dataset import (
     SpatialItem,
     load_spatialtrust,
 )
-from privbench.spatialtrust.parsing import (
+from privbench.spatialtrust.reading import (
     InvalidBox,
     SpatialAnswer,
     answer_record,

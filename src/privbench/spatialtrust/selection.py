@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from privbench.spatialtrust.answer_text import final_answer_record
 from privbench.spatialtrust.dataset import CHOICE_QUESTIONS, SpatialItem
-from privbench.spatialtrust.parsing import ChoiceAnswer, ChoiceReading, SpatialAnswer, read_choice
+from privbench.spatialtrust.reading import ChoiceAnswer, ChoiceReading, SpatialAnswer, read_choice
 
 Locked = dict[str, tuple[str, ...]]
 """Question id → the option letters locked for it (q1 holds exactly one)."""

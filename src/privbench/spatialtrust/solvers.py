@@ -37,7 +37,6 @@ from privbench.runtime.calls import generate_once
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.dataset import load_spatialtrust
 from privbench.spatialtrust.guard import verify_locks
-from privbench.spatialtrust.parsing import SpatialAnswer, answer_record, parse_answer
 from privbench.spatialtrust.prompts import (
     SYSTEM_PROMPT,
     direct_prompt,
@@ -45,6 +44,7 @@ from privbench.spatialtrust.prompts import (
     reask_prompt,
     selection_prompt,
 )
+from privbench.spatialtrust.reading import SpatialAnswer, answer_record, parse_answer
 from privbench.spatialtrust.selection import apply_locks, parse_selection
 
 Strategy = Literal["direct", "staged", "guard"]
