@@ -10,7 +10,7 @@
   tuning and the independent sets (:data:`GRADED_FILES`; the last two were never tuned
   on) — and the share of agreeing q4/q5 verdict fields.
 
-Target (issues 5 and 11): offline judge ≥ 200 grades/s.
+Target: offline judge ≥ 200 grades/s, so that grading stays a small part of an offline run.
 
     .venv/bin/python bench/offline.py [--images 30] [--grades 5000]
 """

@@ -489,8 +489,8 @@ def test_attacks_laws_and_principles_are_terms() -> None:
 
 
 def test_a_refusal_is_no_no() -> None:
-    """ "I cannot answer this …" states no polarity: it does not meet a "No" reference (the
-    OCR baseline's refusals scored 1.0 there before this test)."""
+    """ "I cannot answer this …" states no polarity: it does not meet a "No" reference (read
+    as a denial, the OCR baseline's refusals would score 1.0 there)."""
     refusal = "I cannot answer this question from the text I can read in the image."
     nothing = "No, the image shows a shopping list with milk; nothing in it identifies a person."
     assert grade(nothing, refusal, "What in this photo could identify a person?") == 0.0
@@ -595,8 +595,8 @@ def _matches(got: Agreement, recorded: Agreement) -> None:
 def test_agreement_on_each_graded_set(part: str) -> None:
     """The recorded figures are what the judge scores on each graded set today, recomputed
     here from the graded answers in tests/data: fit on the sets the rules were tuned on (dev,
-    and the independent sets of earlier rounds), agreement on the frozen held-out part and
-    on the sets no rule was tuned on (:data:`UNSEEN`). A rule change that moves them must
+    and the independent sets tuned on after being measured unseen), agreement on the frozen
+    held-out part and on the sets no rule was tuned on (:data:`UNSEEN`). A rule change that moves them must
     record the new figures (the offline notice quotes them)."""
     rows = read_graded(DATA / GRADED_FILES[part])
     if part != "heldout":
@@ -700,7 +700,7 @@ def test_offline_verdict_agreement_on_the_independent_set() -> None:
 
 def test_offline_verdict_agreement_on_the_fresh_set() -> None:
     """q4/q5 answers written and judged by a helper who saw neither the rules nor any
-    earlier calibration set, read once by the final rules."""
+    other calibration set; no rule was tuned on them."""
     rows = _rows(SPATIAL_FRESH)
     assert len(rows) >= 40
     assert _verdict_agreement(rows) >= SPATIAL_FRESH_AGREEMENT - 0.03
