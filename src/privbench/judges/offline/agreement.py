@@ -4,8 +4,8 @@ The paper validated its GPT-4o judge against human grades with Spearman ρ, the 
 absolute error and an agreement rate (its section 5.2); the offline judge is measured the
 same way against answers graded by the paper's protocol, with the agreement rate taken
 as "within ±0.1" on the 0.0–1.0 scale (the measures of :mod:`privbench.agreement_measures`,
-which the judge–human agreement table uses too). The figures below were measured once,
-when the rules were final, on sets the rules were not tuned on; ``tests/test_offline_judge.py``
+which the judge–human agreement table uses too). The figures below were measured once
+with the current rules (v9), on sets the rules were not tuned on; ``tests/test_offline_judge.py``
 recomputes them from the graded sets and fails if they differ, ``bench/offline.py`` prints
 them.
 """
@@ -80,7 +80,7 @@ GRADED_FILES: dict[str, str] = {
 """The graded sets (in ``tests/data/``) by the names :data:`MEASURED` uses."""
 UNSEEN = ("fresh12", "fresh13")
 """The sets no rule was tuned on: first read by the judge in the one measurement of the
-final rules. The notice under offline-judged tables quotes these."""
+current rules. The notice under offline-judged tables quotes these."""
 
 
 def read_graded(path: Path) -> list[dict[str, object]]:
@@ -123,18 +123,17 @@ MEASURED: dict[str, Agreement] = {
     "fresh12": Agreement(n=160, rho=0.6831, mae=0.2019, within=0.5437),
     "fresh13": Agreement(n=160, rho=0.7419, mae=0.1813, within=0.5813),
 }
-"""Figures measured once with the final rules (rules v9, each answer graded with its
+"""Figures measured once with the current rules (rules v9, each answer graded with its
 question; see docs/judge.md). Only ``fresh12`` and ``fresh13`` (:data:`UNSEEN`) measure
 agreement: no rule was tuned on them, and the judge first read them in that measurement.
 Like ``fresh10`` and ``fresh11``, their writers were asked for answers that are hard for a
 judge that matches words (right answers in other words or languages, near misses that
 share the reference's words), and the judge does far worse on these four sets than on
 the earlier ones. The others are fit: ``dev`` is the development part; ``independent``,
-``fresh`` … ``fresh11`` were each written by a helper who never saw the rules, measured
-once when the rules of their round were final (docs/judge.md has those figures), and then
-tuned on in the next round; ``heldout`` is the part frozen before the rules were first tuned,
-which earlier rounds measured without looking at it and the last rounds looked at with
-the rest."""
+``fresh`` … ``fresh11`` were each written by someone who never saw the rules, measured
+once with the rules of the time (docs/judge.md has those figures), and then used to tune
+later rules; ``heldout`` is the part frozen before the rules were first tuned, measured
+without looking at it by earlier rules and looked at with the rest by the later ones."""
 
 SECOND_GRADER = "judge_regrade_fresh8_fresh9.jsonl"
 """A second, blind grading of fresh8 and fresh9 (``id`` and ``grade``) by a helper that saw
