@@ -321,3 +321,34 @@ def test_trailing_commas_and_a_reply_that_is_all_reasoning(item: SpatialItem) ->
     assert parse_answer(text, item, XYXY).failures == {}
     answer = parse_answer("<think>the answer is probably A", item, XYXY)
     assert set(answer.failures.values()) == {"no answer after the reasoning (<think> block)"}
+
+
+@pytest.mark.parametrize("factors", [3, True, "person"])
+def test_a_per_question_entry_whose_factors_are_not_a_list_lists_none(factors: object) -> None:
+    """A number, ``true`` or a bare string where the factors go used to crash the reading
+    (or split a string into one "factor" per character); it lists no factor."""
+    from privbench.spatialtrust.answer_text import final_answer_record
+
+    reply = json.dumps(
+        [
+            {"question": "q1", "answer": "A"},
+            {"question": "q4", "text": "A person.", "factors": factors},
+        ]
+    )
+    record, _ = final_answer_record(reply)
+    assert record is not None
+    assert record["q4"] == {"text": "A person.", "factors": []}
+
+
+def test_a_single_factor_object_is_a_list_of_one() -> None:
+    from privbench.spatialtrust.answer_text import final_answer_record
+
+    factor = {"name": "person", "why": "watches", "box": [1, 2, 3, 4]}
+    reply = json.dumps(
+        [
+            {"question": "q1", "answer": "A"},
+            {"question": "q4", "text": "A person.", "factors": factor},
+        ]
+    )
+    record, _ = final_answer_record(reply)
+    assert record is not None and record["q4"] == {"text": "A person.", "factors": [factor]}

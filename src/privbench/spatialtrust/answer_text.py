@@ -25,7 +25,6 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Iterable
 
 import json5
 import yaml
@@ -215,11 +214,12 @@ _LABELLED = re.compile(
 )
 
 
-def _iterated(value: object) -> Iterable[object]:
-    """``value`` as something to loop over; what cannot be looped over raises as a loop would."""
-    if isinstance(value, Iterable):
+def _factor_entries(value: object) -> list[object]:
+    """The factors an entry lists: a list as written, one object as a list of one; anything
+    else (a number, ``true``, a bare string) lists none; the answer's text is still read."""
+    if isinstance(value, list):
         return value
-    raise TypeError(f"'{type(value).__name__}' object is not iterable")
+    return [value] if isinstance(value, dict) else []
 
 
 def _per_question_entries(entries: list[object]) -> dict[str, object]:
@@ -241,7 +241,7 @@ def _per_question_entries(entries: list[object]) -> dict[str, object]:
     for qid, items in grouped.items():
         if qid in ("q4", "q5"):
             text = " ".join(str(i["text"]) for i in items if isinstance(i.get("text"), str))
-            factors = [f for i in items for f in _iterated(i.get("factors") or [])]
+            factors = [f for i in items for f in _factor_entries(i.get("factors"))]
             factors += [i for i in items if "text" not in i and "factors" not in i]
             record[qid] = {"text": text, "factors": factors}
         else:
