@@ -399,3 +399,22 @@ def test_a_limit_run_given_first_never_becomes_the_compared_set() -> None:
             "limited answered another set (2 items); not paired with the runs over the"
             " 4 items of full."
         ]
+
+
+def test_runs_started_in_the_same_second_come_in_label_order(
+    two_model_logs: Path, tmp_path: Path
+) -> None:
+    """inspect names a log by its start, to the second, and a random id: two runs started
+    in the same second are ordered by label, whatever the ids are."""
+    logs = sorted(two_model_logs.glob("*.eval"))
+    headers = [read_eval_log(str(path)) for path in logs]
+    labels = sorted(Path(str(h.eval.task_args["predictions"])).stem for h in headers)
+    for case, ids in (("ab", ("AAAA", "ZZZZ")), ("ba", ("ZZZZ", "AAAA"))):
+        folder = tmp_path / case
+        folder.mkdir()
+        for log, random_id in zip(headers, ids, strict=True):
+            log.eval.created = "2026-01-01T00:00:00+00:00"
+            write_eval_log(
+                log, str(folder / f"2026-01-01T00-00-00-00-00_priviq-grade_{random_id}.eval")
+            )
+        assert load_results([folder]).labels("priviq") == labels

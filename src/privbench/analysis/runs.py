@@ -113,6 +113,30 @@ def log_paths(paths: Sequence[str | Path]) -> list[Path]:
     return found
 
 
+def _in_run_order(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Logs found in a folder, in the order their runs started, and runs started in the
+    same second by their label: inspect records the start only to the second and puts a
+    random id after it in the file name, which must not decide the order. Logs named
+    explicitly keep their place."""
+
+    def key(candidate: _Candidate) -> tuple[str, str, str, str]:
+        identity = RunIdentity.from_log(candidate.header)
+        folder = f"{candidate.path.parent}/"  # as a sort of whole paths would put it
+        return (folder, identity.created, identity.label(), candidate.path.name)
+
+    ordered: list[_Candidate] = []
+    found: list[_Candidate] = []
+    for candidate in [*candidates, None]:
+        if candidate is not None and not candidate.explicit:
+            found.append(candidate)
+            continue
+        ordered += sorted(found, key=key)
+        found = []
+        if candidate is not None:
+            ordered.append(candidate)
+    return ordered
+
+
 def _headers(paths: Sequence[str | Path], notes: list[str]) -> list[_Candidate]:
     """Headers of the privbench logs among ``paths``; other files skipped with one note."""
     candidates: list[_Candidate] = []
@@ -149,7 +173,7 @@ def _headers(paths: Sequence[str | Path], notes: list[str]) -> list[_Candidate]:
                 + ", ".join(str(p) for p in paths)
             )
         raise UsageError("no inspect logs found in " + ", ".join(str(p) for p in paths))
-    return candidates
+    return _in_run_order(candidates)
 
 
 def superseded(headers: Sequence[tuple[str, str, str, str]]) -> dict[int, int]:
