@@ -26,7 +26,7 @@ from pathlib import Path
 from PIL import Image
 
 from privbench.judges.offline import clear_caches, grade
-from privbench.judges.offline.agreement import GRADED_FILES, MEASURED, measure, read_graded
+from privbench.judges.offline.measured_agreement import GRADED_FILES, MEASURED, measure, read_graded
 from privbench.judges.offline.spatial import graded_verdict_fields
 from privbench.models.ocr_pii import answer_priviq, read_text
 from privbench.priviq.dataset import load_priviq

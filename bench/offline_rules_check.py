@@ -34,7 +34,7 @@ from typing import Any
 from PIL import Image
 
 from privbench.judges.offline import grade
-from privbench.judges.offline.agreement import GRADED_FILES, read_graded
+from privbench.judges.offline.measured_agreement import GRADED_FILES, read_graded
 from privbench.models.ocr_pii import answer_priviq, answer_spatialtrust, read_text
 from privbench.priviq.dataset import load_priviq
 from privbench.shipped import PRIVIQ_SUITE, SPATIALTRUST_SUITE

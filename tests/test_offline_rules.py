@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from privbench.judges.offline import RULES, explain, grade
-from privbench.judges.offline.agreement import GRADED_FILES, read_graded
+from privbench.judges.offline.measured_agreement import GRADED_FILES, read_graded
 from privbench.judges.offline.spatial import (
     FactorFinding,
     FactorText,

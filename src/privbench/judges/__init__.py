@@ -21,7 +21,7 @@ def offline_notice(judge_name: str) -> str | None:
     if judge_name != OFFLINE:
         return None
     from privbench.judges.offline import RULES_VERSION, rules_hash
-    from privbench.judges.offline.agreement import MEASURED, UNSEEN
+    from privbench.judges.offline.measured_agreement import MEASURED, UNSEEN
 
     figures = " and ".join(
         f"ρ {m.rho:.2f}, MAE {m.mae:.2f}, {100 * m.within:.0f} % within ±0.1"

@@ -2,7 +2,7 @@
 
 No model, no network: ``--judge offline`` for demos, smoke tests and triage without an
 API key. It approximates the paper's GPT-4o judge (Priv-IQ §4.2, Table 2) on the same
-0.0–1.0 scale in 0.1 steps; its measured agreement is in :mod:`.agreement` and
+0.0–1.0 scale in 0.1 steps; its measured agreement is in :mod:`.measured_agreement` and
 ``docs/judge.md``. Published numbers need an LLM judge.
 
 The rules, one concern per module:
@@ -75,7 +75,7 @@ def clear_caches() -> None:
 def rules_hash() -> str:
     """SHA-256 (16 hex digits) of the rule modules: the offline judge's "prompt hash".
 
-    The measured agreement (:mod:`.agreement`) is not part of it: the hash names rules.
+    The measured agreement (:mod:`.measured_agreement`) is not part of it: the hash names rules.
     """
     digest = hashlib.sha256()
     here = Path(__file__).parent
