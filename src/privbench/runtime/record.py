@@ -22,7 +22,6 @@ from inspect_ai.scorer import Score, Value
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 Benchmark = Literal["priviq", "spatialtrust"]
-BENCHMARKS: tuple[Benchmark, ...] = ("priviq", "spatialtrust")
 PRIVIQ_SCORER = "priviq_judge"
 """The inspect scorer name of Priv-IQ (the key of its score in each sample)."""
 SPATIAL_SCORER = "spatialtrust_scorer"
