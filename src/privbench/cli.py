@@ -44,7 +44,11 @@ generate_app = typer.Typer(
 app.add_typer(grade_app, name="grade")
 app.add_typer(eval_app, name="eval")
 app.add_typer(survey_app, name="survey")
+build_app = typer.Typer(
+    help="Make a benchmark dataset from your own captures.", no_args_is_help=True
+)
 app.add_typer(generate_app, name="generate")
+app.add_typer(build_app, name="build")
 
 stdout = Console()
 
@@ -645,6 +649,97 @@ def generate_spatialtrust_command(
     from privbench.spatialtrust.generate.suite import generate_spatialtrust
 
     _generate(generate_spatialtrust, n, seed, out, force)
+
+
+def _size(text: str) -> tuple[int, int]:
+    """``--size 1440x960`` (or ``1440×960``) as a width and a height."""
+    parts = text.lower().replace("×", "x").split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise UsageError(f"--size: write WIDTHxHEIGHT (e.g. 1440x960), not '{text}'")
+    return int(parts[0]), int(parts[1])
+
+
+@build_app.command("spatialtrust")
+def build_spatialtrust_command(
+    sources: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Videos (mp4, mov, webm, avi), images, or folders of images."),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Folder to write the dataset into (new).")
+    ] = None,
+    every: Annotated[
+        float, typer.Option("--every", help="Seconds between frames sampled from a video.")
+    ] = 2.0,
+    max_captures: Annotated[
+        int | None, typer.Option("--max", min=1, help="Keep at most N captures.")
+    ] = None,
+    size: Annotated[
+        str, typer.Option("--size", help="Capture size WIDTHxHEIGHT (centre-cropped).")
+    ] = "1440x960",
+    faces: Annotated[
+        str, typer.Option("--faces", help="keep, or blur every face but the primary subject's.")
+    ] = "keep",
+    drafter: Annotated[
+        str,
+        typer.Option(
+            "--drafter", help="Model that drafts the annotations (as inspect names it), or none."
+        ),
+    ] = "none",
+    box_format: BoxFormatOption = "xyxy",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the options' order.")] = 0,
+    overwrite: Annotated[
+        bool, typer.Option("--overwrite", help="Replace an earlier build in --out.")
+    ] = False,
+    max_connections: MaxConnectionsOption = None,
+    log_dir: LogDirOption = "logs",
+    resume: ResumeOption = None,
+    max_retries: MaxRetriesOption = 3,
+    timeout: TimeoutOption = 120,
+    cache: CacheOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """A SpatialTrust dataset from videos and images: frames, normalized captures, drafted
+    annotations, questions (every image a draft until a person reviews it)."""
+    from privbench.spatialtrust.build.api import BuildRequest, build_spatialtrust, resume_build
+
+    def action() -> None:
+        generation = _generation(None, None, None, max_retries, timeout, cache, False)
+        options = _run_options("offline", 1, "paper", 32, log_dir, as_json, generation)
+        if resume is not None:
+            outcome = resume_build(resume, options)
+        else:
+            if out is None:
+                raise UsageError("--out: required (or --resume LOG)")
+            if faces not in ("keep", "blur"):
+                raise UsageError(f"--faces: keep or blur, not '{faces}'")
+            request = BuildRequest(
+                sources=tuple(sources or ()),
+                out=out,
+                every=every,
+                max_captures=max_captures,
+                size=_size(size),
+                faces="blur" if faces == "blur" else "keep",
+                drafter=drafter,
+                box_format=box_format,
+                seed=seed,
+                overwrite=overwrite,
+                max_connections=max_connections,
+            )
+            outcome = build_spatialtrust(request, options)
+        if as_json:
+            print_json(outcome.json())
+        else:
+            for line in outcome.terminal():
+                typer.echo(line)
+        if not outcome.complete:
+            hint = f"privbench build spatialtrust --resume {shlex.quote(str(outcome.log_location))}"
+            if log_dir != "logs":
+                hint += f" --log-dir {shlex.quote(log_dir)}"
+            typer.echo(f"resume (completed drafts are not asked again): {hint}", err=True)
+            raise typer.Exit(130 if outcome.interrupted else 1)
+
+    run_command(action)
 
 
 @app.command()

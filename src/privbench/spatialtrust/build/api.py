@@ -1,0 +1,344 @@
+"""Python API of ``privbench build spatialtrust``: sources → captures → drafts → dataset.
+
+Why a staging folder: a build writes everything into ``.<out>.partial`` beside the output
+and moves it into place only once the dataset validates, so a bad source, a full disk or
+Ctrl-C never leaves a half-written dataset where a complete one is expected. The one thing
+kept after an interruption is what was paid for: the staging folder with its captures and
+the drafting log, which ``--resume LOG`` continues (completed drafts are not asked again).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from inspect_ai.log import EvalLog
+
+from privbench.runtime.errors import PrivbenchError, UsageError
+from privbench.runtime.running import RunOptions, read_log_header, resume_task, run_model_task
+from privbench.spatialtrust.boxes import get_convention
+from privbench.spatialtrust.build.annotation import Annotation
+from privbench.spatialtrust.build.captures import collect_captures
+from privbench.spatialtrust.build.drafting import (
+    DRAFT_TASK,
+    DraftRun,
+    draft_prompt_hash,
+    is_draft_log,
+    manifest_of,
+    read_draft_log,
+    spatialtrust_draft,
+)
+from privbench.spatialtrust.build.manifest import (
+    BuildManifest,
+    BuildSettings,
+    CaptureEntry,
+    DrafterEntry,
+    SourceEntry,
+    is_build,
+    write_manifest,
+)
+from privbench.spatialtrust.build.questions import dataset_records
+from privbench.spatialtrust.dataset import DATASET_FILE, validate_spatialtrust
+
+NO_DRAFTER = "none"
+DEFAULT_DRAFT_CONNECTIONS = 10
+"""Concurrent drafting requests unless ``--max-connections`` says otherwise."""
+
+
+@dataclass(frozen=True)
+class BuildRequest:
+    """What ``build spatialtrust`` was asked to do."""
+
+    sources: tuple[Path, ...]
+    out: Path
+    every: float = 2.0
+    max_captures: int | None = None
+    size: tuple[int, int] = (1440, 960)
+    faces: Literal["keep", "blur"] = "keep"
+    drafter: str = NO_DRAFTER
+    box_format: str = "xyxy"
+    seed: int = 0
+    overwrite: bool = False
+    max_connections: int | None = None
+
+    def settings(self) -> BuildSettings:
+        return BuildSettings(
+            every=self.every,
+            max_captures=self.max_captures,
+            size=self.size,
+            faces=self.faces,
+            drafter=self.drafter,
+            box_format=self.box_format,
+            seed=self.seed,
+        )
+
+
+@dataclass
+class BuildOutcome:
+    """A finished build (``complete``), or one whose drafting stopped (resumable)."""
+
+    out: Path
+    staging: Path
+    manifest: BuildManifest
+    log: EvalLog | None = None
+    complete: bool = False
+    validation: str = ""
+    drafts: DraftRun | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def log_location(self) -> str | None:
+        return str(self.log.location) if self.log is not None else None
+
+    @property
+    def interrupted(self) -> bool:
+        return self.log is not None and self.log.status == "cancelled"
+
+    def terminal(self) -> list[str]:
+        """The build's summary: every count, then where things are."""
+        return summary_lines(self)
+
+    def json(self) -> dict[str, Any]:
+        document = self.manifest.model_dump(mode="json")
+        return {
+            "complete": self.complete,
+            "out": str(self.out),
+            "staging": None if self.complete else str(self.staging),
+            "log": self.log_location,
+            "validation": self.validation or None,
+            **{k: document[k] for k in ("settings", "sources", "frames", "drafter", "counts")},
+            "captures": len(self.manifest.captures),
+        }
+
+
+def staging_dir(out: Path) -> Path:
+    """Where a build of ``out`` is made before it is moved into place."""
+    return out.with_name(f".{out.name}.partial")
+
+
+def _check_out(out: Path, overwrite: bool) -> None:
+    """The output folder may be new, empty, or (with ``overwrite``) an earlier build."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()):
+        if not is_build(out):
+            raise UsageError(
+                f"--out {out}: exists and is not a privbench build (no build.json); "
+                "choose a new folder"
+            )
+        if not overwrite:
+            raise UsageError(f"--out {out}: already holds a build; --overwrite replaces it")
+    staging = staging_dir(out)
+    if staging.exists():
+        raise UsageError(
+            f"{staging}: an unfinished build of {out} is there; continue its drafting with "
+            "`privbench build spatialtrust --resume LOG`, or remove that folder to start again"
+        )
+
+
+def _check_request(request: BuildRequest) -> None:
+    if not request.sources:
+        raise UsageError("build spatialtrust: give at least one video, image or folder")
+    if request.every <= 0:
+        raise UsageError(f"--every: must be above 0 seconds, not {request.every}")
+    width, height = request.size
+    if width < 64 or height < 64:
+        raise UsageError(f"--size: {width}×{height} is too small (at least 64×64)")
+    try:
+        get_convention(request.box_format)
+    except ValueError as error:
+        raise UsageError(f"--box-format: {error}") from None
+
+
+def build_spatialtrust(request: BuildRequest, options: RunOptions | None = None) -> BuildOutcome:
+    """Make a SpatialTrust dataset from videos and images (docs/build.md).
+
+    Captures are sampled and normalized into a staging folder; the drafter (unless
+    ``none``) drafts each capture through inspect; questions are built from the drafts;
+    the validated dataset is moved to ``request.out``. A drafting run that stops (Ctrl-C,
+    failed calls) returns an outcome with ``complete`` False and the log to resume.
+    """
+    options = options or RunOptions(judge="offline")
+    _check_request(request)
+    out = request.out.absolute()
+    _check_out(out, request.overwrite)
+    staging = staging_dir(out)
+    staging.mkdir(parents=True)
+    try:
+        sources, captures, frames = collect_captures(
+            list(request.sources),
+            staging,
+            every=request.every,
+            max_captures=request.max_captures,
+            size=request.size,
+            faces=request.faces,
+        )
+        frame_counts = {k: int(v) for k, v in asdict(frames).items()}
+        if not captures:
+            raise UsageError(
+                "no usable frame in the sources: "
+                + ", ".join(f"{k} {v}" for k, v in frame_counts.items())
+            )
+        manifest = BuildManifest(
+            stage="captured",
+            out=str(out),
+            settings=request.settings(),
+            sources=[SourceEntry.model_validate(asdict(s)) for s in sources],
+            captures=[CaptureEntry.model_validate(asdict(c)) for c in captures],
+            frames=frame_counts,
+        )
+        write_manifest(staging, manifest)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)  # nothing was paid for yet
+        raise
+    if request.drafter == NO_DRAFTER:
+        return _finish(staging, manifest, None, None)
+    task = spatialtrust_draft(
+        captures=str(staging), box_format=request.box_format, cache=options.generation.cache
+    )
+    log = run_model_task(
+        task,
+        request.drafter,
+        options,
+        model_connections=request.max_connections or DEFAULT_DRAFT_CONNECTIONS,
+    )
+    return _after_drafting(staging, manifest, log)
+
+
+def resume_build(location: str | Path, options: RunOptions | None = None) -> BuildOutcome:
+    """Continue a build whose drafting stopped, from its drafting log."""
+    options = options or RunOptions(judge="offline")
+    header, _ = read_log_header(location)
+    if not is_draft_log(header):
+        raise UsageError(f"--resume {location}: not a log of a build's drafting")
+    staging, manifest = manifest_of(header)
+    if manifest.stage == "complete":
+        raise UsageError(f"--resume {location}: that build is complete ({manifest.out})")
+    log = resume_task(location, (DRAFT_TASK,), options, DEFAULT_DRAFT_CONNECTIONS)
+    return _after_drafting(staging, manifest, log)
+
+
+def _after_drafting(staging: Path, manifest: BuildManifest, log: EvalLog) -> BuildOutcome:
+    drafts = read_draft_log(log)
+    missing = [c.id for c in manifest.captures if c.id not in drafts.elements]
+    if log.status != "success" or drafts.failed or missing:
+        outcome = BuildOutcome(Path(manifest.out), staging, manifest, log, drafts=drafts)
+        outcome.notes.append(
+            f"drafting incomplete: {len(missing)} of {len(manifest.captures)} captures not "
+            f"drafted ({len(drafts.failed)} failed); the captures are kept in {staging}"
+        )
+        return outcome
+    return _finish(staging, manifest, drafts, log)
+
+
+def _counts(annotations: list[Annotation]) -> dict[str, int]:
+    by_category = Counter(e.category for a in annotations for e in a.elements)
+    return {
+        "images": len(annotations),
+        "reviewed": sum(a.reviewed for a in annotations),
+        "elements_direct": by_category["direct"],
+        "elements_indirect": by_category["indirect"],
+        "elements_near_miss": by_category["near_miss"],
+        "images_with_direct": sum(bool(a.of("direct")) for a in annotations),
+        "images_with_indirect": sum(bool(a.of("indirect")) for a in annotations),
+    }
+
+
+def _finish(
+    staging: Path, manifest: BuildManifest, drafts: DraftRun | None, log: EvalLog | None
+) -> BuildOutcome:
+    """Questions from the drafts, the dataset file, ``build.json``; validate; move into place."""
+    annotations = [
+        Annotation(
+            c.id,
+            c.image,
+            c.width,
+            c.height,
+            drafts.elements.get(c.id, ()) if drafts else (),
+            "draft",
+        )
+        for c in manifest.captures
+    ]
+    records = dataset_records(annotations, seed=manifest.settings.seed)
+    lines = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    (staging / DATASET_FILE).write_text(lines, encoding="utf-8")
+    drafter = None
+    if drafts is not None:
+        drafter = DrafterEntry(
+            model=manifest.settings.drafter,
+            reported_models=drafts.reported_models,
+            prompt_hash=draft_prompt_hash(),
+            log=str(log.location) if log is not None else None,
+            counts=drafts.counts(),
+        )
+    manifest = manifest.model_copy(
+        update={"stage": "complete", "drafter": drafter, "counts": _counts(annotations)}
+    )
+    write_manifest(staging, manifest)
+    items, problems = validate_spatialtrust(staging)
+    if problems:  # a defect of the build itself, not of the user's input
+        raise PrivbenchError(
+            f"the built dataset in {staging} does not validate: {problems[0].file}: "
+            f"{problems[0].message}"
+        )
+    out = Path(manifest.out)
+    if out.is_dir() and any(out.iterdir()) and not is_build(out):
+        raise UsageError(
+            f"--out {out}: a folder that is not a build appeared there during the build; "
+            f"the finished dataset is in {staging}"
+        )
+    if out.exists():
+        shutil.rmtree(out)  # empty, or an earlier build the user asked to replace
+    os.replace(staging, out)
+    validation = (
+        f"{out}: SpatialTrust, {len(items)} images; 0 of {len(items)} reviewed by a person "
+        "(all drafts)"
+    )
+    return BuildOutcome(out, staging, manifest, log, True, validation, drafts)
+
+
+def summary_lines(outcome: BuildOutcome) -> list[str]:
+    """Sources, frames by fate, drafting counts, the dataset, and what to do next."""
+    manifest = outcome.manifest
+    kinds = Counter(s.kind for s in manifest.sources)
+    lines = [
+        "sources: " + ", ".join(f"{n} {kind}(s)" for kind, n in sorted(kinds.items())),
+        "frames: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in manifest.frames.items()),
+    ]
+    blurred = sum(c.faces_blurred for c in manifest.captures)
+    if manifest.settings.faces == "blur":
+        lines.append(f"faces blurred (all but the primary subject's): {blurred}")
+    drafts = outcome.drafts
+    if drafts is None:
+        lines.append("drafter: none (empty drafts: annotators start from scratch)")
+    else:
+        counts = drafts.counts()
+        lines.append(
+            f"drafter {manifest.settings.drafter}: {counts['drafted']} of "
+            f"{len(manifest.captures)} drafted, {counts['unreadable']} unreadable (left empty), "
+            f"{counts['elements']} elements, {counts['elements_skipped']} elements left out "
+            f"(no name, category or box), {counts['failed']} failed calls, "
+            f"{counts['calls_retried']} calls retried"
+        )
+        if drafts.reported_models:
+            lines.append(f"drafter reported as: {', '.join(drafts.reported_models)}")
+    lines += outcome.notes
+    if outcome.log_location:
+        lines.append(f"drafting log: {outcome.log_location}")
+    if outcome.complete:
+        c = manifest.counts
+        lines.append(
+            f"elements: direct {c['elements_direct']}, indirect {c['elements_indirect']}, "
+            f"near miss {c['elements_near_miss']}"
+        )
+        lines.append(outcome.validation)
+        lines.append(
+            "every image is a draft until a person reviews it (docs/build.md); "
+            "eval refuses drafts unless --allow-drafts"
+        )
+    return lines
