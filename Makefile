@@ -38,6 +38,7 @@ bench: install
 	$(BIN)/python bench/offline.py
 	$(BIN)/python bench/report.py
 	$(BIN)/python bench/resume.py
+	$(BIN)/python bench/build.py
 	$(BIN)/python bench/audit.py
 	$(BIN)/python bench/validate.py
 
