@@ -488,6 +488,14 @@ ReaskOption = Annotated[
 OverwriteOption = Annotated[
     bool, typer.Option("--overwrite", help="Replace this run's exports in --out if they exist.")
 ]
+AllowDraftsOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-drafts",
+        help="Run even if some images' annotations are drafts no person reviewed "
+        "(privbench build); every output then says how many.",
+    ),
+]
 
 
 def _check_spatial_options(strategy: str, box_format: str) -> None:
@@ -529,6 +537,7 @@ def eval_spatialtrust_command(
     timeout: TimeoutOption = 120,
     cache: CacheOption = False,
     batch: BatchOption = False,
+    allow_drafts: AllowDraftsOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Answer every SpatialTrust capture with --model and score the five questions."""
@@ -554,6 +563,7 @@ def eval_spatialtrust_command(
                 options=options,
                 reask_unparsed=reask_unparsed,
                 overwrite=overwrite,
+                allow_drafts=allow_drafts,
             )
         _show(run, as_json, _resume_hint("eval spatialtrust", run, out, log_dir))
 
@@ -582,6 +592,7 @@ def grade_spatialtrust_command(
     timeout: TimeoutOption = 120,
     cache: CacheOption = False,
     batch: BatchOption = False,
+    allow_drafts: AllowDraftsOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Score SpatialTrust predictions made elsewhere (format: docs/spatialtrust.md)."""
@@ -606,6 +617,7 @@ def grade_spatialtrust_command(
                 out_dir=out,
                 options=options,
                 overwrite=overwrite,
+                allow_drafts=allow_drafts,
             )
         _show(run, as_json, _resume_hint("grade spatialtrust", run, out, log_dir))
 

@@ -18,6 +18,7 @@ from privbench.priviq.dataset import (
 from privbench.runtime.errors import Problem, UsageError
 from privbench.spatialtrust.dataset import DATASET_FILE as SPATIAL_FILE
 from privbench.spatialtrust.dataset import validate_spatialtrust
+from privbench.spatialtrust.drafts import review_summary
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,9 @@ def validate_directory(directory: Path) -> ValidationReport:
             f"{direct} with direct factors, {indirect} with indirect factors, "
             f"{boxes} factor boxes"
         )
+        review = review_summary(images)
+        if review is not None:  # a dataset made by ``build``: say what a person has seen
+            summary += f"; {review}"
         return ValidationReport(problems, summary)
     raise UsageError(
         f"{directory}: neither {DATASET_FILE} nor {SPATIAL_FILE} found; not a benchmark directory"

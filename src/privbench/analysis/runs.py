@@ -328,6 +328,7 @@ def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dic
     if not judges and identity.judge:
         judges.add(identity.judge)
     items = _item_ids(log)
+    drafts = identity.draft_annotations  # as the run recorded it (--allow-drafts)
     return {
         "label": label,
         "benchmark": identity.benchmark,
@@ -345,6 +346,7 @@ def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dic
         "reasks": int(reasks),
         "pipeline": pipeline.record() if pipeline.images else None,
         "pipeline_warnings": pipeline.warnings(),
+        "draft_annotations": "" if drafts is None else drafts.line(),
         "status": identity.status,
         "log": str(path),
         "dataset_hash": identity.dataset_hash,

@@ -92,15 +92,17 @@ def _judged_task(
             explain=settings.explain,
         ),
         model_roles=grader_role(settings.judge),
-        metadata=TaskRecord(
-            benchmark="priviq",
-            data=str(data),
-            dataset_hash=dataset_hash(data),
-            judge=settings.judge,
-            judge_runs=settings.judge_runs,
-            judge_protocol=protocol,
-            prompt_hash=prompt_hash,
-            **({"predictions": predictions} if predictions else {}),
+        metadata=TaskRecord.model_validate(
+            {
+                "benchmark": "priviq",
+                "data": str(data),
+                "dataset_hash": dataset_hash(data),
+                "judge": settings.judge,
+                "judge_runs": settings.judge_runs,
+                "judge_protocol": protocol,
+                "prompt_hash": prompt_hash,
+                **({"predictions": predictions} if predictions else {}),
+            }
         ).metadata(),
     )
 

@@ -229,6 +229,8 @@ class RunRow(TypedDict):
     reasks: object
     pipeline: object
     pipeline_warnings: list[object]
+    draft_annotations: str
+    """The run's "draft annotations: N of M images not reviewed by a person", or empty."""
     status: object
     log: str
 
@@ -610,11 +612,24 @@ def _run_rows(results: Results) -> list[RunRow]:
                 "reasks": run["reasks"],
                 "pipeline": run["pipeline"] if isinstance(run["pipeline"], dict) else None,
                 "pipeline_warnings": list(run["pipeline_warnings"] or []),
+                "draft_annotations": str(run["draft_annotations"] or ""),
                 "status": run["status"],
                 "log": Path(str(run["log"])).name,
             }
         )
     return rows
+
+
+def _draft_notes(run_rows: Sequence[RunRow], group: DatasetGroup) -> list[str]:
+    """A note per run of ``group`` scored against annotations no person reviewed, beside
+    its scores (they measure agreement with a draft, not the benchmark)."""
+    return [
+        f"{row['label']}: {row['draft_annotations']}"
+        for row in run_rows
+        if row["benchmark"] == "SpatialTrust"
+        and row["label"] in group.runs
+        and row["draft_annotations"]
+    ]
 
 
 def _agreement_section(ratings_path: Path, scale: float, directory: Path) -> AgreementSection:
@@ -761,6 +776,7 @@ def write_report(
                 spatial_trivial(group.data, group.dataset_hash) if group.known else (None, None)
             )
             group.notes += [reason] if reason else []
+            group.notes += _draft_notes(run_rows, group)
             spatial_sections.append(
                 _spatial_group(results.spatial, group, index, settings, rng, directory, baseline)
             )

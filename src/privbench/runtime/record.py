@@ -314,6 +314,26 @@ class SpatialScoreRecord(CallCountsRecord):
         return "parse_failures" in metadata and cls.holds_whole(metadata)
 
 
+class DraftAnnotations(_Record):
+    """A SpatialTrust run on annotations no person accepted (``--allow-drafts``).
+
+    Why in the task record: the figure is what the data held when the run was made, so the
+    tables, ``--json``, ``show``, the exports and the report all say it from the log, even
+    after the dataset has been reviewed (or moved) since.
+    """
+
+    unreviewed: int
+    """Images whose annotation status is not ``accepted``."""
+    images: int
+    """Images of the dataset the task was built on (before ``--limit``)."""
+
+    def line(self) -> str:
+        """The sentence every reader shows beside the run's scores."""
+        return (
+            f"draft annotations: {self.unreviewed} of {self.images} images not reviewed by a person"
+        )
+
+
 class TaskRecord(_Record):
     """What a privbench task writes into its log's ``eval.metadata``: the run's settings."""
 
@@ -328,6 +348,8 @@ class TaskRecord(_Record):
     box_format: str | None = None
     reask_unparsed: str | None = None
     predictions: str | None = None
+    draft_annotations: DraftAnnotations | None = None
+    """Set only on a SpatialTrust run over images not reviewed by a person."""
 
     def metadata(self) -> dict[str, object]:
         """The task's ``metadata`` (unset settings left out, as the tasks always wrote it)."""
@@ -377,6 +399,8 @@ class RunIdentity:
     status: str
     task_id: str
     created: str
+    draft_annotations: DraftAnnotations | None = None
+    """The run's unreviewed images (None: every image was reviewed, or none is annotated)."""
 
     @classmethod
     def from_log(cls, log: EvalLog) -> RunIdentity:
@@ -402,6 +426,7 @@ class RunIdentity:
             status=str(log.status),
             task_id=str(log.eval.task_id),
             created=str(log.eval.created),
+            draft_annotations=record.draft_annotations,
         )
 
     @property

@@ -25,6 +25,7 @@ from privbench.runtime.running import (
 )
 from privbench.spatialtrust.aggregate import SpatialScores, spatial_scores
 from privbench.spatialtrust.dataset import SpatialItem, load_spatialtrust
+from privbench.spatialtrust.drafts import ALLOW_DRAFTS_FLAG, draft_annotations, refusal
 from privbench.spatialtrust.exports import check_free, write_spatial_exports
 from privbench.spatialtrust.log import SpatialTrustLog, json_document, spatialtrust_log
 from privbench.spatialtrust.predictions import load_spatial_predictions
@@ -99,7 +100,9 @@ class SpatialTrustRun(RunOutcome):
             extra_ids=self.extra_ids,
             exports=self.exports,
         )
-        warnings = [] if self.logged.pipeline is None else self.logged.pipeline.warnings()
+        warnings = [] if self.logged.drafts is None else [self.logged.drafts.line()]
+        if self.logged.pipeline is not None:
+            warnings += self.logged.pipeline.warnings()
         if self.box_check and self.box_check.get("warning"):
             warnings.append(str(self.box_check["warning"]))
         return {
@@ -174,6 +177,13 @@ def finish_spatialtrust(
     return run
 
 
+def _check_reviewed(directory: Path, items: list[SpatialItem], allow_drafts: bool) -> None:
+    """Stop (one line, before anything is paid) on images no person reviewed."""
+    drafts = draft_annotations(items)
+    if drafts is not None and not allow_drafts:
+        raise UsageError(refusal(directory, drafts, ALLOW_DRAFTS_FLAG))
+
+
 def eval_spatialtrust(
     data: str | Path | None,
     model: str,
@@ -186,15 +196,18 @@ def eval_spatialtrust(
     options: RunOptions | None = None,
     reask_unparsed: int = 0,
     overwrite: bool = False,
+    allow_drafts: bool = False,
 ) -> SpatialTrustRun:
     """Answer every capture with ``model`` using ``strategy`` and score the answers.
 
     ``reask_unparsed``: times an unreadable answer is asked again (0: one pass, as the
-    paper); ``overwrite``: replace this run's exports in ``out_dir`` if they exist.
+    paper); ``overwrite``: replace this run's exports in ``out_dir`` if they exist;
+    ``allow_drafts``: run even on annotations no person reviewed (the run says so).
     """
     options = options or RunOptions()
     directory = Path(data) if data else default_data_dir()
-    load_spatialtrust(directory)  # a clear error before the model is called
+    # a clear error before the model is called
+    _check_reviewed(directory, load_spatialtrust(directory), allow_drafts)
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
     if out is not None:
         check_free(model, options.judge, strategy, box_format, out, overwrite)
@@ -205,6 +218,7 @@ def eval_spatialtrust(
         judge=options.task_judge,
         cache=options.generation.cache,
         reask_unparsed=reask_unparsed,
+        allow_drafts=allow_drafts,
     )
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
     return finish_spatialtrust(log, model, out_dir=out, overwrite=overwrite)
@@ -219,16 +233,19 @@ def grade_spatialtrust(
     out_dir: str | Path | None = None,
     options: RunOptions | None = None,
     overwrite: bool = False,
+    allow_drafts: bool = False,
 ) -> SpatialTrustRun:
     """Score ``preds.jsonl`` (boxes in ``box_format``) against a SpatialTrust directory.
 
-    Everything that can be wrong with the file (missing ids, most questions unparsable)
-    and an unwritable ``out_dir`` end the run before the judge is called. Exports (the
-    per-image scores CSV and the JSON summary) go to ``out_dir`` when it is given.
+    Everything that can be wrong with the file (missing ids, most questions unparsable),
+    images no person reviewed (unless ``allow_drafts``) and an unwritable ``out_dir`` end
+    the run before the judge is called. Exports (the per-image scores CSV and the JSON
+    summary) go to ``out_dir`` when it is given.
     """
     options = options or RunOptions()
     directory = Path(data) if data else default_data_dir()
     items = load_spatialtrust(directory)
+    _check_reviewed(directory, items, allow_drafts)
     loaded = load_spatial_predictions(Path(predictions), [item.id for item in items])
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
     label = model_name or Path(predictions).stem
@@ -241,6 +258,7 @@ def grade_spatialtrust(
         judge=options.task_judge,
         box_format=box_format,
         cache=options.generation.cache,
+        allow_drafts=allow_drafts,
     )
     # two judge calls (q4, q5) per image: half as many samples as judge connections suffice,
     # twice that keeps a freed connection busy (see bench/judge_throughput.py)

@@ -8,7 +8,13 @@ Layout::
 Why one pass: :func:`validate_spatialtrust` reports every problem with its line, image id
 and question id (missing/corrupt image, size mismatch, boxes outside the image or without
 area, answers not among the options, evidence for an option not in the answer, q1–q5
-missing or duplicated, "None of the above" combined with another answer).
+missing or duplicated, "None of the above" combined with another answer, an ``annotation``
+with an unknown review status or category, or an element box outside the image).
+
+A record may carry the ``annotation`` that ``privbench build spatialtrust`` drafts and
+reviewers correct; its review status becomes :attr:`SpatialItem.review_status`, so a
+run can refuse drafts before any model is called. A record without one (the shipped suite,
+any dataset not made by ``build``) has no review status and is not a draft.
 """
 
 from __future__ import annotations
@@ -22,6 +28,12 @@ from privbench.json_files import iter_jsonl, load_valid
 from privbench.runtime.errors import Problem
 from privbench.runtime.gc_tuning import bulk_reading
 from privbench.spatialtrust.boxes import Box, inside, is_proper, read_box
+from privbench.spatialtrust.build.annotation import (
+    ANNOTATION_KEY,
+    CATEGORIES,
+    REVIEW_STATUSES,
+    ReviewStatus,
+)
 
 DATASET_FILE = "spatialtrust.jsonl"
 QUESTION_IDS = ("q1", "q2", "q3", "q4", "q5")
@@ -84,6 +96,14 @@ class SpatialItem:
     q3: ChoiceQuestion
     q4: ExplanationQuestion
     q5: ExplanationQuestion
+    review_status: ReviewStatus | None = None
+    """The record's ``annotation`` status (None: the record has no annotation, so it is not
+    a draft). Only ``accepted`` means a person reviewed it."""
+
+    @property
+    def is_unreviewed(self) -> bool:
+        """An annotated image no person has accepted yet: a run on it measures a draft."""
+        return self.review_status is not None and self.review_status != "accepted"
 
     def choice(self, qid: str) -> ChoiceQuestion:
         return {"q1": self.q1, "q2": self.q2, "q3": self.q3}[qid]
@@ -133,7 +153,7 @@ class _Checker:
             return ""
         return value
 
-    def box(self, value: object, width: int, height: int, what: str, qid: str) -> Box | None:
+    def box(self, value: object, width: int, height: int, what: str, qid: str | None) -> Box | None:
         if type(value) is list and len(value) == 4:
             # the common case, four integers of a proper box inside the image, decided
             # without the general reading below (a fifth of validation time on 100,000 lines)
@@ -249,6 +269,47 @@ def _explanation_question(
     return ExplanationQuestion(qid, text, answer, tuple(factors))
 
 
+_STATUSES: dict[str, ReviewStatus] = {status: status for status in REVIEW_STATUSES}
+
+
+def _annotation(check: _Checker, raw: object, width: int, height: int) -> ReviewStatus | None:
+    """The review status of a record's ``annotation``, after checking its shape (None when
+    it is not valid: the problems are reported, so the record is not loaded)."""
+    if not isinstance(raw, dict):
+        check.add(f"'{ANNOTATION_KEY}' must be an object")
+        return None
+    before = len(check.problems)
+    raw_status = raw.get("status")
+    status = _STATUSES.get(raw_status) if isinstance(raw_status, str) else None
+    if status is None:
+        allowed = ", ".join(REVIEW_STATUSES)
+        check.add(f"annotation: 'status' must be one of {allowed}, not {raw_status!r}")
+    annotators = raw.get("annotators", [])
+    if not isinstance(annotators, list) or not all(isinstance(a, str) for a in annotators):
+        check.add("annotation: 'annotators' must be a list of names")
+    elements = raw.get("elements", [])
+    if not isinstance(elements, list):
+        check.add("annotation: 'elements' must be a list")
+        elements = []
+    for index, element in enumerate(elements):
+        what = f"annotation element {index}"
+        if not isinstance(element, dict):
+            check.add(f"{what} must be an object")
+            continue
+        for key in ("name", "why"):
+            value = element.get(key)
+            if not isinstance(value, str) or not value.strip():
+                check.add(f"{what}: missing or empty '{key}'")
+        category = element.get("category")
+        if category not in CATEGORIES:
+            allowed = ", ".join(CATEGORIES)
+            check.add(f"{what}: 'category' must be one of {allowed}, not {category!r}")
+        check.box(element.get("box"), width, height, what, None)
+    if len(check.problems) > before:
+        return None
+    return status
+
+
 def _image(
     check: _Checker, record: Mapping[str, object], images: DatasetImages
 ) -> tuple[Path | None, int, int]:
@@ -270,6 +331,10 @@ def _image(
     if width and height and actual != (width, height):
         check.add(f"image is {actual[0]}×{actual[1]}, not the declared {width}×{height}")
     return image.path, width, height
+
+
+_ABSENT = object()
+"""What a record without an ``annotation`` key reads as (``null`` is a bad annotation)."""
 
 
 def _record(
@@ -304,10 +369,15 @@ def _record(
     }
     q1, q2, q3 = (choices.get(qid) for qid in ("q1", *CHOICE_QUESTIONS))
     q4, q5 = (explanations.get(qid) for qid in EXPLANATION_QUESTIONS)
+    # most records have no annotation: one lookup, nothing more
+    raw_annotation = record.get(ANNOTATION_KEY, _ABSENT)
+    status = (
+        None if raw_annotation is _ABSENT else _annotation(check, raw_annotation, width, height)
+    )
     if check.problems or path is None or None in (q1, q2, q3, q4, q5):
         return None
     assert q1 and q2 and q3 and q4 and q5  # narrowed by the check above
-    return SpatialItem(str(check.item), path, width, height, q1, q2, q3, q4, q5)
+    return SpatialItem(str(check.item), path, width, height, q1, q2, q3, q4, q5, status)
 
 
 def validate_spatialtrust(directory: Path) -> tuple[list[SpatialItem], list[Problem]]:

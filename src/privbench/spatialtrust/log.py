@@ -23,6 +23,7 @@ from privbench.runtime.log_reading import (
 )
 from privbench.runtime.record import (
     SPATIAL_SCORER,
+    DraftAnnotations,
     RunIdentity,
     SpatialScoreRecord,
     StrategyRecord,
@@ -138,6 +139,8 @@ class SpatialTrustLog:
     """Per image with a parse failure: question id → why it did not parse."""
     missing: list[str] = field(default_factory=list)
     """Images the run was asked to do that have no sample in the log (cancelled)."""
+    drafts: DraftAnnotations | None = None
+    """The run's images no person reviewed, as its task recorded them (``--allow-drafts``)."""
 
     @property
     def complete(self) -> bool:
@@ -198,6 +201,7 @@ def spatialtrust_log(log: EvalLog) -> SpatialTrustLog:
         {i: errors[i] for i in dataset_order(log, list(errors))},
         {i: failed_questions[i] for i in dataset_order(log, list(failed_questions))},
         missing=[i for i in expected_ids(log) if i not in done],
+        drafts=RunIdentity.from_log(log).draft_annotations,
     )
 
 
@@ -224,6 +228,7 @@ def json_document(
         "status": "complete" if logged.complete and log.status == "success" else "partial",
         "log_status": log.status,
         "dataset_hash": identity.dataset_hash or None,
+        "draft_annotations": None if logged.drafts is None else logged.drafts.model_dump(),
         "judge": logged.judge,
         **scores.tasks,
         "overall": scores.overall,

@@ -77,9 +77,11 @@ def reask_line(document: Mapping[str, Any]) -> str | None:
 def run_notes(
     scores: SpatialScores, logged: SpatialTrustLog, document: Mapping[str, Any]
 ) -> list[str]:
-    """Every line printed under the table: the summary, pipeline counters, re-asks,
-    warnings and the box-convention check."""
-    lines = [summary_line(scores, logged)]
+    """Every line printed under the table: unreviewed annotations first (the scores are
+    measured against drafts), the summary, pipeline counters, re-asks, warnings and the
+    box-convention check."""
+    lines = [] if logged.drafts is None else [logged.drafts.line()]
+    lines.append(summary_line(scores, logged))
     if logged.pipeline is not None:
         lines.append(pipeline_line(logged.pipeline))
         lines += logged.pipeline.warnings()

@@ -19,10 +19,11 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from privbench.dataset_identity import dataset_hash
 from privbench.runtime.judge_check import grader_role
-from privbench.runtime.record import SpatialSampleRecord, TaskRecord
+from privbench.runtime.record import DraftAnnotations, SpatialSampleRecord, TaskRecord
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.dataset import SpatialItem, ground_truth_record, load_spatialtrust
+from privbench.spatialtrust.drafts import TASK_PARAMETER, draft_annotations, refusal
 from privbench.spatialtrust.judge import MAX_TRIES
 from privbench.spatialtrust.predictions import load_spatial_predictions, parse_predictions
 from privbench.spatialtrust.prompts import direct_prompt
@@ -61,8 +62,25 @@ def _sample(item: SpatialItem) -> Sample:
     )
 
 
+class _TaskData:
+    """The task's dataset, loaded once, and its unreviewed images."""
+
+    def __init__(self, directory: Path, allow_drafts: bool) -> None:
+        """Load ``directory``; refuse (before any solver is built) images no person
+        reviewed unless ``allow_drafts``: the gate holds for ``inspect eval`` too."""
+        self.directory = directory
+        self.items = load_spatialtrust(directory)
+        self.drafts = draft_annotations(self.items)
+        if self.drafts is not None and not allow_drafts:
+            raise ValueError(refusal(directory, self.drafts, TASK_PARAMETER))
+
+    def record(self) -> dict[str, DraftAnnotations]:
+        """The task record's draft figure (nothing for reviewed or unannotated data)."""
+        return {} if self.drafts is None else {"draft_annotations": self.drafts}
+
+
 def _task(
-    directory: Path,
+    data: _TaskData,
     solver: Solver,
     judge: str | None,
     max_tries: int,
@@ -70,7 +88,7 @@ def _task(
     **settings: str,
 ) -> Task:
     """A SpatialTrust task; ``settings`` are the run's strategy, box format, predictions."""
-    items = load_spatialtrust(directory)
+    directory, items = data.directory, data.items
     return Task(
         dataset=MemoryDataset([_sample(item) for item in items], name="spatialtrust"),
         solver=solver,
@@ -85,6 +103,7 @@ def _task(
                 "dataset_hash": dataset_hash(directory),
                 "judge": judge,
                 **settings,
+                **data.record(),
             }
         ).metadata(),
     )
@@ -99,6 +118,7 @@ def spatialtrust(
     max_tries: int = MAX_TRIES,
     cache: bool = False,
     reask_unparsed: int = 0,
+    allow_drafts: bool = False,
 ) -> Task:
     """SpatialTrust: five questions per authentication capture, grounded with boxes.
 
@@ -111,6 +131,8 @@ def spatialtrust(
         cache: inspect's model cache for the model's and the judge's calls.
         reask_unparsed: times an answer that cannot be read in full is asked again with
             the format restated (0: the paper's one-pass protocol).
+        allow_drafts: run even if some images' annotations are drafts no person reviewed
+            (``privbench build``); the run then records how many.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
@@ -118,9 +140,10 @@ def spatialtrust(
     directory = Path(data) if data else default_data_dir()
     if reask_unparsed < 0:
         raise ValueError("reask_unparsed must be 0 or more")
+    data_set = _TaskData(directory, allow_drafts)
     solver = spatialtrust_strategy(strategy, str(directory), box_format, cache, reask_unparsed)
     return _task(
-        directory,
+        data_set,
         solver,
         judge,
         max_tries,
@@ -157,6 +180,7 @@ def spatialtrust_grade(
     max_tries: int = MAX_TRIES,
     box_format: str = "xyxy",
     cache: bool = False,
+    allow_drafts: bool = False,
 ) -> Task:
     """Score SpatialTrust predictions made elsewhere (``preds.jsonl``, docs/spatialtrust.md).
 
@@ -168,11 +192,14 @@ def spatialtrust_grade(
         box_format: the file's box convention: ``xyxy`` (pixels), ``xyxy1000``,
             ``yxyx1000``, ``xyxy1``.
         cache: inspect's model cache for the judge's calls.
+        allow_drafts: score even against annotations no person reviewed (``privbench
+            build``); the run then records how many.
     """
     directory = Path(data) if data else default_data_dir()
+    data_set = _TaskData(directory, allow_drafts)
     solver = stored_prediction(predictions, str(directory), box_format)
     return _task(
-        directory,
+        data_set,
         solver,
         judge,
         max_tries,
