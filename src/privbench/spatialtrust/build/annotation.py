@@ -24,7 +24,7 @@ are a reviewer's verdict. Only ``accepted`` images count as reviewed."""
 
 
 @dataclass(frozen=True)
-class Element:
+class SceneElement:
     """One visible element of a capture's background or non-primary-subject area."""
 
     name: str
@@ -45,12 +45,12 @@ class Annotation:
     """The capture's path relative to the dataset directory (``images/<id>.jpg``)."""
     width: int
     height: int
-    elements: tuple[Element, ...] = ()
+    elements: tuple[SceneElement, ...] = ()
     status: ReviewStatus = "draft"
     annotators: tuple[str, ...] = field(default=())
     """Who reviewed it (empty for a draft)."""
 
-    def of(self, category: Category) -> tuple[Element, ...]:
+    def of(self, category: Category) -> tuple[SceneElement, ...]:
         """The elements of one category, in annotation order."""
         return tuple(e for e in self.elements if e.category == category)
 

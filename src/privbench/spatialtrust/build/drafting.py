@@ -44,7 +44,7 @@ from privbench.runtime.record import DRAFT_SCORER, DraftElementRecord, DraftScor
 from privbench.spatialtrust.answer_text import final_text, json_values
 from privbench.spatialtrust.box_values import box_values
 from privbench.spatialtrust.boxes import BoxConvention, check_box, get_convention
-from privbench.spatialtrust.build.annotation import CATEGORIES, Category, Element
+from privbench.spatialtrust.build.annotation import CATEGORIES, Category, SceneElement
 from privbench.spatialtrust.build.manifest import BuildManifest, read_manifest
 from privbench.spatialtrust.prompts import SYSTEM_PROMPT
 from privbench.spatialtrust.reading import NAME_KEYS, WHY_KEYS
@@ -110,7 +110,7 @@ def read_category(value: object) -> Category | None:
 class DraftReading:
     """What one reply gave: the elements read, and what could not be read."""
 
-    elements: tuple[Element, ...]
+    elements: tuple[SceneElement, ...]
     failure: str | None = None
     """Why the reply gave no element list at all (the draft is then empty)."""
     skipped: tuple[str, ...] = field(default=())
@@ -141,7 +141,9 @@ def _element_list(text: str) -> list[object] | None:
     return None
 
 
-def _element(entry: object, width: int, height: int, convention: BoxConvention) -> Element | str:
+def _element(
+    entry: object, width: int, height: int, convention: BoxConvention
+) -> SceneElement | str:
     """One element, or why it was left out."""
     if not isinstance(entry, dict):
         return "not an object"
@@ -164,7 +166,7 @@ def _element(entry: object, width: int, height: int, convention: BoxConvention) 
     rounded = (round(box[0]), round(box[1]), round(box[2]), round(box[3]))
     if not (rounded[0] < rounded[2] and rounded[1] < rounded[3]):
         return f"{name[:40]}: box has no area in whole pixels"
-    return Element(name, category, why, tuple(float(v) for v in rounded))  # type: ignore[arg-type]
+    return SceneElement(name, category, why, tuple(float(v) for v in rounded))  # type: ignore[arg-type]
 
 
 def read_draft(text: str, width: int, height: int, convention: BoxConvention) -> DraftReading:
@@ -172,7 +174,7 @@ def read_draft(text: str, width: int, height: int, convention: BoxConvention) ->
     listed = _element_list(text)
     if listed is None:
         return DraftReading((), UNREADABLE)
-    elements: list[Element] = []
+    elements: list[SceneElement] = []
     skipped: list[str] = []
     for entry in listed:
         read = _element(entry, width, height, convention)
@@ -282,7 +284,7 @@ def spatialtrust_draft(captures: str, box_format: str = "xyxy", cache: bool = Fa
 class DraftRun:
     """The drafts of a finished drafting log, per capture id, with every count shown."""
 
-    elements: dict[str, tuple[Element, ...]]
+    elements: dict[str, tuple[SceneElement, ...]]
     unreadable: dict[str, str]
     """Capture id → why its reply gave no element list (its draft is empty)."""
     skipped: dict[str, list[str]]
@@ -314,7 +316,7 @@ def read_draft_log(log: EvalLog) -> DraftRun:
         record = DraftScoreRecord.from_metadata(_metadata(sample.scores))
         image_id = str(sample.id)
         run.elements[image_id] = tuple(
-            Element(e.name, e.category, e.why, (e.box[0], e.box[1], e.box[2], e.box[3]))
+            SceneElement(e.name, e.category, e.why, (e.box[0], e.box[1], e.box[2], e.box[3]))
             for e in record.elements
         )
         if record.unreadable:
