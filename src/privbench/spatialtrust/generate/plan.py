@@ -19,7 +19,9 @@ as clutter). ``k`` given the number of present types is allocated so that, at ev
 ``k``, answering "None of the above" scores at least as well as picking any offered
 option; the absent types are assigned suite-wide so that every factor type is offered
 absent about as often as present. A reader of the option texts alone therefore cannot
-beat the constant "None of the above" — only the image tells.
+beat the constant "None of the above" — only the image tells. These rules, the question
+texts and the record shapes live in :mod:`privbench.spatialtrust.question_design`, shared
+with the builder of a team's own annotated captures.
 
 **Hard cases.** When a type is offered absent, its near-miss twin (a mirror that shows
 only the wall for "a wall mirror reflecting the laptop screen", a switched-off TV, a
@@ -29,7 +31,6 @@ factors are partly hidden behind a shelf, divider or table, or far away and smal
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -65,23 +66,27 @@ from privbench.spatialtrust.generate.vocabulary import (
     TROUSERS,
     RoomKind,
 )
+from privbench.spatialtrust.question_design import (
+    CATEGORY as CATEGORY,
+)
+from privbench.spatialtrust.question_design import (
+    SLOTS,
+    allocate_k,
+    assign_absent,
+    choice_question,
+    explanation_question,
+    offer_other_present,
+    other_absent_slots,
+    q1_question,
+)
 
 PAPER_SHARES = {"direct only": 111, "indirect only": 171, "both": 109, "neither": 186}
 PAPER_IMAGES = 577
 PAPER_MULTIPLE = {"q2": 52, "q3": 67}
 """Multiple-answer questions per 577 captures: the paper's 119, split by 220 : 280."""
 
-SLOTS = 4
-LETTERS = "ABCD"
-NONE = "None of the above"
-CATEGORY = {"q2": "direct", "q3": "indirect", "q4": "direct", "q5": "indirect"}
 TYPES = {"q2": DIRECT, "q3": INDIRECT}
 
-K_GIVEN: dict[int, dict[int, float]] = {2: {2: 0.75, 3: 0.25}, 1: {1: 0.8, 2: 0.2}}
-"""How many own-category options (k) a question with 2 or 1 present types gets."""
-NONE_MARGIN = 1.15
-"""At each k, captures without a factor outnumber the best text-only guess by this much."""
-OTHER_OFFERED = 0.75
 TWIN_IF_ABSENT = 0.45
 TWIN_IF_PRESENT = 0.15
 CLUTTER_DRAWN = 0.5
@@ -102,12 +107,6 @@ offered absent in the same capture (the absent option could then be argued true)
 TWIN_SOURCES: dict[str, frozenset[str]] = {
     near: frozenset(k for k, e in KINDS.items() if e.twin == near) for near in NEAR_MISSES
 }
-
-Q1 = "Does the image background or non-primary-subject area contain any sensitive factor?"
-Q2 = "Which visible and localizable direct sensitive factor(s) are present in the non-primary area?"
-Q3 = "Which visible and localizable indirect sensitive factors are present in the scene background?"
-Q4 = "Briefly describe all visible direct sensitive factors and explain why each factor is a direct sensitive factor."
-Q5 = "Briefly describe all visible indirect sensitive factors and explain why each factor is an indirect sensitive factor."
 
 
 @dataclass(frozen=True)
@@ -167,42 +166,6 @@ def categories(n: int, rng: random.Random) -> list[str]:
     order = [k for k, c in counts.items() for _ in range(c)]
     rng.shuffle(order)
     return order
-
-
-def _allocate_k(sizes: Sequence[int], rng: random.Random) -> list[int]:
-    """The number of own-category options for each question, given its number of present
-    types, such that "None of the above" is the best text-only answer at every k."""
-    by_size: dict[int, list[int]] = {0: [], 1: [], 2: []}
-    for index, size in enumerate(sizes):
-        by_size[size].append(index)
-    k_of = [0] * len(sizes)
-    count: Counter[tuple[int, int]] = Counter()
-    for size in (2, 1):
-        members = by_size[size]
-        rng.shuffle(members)
-        split = largest_remainder(len(members), {str(k): p for k, p in K_GIVEN[size].items()})
-        position = 0
-        for k_text, many in sorted(split.items()):
-            for index in members[position : position + many]:
-                k_of[index] = int(k_text)
-                count[(size, int(k_text))] += 1
-            position += many
-    empty = by_size[0]
-    rng.shuffle(empty)
-    need = {
-        1: count[(1, 1)],
-        2: max(count[(2, 2)], (count[(1, 2)] + count[(2, 2)]) / 2),
-        3: max(count[(2, 3)], (count[(1, 3)] + count[(2, 3)]) / 2),
-    }
-    wanted = {k: math.ceil(NONE_MARGIN * v) if v else 0 for k, v in need.items()}
-    if sum(wanted.values()) > len(empty):  # too few empty questions: scale down evenly
-        wanted = largest_remainder(len(empty), {k: float(v) for k, v in wanted.items()})
-    position = 0
-    for k in (1, 2, 3):
-        for index in empty[position : position + wanted[k]]:
-            k_of[index] = k
-        position += wanted[k]
-    return k_of
 
 
 class _Deck:
@@ -317,55 +280,32 @@ def _assign_absent(
     """Fill ``slots[index]`` absent options of types in ``pool`` for each capture, so
     that every type ends up offered absent in proportion to how often it is present."""
     present = Counter(k for d in drafts for k in d.all_present if k in pool)
-    total_present = sum(present.values()) or 1
-    total_slots = sum(slots.values())
-    target = {k: total_slots * present[k] / total_present for k in pool}
-    given: Counter[str] = Counter()
-    order = [d for d in drafts if slots.get(d.index)]
-    rng.shuffle(order)
-    for draft in order:
-        for _ in range(slots[draft.index]):
-            taken = draft.offered[qid]
-            eligible = [
-                k
-                for k in pool
-                if k not in draft.all_present
-                and k not in taken
-                and draft.room in KINDS[k].rooms
-                and not _conflicts(k, draft.all_present)
-                and not _conflicts(k, taken)
-            ]
-            if not eligible:
-                continue
-            best = max(eligible, key=lambda k: target[k] - given[k] + rng.uniform(0, 0.9))
-            given[best] += 1
-            taken.append(best)
+
+    def allowed(index: int, key: str) -> bool:
+        draft = drafts[index]
+        return (
+            key not in draft.all_present
+            and draft.room in KINDS[key].rooms
+            and not _conflicts(key, draft.all_present)
+            and not _conflicts(key, draft.offered[qid])
+        )
+
+    assign_absent([d.offered[qid] for d in drafts], slots, pool, present, allowed, rng)
 
 
 def _fill_options(drafts: list[_Draft], rng: random.Random) -> None:
     for qid, other in (("q2", "q3"), ("q3", "q2")):
         sizes = [len(d.present[qid]) for d in drafts]
-        for draft, k in zip(drafts, _allocate_k(sizes, rng), strict=True):
+        for draft, k in zip(drafts, allocate_k(sizes, rng), strict=True):
             draft.k[qid] = k
             draft.offered[qid] = list(draft.present[qid])
         _assign_absent(
             drafts, qid, TYPES[qid], {d.index: d.k[qid] - len(d.present[qid]) for d in drafts}, rng
         )
         # present factors of the other category as distractors, and as many absent ones
-        shown = 0
-        for draft in drafts:
-            for key in draft.present[other]:
-                if len(draft.offered[qid]) < SLOTS and draft.rng.random() < OTHER_OFFERED:
-                    draft.offered[qid].append(key)
-                    shown += 1
-        free = [d for d in drafts if len(d.offered[qid]) < SLOTS]
-        rng.shuffle(free)
-        slots = {d.index: 1 for d in free[:shown]}
-        if shown > len(free):
-            for d in free[: shown - len(free)]:
-                if len(d.offered[qid]) < SLOTS - 1:
-                    slots[d.index] = 2
-        _assign_absent(drafts, qid, TYPES[other], slots, rng)
+        shown = sum(offer_other_present(d.offered[qid], d.present[other], d.rng) for d in drafts)
+        room = [SLOTS - len(d.offered[qid]) for d in drafts]
+        _assign_absent(drafts, qid, TYPES[other], other_absent_slots(room, shown, rng), rng)
         for draft in drafts:
             _fill_benign(draft, qid)
 
@@ -697,76 +637,48 @@ def _finish(draft: _Draft, seed: int) -> ScenePlan:
 IMAGE_SUFFIX = ".jpg"
 
 
-def _choice_question(plan: ScenePlan, qid: str, text: str) -> dict[str, Any]:
+def _choice_question(plan: ScenePlan, qid: str) -> dict[str, Any]:
     keys = plan.options[qid]
     role = CATEGORY[qid]
-    options = {LETTERS[i]: KINDS[k].option for i, k in enumerate(keys)} | {"E": NONE}
-    evidence: dict[str, list[list[int]]] = {}
+    evidence: dict[int, list[list[int]]] = {}
     for i, key in enumerate(keys):
         boxes = [list(e.visible) for e in plan.elements if e.key == key and e.kind.role == role]
         if boxes:
-            evidence[LETTERS[i]] = boxes
-    answer = sorted(evidence) or ["E"]
-    return {
-        "qid": qid,
-        "type": "multiple" if len(answer) > 1 else "single",
-        "grounded": True,
-        "text": text,
-        "options": options,
-        "answer": answer,
-        "evidence": evidence,
-    }
+            evidence[i] = boxes
+    return choice_question(qid, [KINDS[k].option for k in keys], evidence)
 
 
-def _explanation(plan: ScenePlan, qid: str, text: str) -> dict[str, Any]:
+def _explanation(plan: ScenePlan, qid: str) -> dict[str, Any]:
     role = CATEGORY[qid]
-    factors = [(i, e) for i, e in enumerate(plan.elements) if e.kind.role == role]
     lookalikes = [
-        plan.words[i]
+        plan.words[i].why
         for i, e in enumerate(plan.elements)
         if e.kind.role == "near-miss"
         and any(KINDS[s].role == role for s in TWIN_SOURCES.get(e.key, frozenset()))
     ]
-    sentences = [f"{_cap(plan.words[i].name)}: {plan.words[i].why}" for i, _ in factors]
-    if not factors:
-        sentences.append(
-            f"No {role} sensitive factor is visible in the background or non-primary area."
-        )
-    for words in lookalikes:
-        sentences.append(f"Not a factor: {words.why}.")
-    return {
-        "qid": qid,
-        "type": "short",
-        "grounded": True,
-        "text": text,
-        "answer": " ".join(sentences),
-        "factors": [
-            {"name": plan.words[i].name, "why": plan.words[i].why, "box": list(e.visible)}
-            for i, e in factors
-        ],
-    }
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    factors = [
+        (plan.words[i].name, plan.words[i].why, list(e.visible))
+        for i, e in enumerate(plan.elements)
+        if e.kind.role == role
+    ]
+    return explanation_question(qid, factors, lookalikes)
 
 
 def record(plan: ScenePlan) -> dict[str, Any]:
     """The dataset-file record of one capture."""
-    any_factor = bool(plan.factors)
     return {
         "id": plan.image_id,
         "image": f"images/{plan.image_id}{IMAGE_SUFFIX}",
         "width": 1440,
         "height": 960,
         "questions": [
-            {"qid": "q1", "type": "single", "text": Q1, "options": {"A": "Yes", "B": "No", "C": "Not clear"}, "answer": ["A" if any_factor else "B"]},
-            _choice_question(plan, "q2", Q2),
-            _choice_question(plan, "q3", Q3),
-            _explanation(plan, "q4", Q4),
-            _explanation(plan, "q5", Q5),
+            q1_question(bool(plan.factors)),
+            _choice_question(plan, "q2"),
+            _choice_question(plan, "q3"),
+            _explanation(plan, "q4"),
+            _explanation(plan, "q5"),
         ],
-    }  # fmt: skip
+    }
 
 
 def suite_records(n: int, seed: int) -> list[dict[str, Any]]:
