@@ -27,7 +27,7 @@ from PIL import Image
 from privbench.audit.spatialtrust import answer_shapes, leakage_details
 from privbench.generate.apportion import largest_remainder
 from privbench.spatialtrust.baseline import trivial_baselines
-from privbench.spatialtrust.build.annotation import Annotation, Category, Element
+from privbench.spatialtrust.build.annotation import Annotation, Category, SceneElement
 from privbench.spatialtrust.build.questions import (
     CHOICE_CATEGORIES,
     dataset_records,
@@ -71,7 +71,7 @@ def plan_annotations(n: int, seed: int) -> list[Annotation]:
     }
     for plan in plan_suite(n, seed):
         elements = tuple(
-            Element(
+            SceneElement(
                 placed.kind.option,
                 role_to_category[placed.kind.role],
                 plan.words[index].why,
@@ -196,14 +196,14 @@ def _box(rng: random.Random) -> tuple[float, float, float, float]:
 
 def _factors(
     rng: random.Random, category: Category, many: int, concepts: Concepts
-) -> list[Element]:
-    elements: list[Element] = []
+) -> list[SceneElement]:
+    elements: list[SceneElement] = []
     for phrasings, why in rng.sample(list(concepts), many):
         name = _written(rng, rng.choice(phrasings))
         why_text = why[0].upper() + why[1:] + ("." if rng.random() < 0.7 else "")
-        elements.append(Element(name, category, why_text, _box(rng)))
+        elements.append(SceneElement(name, category, why_text, _box(rng)))
         if rng.random() < SAME_NAME_TWICE:
-            elements.append(Element(name, category, why_text, _box(rng)))
+            elements.append(SceneElement(name, category, why_text, _box(rng)))
     return elements
 
 
@@ -214,7 +214,7 @@ def free_text_annotations(n: int, seed: int) -> list[Annotation]:
     rng = random.Random(f"free-text-annotations:{seed}")
     annotations: list[Annotation] = []
     for index, category in enumerate(categories(n, rng)):
-        elements: list[Element] = []
+        elements: list[SceneElement] = []
         plan: tuple[tuple[Category, Concepts, tuple[str, ...]], ...] = (
             ("direct", DIRECT_CONCEPTS, ("direct only", "both")),
             ("indirect", INDIRECT_CONCEPTS, ("indirect only", "both")),
@@ -228,7 +228,7 @@ def free_text_annotations(n: int, seed: int) -> list[Annotation]:
             elements += _factors(rng, role, many, concepts)
         if rng.random() < NEAR_MISS_SHARE:
             for name, why in rng.sample(NEAR_MISS_NAMES, rng.choice((1, 1, 2))):
-                elements.append(Element(_written(rng, name), "near_miss", why, _box(rng)))
+                elements.append(SceneElement(_written(rng, name), "near_miss", why, _box(rng)))
         rng.shuffle(elements)
         image_id = f"cap-{seed}-{index + 1:04d}"
         annotations.append(
@@ -247,7 +247,7 @@ def _questions(record: Mapping[str, object]) -> dict[str, dict[str, Any]]:
 
 
 def _one(
-    elements: Sequence[Element], image_id: str = "x-0001", others: Sequence[Annotation] = ()
+    elements: Sequence[SceneElement], image_id: str = "x-0001", others: Sequence[Annotation] = ()
 ) -> dict[str, dict[str, Any]]:
     annotation = Annotation(image_id, f"images/{image_id}.jpg", WIDTH, HEIGHT, tuple(elements))
     records = dataset_records([annotation, *others])
@@ -264,10 +264,12 @@ BOX_B = (500.5, 120.2, 700.7, 380.9)
 def test_two_present_direct_factors_are_both_options_and_the_answer() -> None:
     q = _one(
         [
-            Element(
+            SceneElement(
                 "sticky note with password on monitor", "direct", "The password is legible.", BOX_A
             ),
-            Element("Person looking at the laptop screen", "direct", "They see the login.", BOX_B),
+            SceneElement(
+                "Person looking at the laptop screen", "direct", "They see the login.", BOX_B
+            ),
         ],
         others=free_text_annotations(40, 5),
     )["q2"]
@@ -288,7 +290,7 @@ def test_six_indirect_factors_get_six_options_and_letters_continue() -> None:
         "company logo on the wall",
         "a parcel with a shipping label",
     ]
-    q = _one([Element(n, "indirect", "It is a risk.", BOX_A) for n in names])["q3"]
+    q = _one([SceneElement(n, "indirect", "It is a risk.", BOX_A) for n in names])["q3"]
     real = {k: v for k, v in q["options"].items() if v != NONE}
     assert len(real) >= 6
     assert sorted(real[letter] for letter in q["answer"]) == sorted(names)
@@ -300,8 +302,8 @@ def test_six_indirect_factors_get_six_options_and_letters_continue() -> None:
 def test_same_name_elements_share_one_option_with_two_boxes() -> None:
     q = _one(
         [
-            Element("A sticky note with a password", "direct", "Legible.", BOX_A),
-            Element("sticky note with a password.", "direct", "Legible too.", BOX_B),
+            SceneElement("A sticky note with a password", "direct", "Legible.", BOX_A),
+            SceneElement("sticky note with a password.", "direct", "Legible too.", BOX_B),
         ]
     )
     (letter,) = q["q2"]["answer"]
@@ -311,7 +313,7 @@ def test_same_name_elements_share_one_option_with_two_boxes() -> None:
 
 
 def test_no_factor_means_no_and_none_of_the_above() -> None:
-    q = _one([Element("switched-off TV", "near_miss", "The screen is off.", BOX_A)])
+    q = _one([SceneElement("switched-off TV", "near_miss", "The screen is off.", BOX_A)])
     assert q["q1"]["answer"] == ["B"]
     for qid in ("q2", "q3"):
         assert [q[qid]["options"][a] for a in q[qid]["answer"]] == [NONE]
@@ -324,7 +326,7 @@ def test_no_factor_means_no_and_none_of_the_above() -> None:
 
 
 def test_explanations_say_name_and_why_with_boxes() -> None:
-    q = _one([Element("door left ajar", "indirect", "someone could look in", BOX_B)])
+    q = _one([SceneElement("door left ajar", "indirect", "someone could look in", BOX_B)])
     assert q["q1"]["answer"] == ["A"]
     assert q["q5"]["answer"] == "Door left ajar: someone could look in."
     assert q["q5"]["factors"] == [
@@ -334,7 +336,7 @@ def test_explanations_say_name_and_why_with_boxes() -> None:
 
 
 def test_a_box_outside_the_image_is_refused() -> None:
-    bad = Element("a note", "direct", "Legible.", (1500.0, 10.0, 1600.0, 50.0))
+    bad = SceneElement("a note", "direct", "Legible.", (1500.0, 10.0, 1600.0, 50.0))
     with pytest.raises(ValueError, match="x-0001"):
         _one([bad])
 

@@ -43,7 +43,7 @@ from privbench.spatialtrust.build.annotation import (
     ANNOTATION_KEY,
     Annotation,
     Category,
-    Element,
+    SceneElement,
     annotation_record,
 )
 from privbench.spatialtrust.generate.vocabulary import KINDS
@@ -196,7 +196,7 @@ class _Capture:
         )
 
 
-def _keys_in_order(elements: Iterable[Element]) -> list[str]:
+def _keys_in_order(elements: Iterable[SceneElement]) -> list[str]:
     return list(dict.fromkeys(type_key(e.name) for e in elements))
 
 
