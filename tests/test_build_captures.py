@@ -31,6 +31,8 @@ from privbench.spatialtrust.build.captures import (
     mean_luminance,
     measure,
     perceptual_hash,
+    video_frames_by_reading,
+    video_frames_by_seeking,
 )
 from privbench.spatialtrust.build.faces import (
     Pixels,
@@ -222,6 +224,23 @@ def test_mjpg_avi_is_sampled_by_timestamp(tmp_path: Path, scenes: list[Pixels]) 
     # samples at 0 s (a) and 2 s (b); c (3–4 s) falls between samples
     assert counts == FrameCounts(sampled=2, kept=2, near_duplicate=0, dark=0, blurred=0, over_max=0)
     assert [c.frame_time for c in captures] == [0.0, 2.0]
+    # below a second apart the video is read frame by frame: 8 samples at 0, 0.5, … 3.5 s
+    _, captures, counts = collect_captures([tmp_path / "clip.avi"], tmp_path / "out2", every=0.5)
+    assert counts == FrameCounts(sampled=8, kept=3, near_duplicate=5, dark=0, blurred=0, over_max=0)
+    assert [c.frame_time for c in captures] == [0.0, 2.0, 3.0]
+
+
+@pytest.mark.parametrize("name, fourcc", [("v.mp4", "mp4v"), ("v.avi", "MJPG")])
+def test_seeking_and_reading_sample_the_same_frames(
+    tmp_path: Path, scenes: list[Pixels], name: str, fourcc: str
+) -> None:
+    _write_video(tmp_path / name, scenes[:3], fourcc)
+    sought = list(video_frames_by_seeking(tmp_path / name, 1.0))
+    read = list(video_frames_by_reading(tmp_path / name, 1.0))
+    assert [t for t, _ in sought] == [t for t, _ in read] == [0.0, 1.0, 2.0]
+    for (_, a), (_, b), scene in zip(sought, read, scenes[:3], strict=True):
+        assert np.array_equal(a, b)
+        assert np.abs(a.astype(np.int16) - scene).mean() < 8  # the segment's own scene
 
 
 # --- normalization and metadata -----------------------------------------------------------

@@ -251,15 +251,28 @@ def read_image(path: Path) -> Pixels:
         return np.asarray(upright.convert("RGB"), dtype=np.uint8)
 
 
-def video_frames(path: Path, every: float) -> Iterator[tuple[float, Pixels]]:
-    """``(seconds, RGB frame)`` at 0, ``every``, 2 × ``every``, … of a video.
+SEEK_FROM_EVERY = 1.0
+"""Sample by seeking when samples are at least this many seconds apart, else by reading.
 
-    Read-and-skip: every frame is grabbed (decoded) but only the sampled ones are
-    converted to pixels. Why not seeking: ``bench/build_captures.py`` measures both on a
-    1080p video, and a seek costs a decode from the previous keyframe plus the demuxer's
-    reset, so at one sample in two seconds read-and-skip is as fast or faster, and it
-    never lands on the wrong frame in a file whose index is poor.
-    """
+Why: a seek decodes from the keyframe before the sample time, reading decodes every
+frame. ``bench/build_captures.py`` measures both on a 60 s 1080p mp4v video every 2 s:
+seeking 17.6 sampled frames/s (35 video seconds per second), reading 7.9 (16); phone
+videos put keyframes about a second apart, so a seek decodes at most that. Samples
+closer than a second would decode the same stretch again for every seek.
+"""
+
+
+def video_frames(path: Path, every: float) -> Iterator[tuple[float, Pixels]]:
+    """``(seconds, RGB frame)`` at 0, ``every``, 2 × ``every``, … of a video, by seeking
+    or by reading (:data:`SEEK_FROM_EVERY`)."""
+    if every >= SEEK_FROM_EVERY:
+        return video_frames_by_seeking(path, every)
+    return video_frames_by_reading(path, every)
+
+
+def video_frames_by_reading(path: Path, every: float) -> Iterator[tuple[float, Pixels]]:
+    """:func:`video_frames` by read-and-skip: every frame is grabbed (decoded), only the
+    sampled ones are converted to pixels; a frame's time is its index over the frame rate."""
     capture = cv2.VideoCapture(str(path))
     try:
         if not capture.isOpened():
@@ -284,8 +297,10 @@ def video_frames(path: Path, every: float) -> Iterator[tuple[float, Pixels]]:
         capture.release()
 
 
-def video_frames_by_seek(path: Path, every: float) -> Iterator[tuple[float, Pixels]]:
-    """Like :func:`video_frames`, by seeking to each sample time (kept for the bench)."""
+def video_frames_by_seeking(path: Path, every: float) -> Iterator[tuple[float, Pixels]]:
+    """:func:`video_frames` by seeking to each sample time (OpenCV decodes forward from
+    the keyframe before it to the frame at that time); it ends where a seek finds no
+    frame, past the end."""
     capture = cv2.VideoCapture(str(path))
     try:
         if not capture.isOpened():
