@@ -408,11 +408,13 @@ def test_primary_face_is_the_largest_ties_to_the_most_central() -> None:
     # equal sizes (within the tie margin): the one nearer the centre wins
     assert primary_face([(0, 0, 200, 200), (620, 380, 815, 580)], 1440, 960) == 1
     assert primary_face([(1200, 700, 1400, 900), (100, 100, 300, 300)], 1440, 960) == 1
+    # the user missed: the largest face left is a bystander's, too small to be the user
+    assert primary_face([(100, 100, 160, 170), (900, 200, 940, 250)], 1440, 960) is None
 
 
 def test_blur_changes_only_the_bystanders_boxes(scenes: list[Pixels]) -> None:
     pixels = np.asarray(Image.fromarray(scenes[0]).resize((1440, 960)), dtype=np.uint8)
-    user, bystander = (500, 200, 900, 700), (1100, 100, 1200, 220)
+    user, bystander = (500, 200, 900, 700), (1100, 100, 1180, 190)
     out, blurred = blur_faces_but_primary(pixels, [bystander, user])
     assert blurred == 1
     changed = np.any(out != pixels, axis=2)
@@ -421,6 +423,8 @@ def test_blur_changes_only_the_bystanders_boxes(scenes: list[Pixels]) -> None:
     outside = changed.copy()
     outside[y1:y2, x1:x2] = False
     assert not outside.any()
+    _, blurred = blur_faces_but_primary(pixels, [bystander, (300, 300, 360, 370)])
+    assert blurred == 2  # no face is the user's: both are blurred
 
 
 def test_without_the_detector_blur_is_a_one_line_usage_error(

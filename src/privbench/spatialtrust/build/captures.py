@@ -35,7 +35,12 @@ from PIL import Image, ImageOps
 
 from privbench.images import image_problem
 from privbench.runtime.errors import PrivbenchError, UsageError
-from privbench.spatialtrust.build.faces import Pixels, blur_faces_but_primary, require_detector
+from privbench.spatialtrust.build.faces import (
+    Detector,
+    Pixels,
+    blur_faces_but_primary,
+    require_detector,
+)
 
 VIDEO_SUFFIXES = frozenset({".mp4", ".mov", ".webm", ".avi"})
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png"})
@@ -256,9 +261,10 @@ SEEK_FROM_EVERY = 1.0
 
 Why: a seek decodes from the keyframe before the sample time, reading decodes every
 frame. ``bench/build_captures.py`` measures both on a 60 s 1080p mp4v video every 2 s:
-seeking 17.6 sampled frames/s (35 video seconds per second), reading 7.9 (16); phone
-videos put keyframes about a second apart, so a seek decodes at most that. Samples
-closer than a second would decode the same stretch again for every seek.
+seeking 17.6–27.8 sampled frames/s (35–56 video seconds per second), reading 7.9–9.0
+(16–18), over two runs on a shared 2-core machine. Phone videos commonly put keyframes
+1–2 s apart, so a seek decodes at most that much. Samples closer than a second would
+decode the same stretch again for every seek.
 """
 
 
@@ -383,6 +389,18 @@ def _frames(
         yield from video_frames(path, every)
 
 
+def _write_capture(
+    cropped: Pixels, size: tuple[int, int], detector: Detector | None, path: Path
+) -> int:
+    """Resize, blur bystanders' faces (with a detector) and write; how many were blurred."""
+    pixels = normalized(cropped, size)
+    blurred = 0
+    if detector is not None:
+        pixels, blurred = blur_faces_but_primary(pixels, detector(pixels))
+    write_jpeg(pixels, path)
+    return blurred
+
+
 def collect_captures(
     sources: Sequence[Path],
     out_dir: Path,
@@ -426,12 +444,8 @@ def collect_captures(
                 measures = measure(cropped, size)
                 fate = fate_of(measures, kept_hashes)
                 if fate == "kept":
-                    pixels = normalized(cropped, size)
-                    blurred = 0
-                    if detector is not None:
-                        pixels, blurred = blur_faces_but_primary(pixels, detector(pixels))
                     capture_id = f"cap_{len(kept) + 1:04d}"
-                    write_jpeg(pixels, images / f"{capture_id}.jpg")
+                    blurred = _write_capture(cropped, size, detector, images / f"{capture_id}.jpg")
                     kept_hashes.append(measures.phash)
                     kept.append(
                         CaptureFile(
