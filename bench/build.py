@@ -23,7 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "bench"))
 
+from build_captures import main as captures_bench  # noqa: E402
 from loopback_server import LoopbackServer  # noqa: E402
 
 from privbench.runtime.running import Generation, RunOptions, run_model_task  # noqa: E402
@@ -87,12 +89,7 @@ def drafting(connections: int, work: Path, staging: Path) -> None:
 def main() -> None:
     import os
 
-    try:
-        from build_captures import main as captures_main  # the capture stage's own bench
-    except ImportError:
-        captures_main = None
-    if captures_main is not None:
-        captures_main()
+    captures_bench()
     work = Path(tempfile.mkdtemp(prefix="privbench-build-bench-"))
     staging = _staging(work / "staging")
     with LoopbackServer(default_reply=REPLY, latency=LATENCY_S) as server:

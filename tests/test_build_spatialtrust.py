@@ -15,6 +15,7 @@ import os
 import shutil
 import signal
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -69,7 +70,7 @@ def sources(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture
-def drafter(monkeypatch: pytest.MonkeyPatch) -> LoopbackServer:
+def drafter(monkeypatch: pytest.MonkeyPatch) -> Iterator[LoopbackServer]:
     with LoopbackServer(default_reply='{"elements": []}') as loopback:
         monkeypatch.setenv("LOOPDRAFT_BASE_URL", loopback.base_url)
         monkeypatch.setenv("LOOPDRAFT_API_KEY", API_KEY)
