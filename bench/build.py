@@ -7,6 +7,10 @@
 2. **Drafting**: 200 captures drafted against the loopback OpenAI-compatible drafter at
    0.5 s latency per request, through inspect as ``build`` runs it, at 10 and 20
    connections; printed: wall time, the ideal (⌈200 / connections⌉ × 0.5 s) and their ratio.
+3. **What a built dataset gives away**: ``build spatialtrust`` on a folder of 240 generated
+   scenes with a loopback drafter that writes varied free-text drafts (the paper's shares
+   of direct only / indirect only / both / neither), then ``audit``; printed: option-name
+   leakage of q2 and q3 (target ≤ 3 points) and the trivial baseline.
 
 Run: ``PYTHONPATH=src .venv/bin/python bench/build.py``.
 """
@@ -15,6 +19,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import random
 import shutil
 import sys
 import tempfile
@@ -86,9 +92,93 @@ def drafting(connections: int, work: Path, staging: Path) -> None:
     )
 
 
-def main() -> None:
-    import os
+N_AUDIT = 240
+DRAFT_NAMES = {
+    "direct": [
+        "sticky note with a password", "Password written on a sticky note",
+        "monitor showing an email inbox", "second laptop with a bank statement open",
+        "whiteboard with login credentials", "printed letter with a name and address",
+        "ID card on the desk", "phone screen showing a one-time code",
+        "calendar with named appointments", "mirror reflecting the laptop screen",
+    ],
+    "indirect": [
+        "person standing behind the user", "open door to the corridor",
+        "window facing the street", "security camera in the corner", "smart speaker",
+        "colleague walking past", "webcam on a shelf pointed at the desk",
+        "glass wall to a meeting room", "person sitting at the next table",
+    ],
+    "near_miss": [
+        "switched-off TV", "blank whiteboard", "camera facing the wall",
+        "poster of a mountain", "closed door", "framed family photo",
+    ],
+}  # fmt: skip
+SHARES = {"direct only": 111, "indirect only": 171, "both": 109, "neither": 186}
 
+
+def _varied_draft(rng: random.Random) -> str:
+    """One drafter reply: categories drawn at the paper's shares, 1–3 elements each."""
+    kind = rng.choices(list(SHARES), weights=list(SHARES.values()))[0]
+    wanted = {
+        "direct": kind in ("direct only", "both"),
+        "indirect": kind in ("indirect only", "both"),
+    }
+    elements = []
+    for category, names in DRAFT_NAMES.items():
+        count = rng.randint(1, 3) if wanted.get(category, rng.random() < 0.4) else 0
+        for name in rng.sample(names, min(count, len(names))):
+            x, y = rng.randrange(0, 1200), rng.randrange(0, 700)
+            elements.append({"name": name, "category": category,
+                             "box": [x, y, x + rng.randrange(40, 240), y + rng.randrange(40, 260)],
+                             "why": f"The {name} is visible in the background."})  # fmt: skip
+    return json.dumps({"elements": elements})
+
+
+def audit_of_a_build(work: Path) -> None:
+    import subprocess
+
+    from privbench.spatialtrust.generate.plan import plan_suite
+    from privbench.spatialtrust.generate.render import render_scene
+
+    photos = work / "scenes"
+    photos.mkdir()
+    for plan in plan_suite(N_AUDIT, 11):
+        render_scene(plan).convert("RGB").save(photos / f"{plan.image_id}.png")
+    rng = random.Random(7)
+    with LoopbackServer(default_reply=lambda body: _varied_draft(rng)) as server:
+        env = {
+            **os.environ,
+            "BENCHDRAFTER_BASE_URL": server.base_url,
+            "BENCHDRAFTER_API_KEY": "none",
+        }
+        built = work / "built"
+        started = time.monotonic()
+        result = subprocess.run(
+            [sys.executable, "-m", "privbench", "build", "spatialtrust", str(photos), "--out",
+             str(built), "--drafter", "openai-api/benchdrafter/d", "--log-dir", str(work / "blogs"),
+             "--json"],
+            env=env, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        wall = time.monotonic() - started
+    document = json.loads(result.stdout)
+    audit = subprocess.run(
+        [sys.executable, "-m", "privbench", "audit", str(built), "--json"],
+        env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    figures = json.loads(audit.stdout)
+    leakage = figures["leakage"]["details"]
+    print(
+        f"built {document['captures']} captures from {N_AUDIT} scenes in {wall:.1f} s "
+        f"(frames {document['frames']}); drafter counts {document['drafter']['counts']}"
+    )
+    for qid in ("q2", "q3"):
+        entry = leakage[qid]
+        print(
+            f"option-name leakage {qid}: {entry['gain']:+.2f} points (text-only "
+            f"{entry['predictor']:.1f} vs best constant {entry['trivial']:.1f}; target ≤ 3)"
+        )
+
+
+def main() -> None:
     captures_bench()
     work = Path(tempfile.mkdtemp(prefix="privbench-build-bench-"))
     staging = _staging(work / "staging")
@@ -97,6 +187,7 @@ def main() -> None:
         os.environ["BENCHDRAFTER_API_KEY"] = "none"
         for connections in (10, 20):
             drafting(connections, work, staging)
+    audit_of_a_build(work)
     shutil.rmtree(work, ignore_errors=True)
 
 

@@ -22,12 +22,15 @@ from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.spatialtrust.build.captures import (
     BLUR_LAPLACIAN_VARIANCE,
     DARK_LUMINANCE,
+    LOCAL_CHANGE,
     NEAR_DUPLICATE_DISTANCE,
     FrameCounts,
     centre_crop_box,
     collect_captures,
     hamming,
+    is_near_duplicate,
     laplacian_variance,
+    local_change,
     mean_luminance,
     measure,
     perceptual_hash,
@@ -127,6 +130,47 @@ def test_thresholds_separate_sharp_blurred_dark_and_duplicates(scenes: list[Pixe
     for i, a in enumerate(sharp):
         for b in sharp[i + 1 :]:
             assert hamming(a.phash, b.phash) > NEAR_DUPLICATE_DISTANCE
+
+
+def _with_note(scene: Pixels) -> Pixels:
+    """The scene with a small yellow sticky note put on its background (top left)."""
+    noted = scene.copy()
+    height, width = noted.shape[:2]
+    x, y = width // 8, height // 8
+    noted[y : y + height // 16, x : x + width // 18] = (250, 230, 80)
+    return noted
+
+
+def _recoded(pixels: Pixels) -> Pixels:
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, format="JPEG", quality=60)
+    return np.asarray(Image.open(buffer).convert("RGB"), dtype=np.uint8)
+
+
+def test_a_small_object_added_makes_a_new_capture(scenes: list[Pixels]) -> None:
+    """pHash alone calls the room with a sticky note added a duplicate; the local change
+    after alignment does not, while a shifted, re-encoded copy stays a duplicate."""
+    aspect = (3, 2)
+    for scene in scenes:
+        original = measure(scene, aspect)
+        noted = measure(_with_note(scene), aspect)
+        shifted = measure(_recoded(_jittered(scene, 6, 3)), aspect)
+        assert hamming(noted.phash, original.phash) <= NEAR_DUPLICATE_DISTANCE
+        assert local_change(noted.thumbnail, original.thumbnail) >= LOCAL_CHANGE
+        assert not is_near_duplicate(noted, original)
+        assert local_change(shifted.thumbnail, original.thumbnail) < LOCAL_CHANGE
+        assert is_near_duplicate(shifted, original)
+
+
+def test_a_folder_keeps_both_versions_of_a_room(tmp_path: Path, scenes: list[Pixels]) -> None:
+    folder = tmp_path / "room"
+    folder.mkdir()
+    Image.fromarray(scenes[0]).save(folder / "a_before.png")
+    Image.fromarray(_with_note(scenes[0])).save(folder / "b_with_note.png")
+    Image.fromarray(_jittered(scenes[0], 4, 2)).save(folder / "c_again.png")
+    _, captures, counts = collect_captures([folder], tmp_path / "out")
+    assert [Path(c.source).name for c in captures] == ["a_before.png", "b_with_note.png"]
+    assert counts.near_duplicate == 1
 
 
 def test_perceptual_hash_is_64_bits_and_stable(scenes: list[Pixels]) -> None:
