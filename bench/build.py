@@ -36,11 +36,11 @@ from loopback_server import LoopbackServer  # noqa: E402
 
 from privbench.runtime.running import Generation, RunOptions, run_model_task  # noqa: E402
 from privbench.shipped import SPATIALTRUST_SUITE  # noqa: E402
+from privbench.spatialtrust.build.captures import CaptureFile  # noqa: E402
 from privbench.spatialtrust.build.drafting import read_draft_log, spatialtrust_draft  # noqa: E402
 from privbench.spatialtrust.build.manifest import (  # noqa: E402
     BuildManifest,
     BuildSettings,
-    CaptureEntry,
     write_manifest,
 )
 
@@ -65,8 +65,8 @@ def _staging(directory: Path) -> Path:
         name = f"images/cap_{i + 1:04d}.jpg"
         shutil.copy(images[i % len(images)], directory / name)
         captures.append(
-            CaptureEntry(id=f"cap_{i + 1:04d}", image=name, source="bench", frame_time=None,
-                         width=1440, height=960)
+            CaptureFile(id=f"cap_{i + 1:04d}", image=name, source="bench", frame_time=None,
+                         width=1440, height=960, faces_blurred=0)
         )  # fmt: skip
     settings = BuildSettings(every=2.0, max_captures=None, size=(1440, 960), faces="keep",
                              drafter="openai-api/benchdrafter/d", box_format="xyxy", seed=0)  # fmt: skip

@@ -36,9 +36,7 @@ from privbench.spatialtrust.build.drafting import (
 from privbench.spatialtrust.build.manifest import (
     BuildManifest,
     BuildSettings,
-    CaptureEntry,
     DrafterEntry,
-    SourceEntry,
     is_build,
     write_manifest,
 )
@@ -188,8 +186,8 @@ def build_spatialtrust(request: BuildRequest, options: RunOptions | None = None)
             stage="captured",
             out=str(out),
             settings=request.settings(),
-            sources=[SourceEntry.model_validate(asdict(s)) for s in sources],
-            captures=[CaptureEntry.model_validate(asdict(c)) for c in captures],
+            sources=sources,
+            captures=captures,
             frames=frame_counts,
         )
         write_manifest(staging, manifest)

@@ -370,7 +370,7 @@ def measure(cropped: Pixels, aspect: tuple[int, int]) -> Measures:
     size = (MEASURE_WIDTH, max(1, round(MEASURE_WIDTH * aspect[1] / aspect[0])))
     small = cv2.resize(cropped, size, interpolation=cv2.INTER_AREA)
     grey = np.asarray(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY), np.uint8)
-    thumbnail = cv2.resize(grey, ALIGN_SIZE, interpolation=cv2.INTER_AREA)
+    thumbnail = np.asarray(cv2.resize(grey, ALIGN_SIZE, interpolation=cv2.INTER_AREA), np.uint8)
     return Measures(
         mean_luminance(grey), laplacian_variance(grey), perceptual_hash(grey), thumbnail
     )
@@ -381,10 +381,10 @@ def local_change(a: Pixels, b: Pixels) -> float:
     undoing the camera's shift and taking off the median change (exposure)."""
     first, second = a.astype(np.float32), b.astype(np.float32)
     (dx, dy), _ = cv2.phaseCorrelate(first, second)
-    shift = np.float32([[1, 0, -dx], [0, 1, -dy]])
-    second = cv2.warpAffine(second, shift, ALIGN_SIZE, borderMode=cv2.BORDER_REPLICATE)
-    cells = cv2.resize(first, CELLS, interpolation=cv2.INTER_AREA) - cv2.resize(
-        second, CELLS, interpolation=cv2.INTER_AREA
+    shift = np.array([[1, 0, -dx], [0, 1, -dy]], dtype=np.float32)
+    aligned = cv2.warpAffine(second, shift, ALIGN_SIZE, borderMode=cv2.BORDER_REPLICATE)
+    cells = np.asarray(cv2.resize(first, CELLS, interpolation=cv2.INTER_AREA), np.float32) - (
+        np.asarray(cv2.resize(aligned, CELLS, interpolation=cv2.INTER_AREA), np.float32)
     )
     inner = cells[2:-2, 2:-2]  # the border cells hold what the shift brought in
     return float(np.abs(inner - np.median(inner)).max())

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from privbench.exports import write_export
 from privbench.runtime.errors import UsageError
+from privbench.spatialtrust.build.captures import CaptureFile, SourceFile
 
 MANIFEST_FILE = "build.json"
 TOOL: Literal["privbench build spatialtrust"] = "privbench build spatialtrust"
@@ -25,27 +26,6 @@ Stage = Literal["captured", "complete"]
 
 class _Entry(BaseModel):
     model_config = ConfigDict(extra="ignore")
-
-
-class SourceEntry(_Entry):
-    """One input file."""
-
-    path: str
-    kind: Literal["video", "image"]
-    sha256: str
-    frames_read: int
-
-
-class CaptureEntry(_Entry):
-    """One kept capture: where it came from and where it is."""
-
-    id: str
-    image: str
-    source: str
-    frame_time: float | None
-    width: int
-    height: int
-    faces_blurred: int = 0
 
 
 class BuildSettings(_Entry):
@@ -80,8 +60,8 @@ class BuildManifest(_Entry):
     out: str
     """The folder the build goes to (while it is being made it lives beside it)."""
     settings: BuildSettings
-    sources: list[SourceEntry]
-    captures: list[CaptureEntry]
+    sources: list[SourceFile]
+    captures: list[CaptureFile]
     frames: dict[str, int]
     """Every frame considered, by fate (kept, near duplicate, dark, blurred, ...)."""
     drafter: DrafterEntry | None = None
