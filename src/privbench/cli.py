@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.redaction import redact
@@ -49,6 +50,29 @@ build_app = typer.Typer(
 )
 app.add_typer(generate_app, name="generate")
 app.add_typer(build_app, name="build")
+
+
+class _ServeByDefault(TyperGroup):
+    """``privbench review DIR`` runs ``privbench review serve DIR``.
+
+    Why a group with a default: ``review export`` and other subcommands live beside the
+    server, and a group argument would swallow their names; so anything that is not a
+    subcommand (or ``--help``) is taken as the arguments of ``serve``.
+    """
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        # ctx: typer's vendored click Context, which typer does not export
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+            args = ["serve", *args]
+        return super().parse_args(ctx, args)
+
+
+review_app = typer.Typer(
+    cls=_ServeByDefault,
+    help="Review a built dataset's annotations in the browser (privbench review DIR).",
+    no_args_is_help=True,
+)
+app.add_typer(review_app, name="review")
 
 stdout = Console()
 
@@ -750,6 +774,35 @@ def build_spatialtrust_command(
                 hint += f" --log-dir {shlex.quote(log_dir)}"
             typer.echo(f"resume (completed drafts are not asked again): {hint}", err=True)
             raise typer.Exit(130 if outcome.interrupted else 1)
+
+    run_command(action)
+
+
+@review_app.command("serve")
+def review_serve_command(
+    directory: Annotated[Path, typer.Argument(help="A SpatialTrust dataset directory.")],
+    annotator: Annotated[
+        str | None,
+        typer.Option(help="Who saves (default: your login name, else 'annotator')."),
+    ] = None,
+    port: Annotated[int, typer.Option(help="Port on 127.0.0.1 (0: a free one).")] = 0,
+    no_browser: Annotated[
+        bool, typer.Option("--no-browser", help="Print the URL; do not open a browser.")
+    ] = False,
+) -> None:
+    """Serve the annotation review app on 127.0.0.1 until Ctrl-C (also: privbench review DIR)."""
+    from privbench.review.server import default_annotator, serve
+
+    def action() -> None:
+        if not 0 <= port <= 65535:
+            raise UsageError(f"--port {port}: must be 0–65535")
+        serve(
+            directory,
+            annotator if annotator is not None else default_annotator(),
+            port,
+            open_browser=not no_browser,
+            echo=lambda line: typer.echo(line),
+        )
 
     run_command(action)
 

@@ -1,0 +1,469 @@
+"""``privbench review DIR``: the API through TestClient, then the page in headless Chromium.
+
+Why both: the API's refusals (token, stale versions, bad bodies, paths that try to leave
+the dataset) are quick to check exhaustively in-process; whether a reviewer can actually
+draw, resize, label and save a box, and whether a kill -9 loses an acknowledged save,
+only a real server and a real browser show.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
+from privbench.review.app import MAX_BODY_BYTES, create_app
+from privbench.review.store import ReviewStore, StoreError
+from privbench.shipped import SPATIALTRUST_SUITE
+
+CHROMIUM = find_chromium()
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)"
+)
+TOKEN = "test-token-0123456789"
+SRC = Path(__file__).resolve().parents[1] / "src"
+DRAFT = {
+    "name": "a <img src=x onerror=document.body.dataset.pwned=1> screen",
+    "category": "direct",
+    "why": "it shows an e-mail",
+    "box": [100, 100, 400, 300],
+}
+
+
+def make_dataset(directory: Path, count: int = 3) -> Path:
+    """``count`` records of the shipped suite, the first with a drafted annotation."""
+    (directory / "images").mkdir(parents=True)
+    lines = (SPATIALTRUST_SUITE / "spatialtrust.jsonl").read_text(encoding="utf-8").splitlines()
+    records = []
+    for index, line in enumerate(lines[:count]):
+        record = json.loads(line)
+        shutil.copy(SPATIALTRUST_SUITE / record["image"], directory / record["image"])
+        elements = [DRAFT] if index == 0 else []
+        record["annotation"] = {"status": "draft", "annotators": [], "elements": elements}
+        records.append(json.dumps(record))
+    (directory / "spatialtrust.jsonl").write_text("\n".join(records) + "\n", encoding="utf-8")
+    return directory
+
+
+@pytest.fixture
+def dataset(tmp_path: Path) -> Path:
+    return make_dataset(tmp_path / "ds")
+
+
+@pytest.fixture
+def client(dataset: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(dataset, TOKEN, "alice")) as test_client:
+        test_client.headers["Authorization"] = f"Bearer {TOKEN}"
+        yield test_client
+
+
+def body(status: str = "accepted", version: int = 0, **factor: Any) -> dict[str, Any]:
+    one: dict[str, Any] = {"name": "a badge", "category": "indirect", "why": "names the employer"}
+    one.update({"box": [10, 20, 110, 220], **factor})
+    return {"version": version, "annotation": {"status": status, "factors": [one]}}
+
+
+# ---- the API ----
+
+
+def test_token_is_required_by_query_or_header(dataset: Path) -> None:
+    with TestClient(create_app(dataset, TOKEN, "alice")) as bare:
+        for path in ("/", "/api/images", "/api/stats", "/images/st-0001", "/static/review.js"):
+            assert bare.get(path).status_code == 401, path
+            assert bare.get(path, params={"token": "wrong"}).status_code == 403, path
+            assert bare.get(path, params={"token": TOKEN}).status_code == 200, path
+            header = {"Authorization": f"Bearer {TOKEN}"}
+            assert bare.get(path, headers=header).status_code == 200, path
+        refused = bare.get("/api/images")
+        assert refused.headers["content-security-policy"].startswith("default-src 'self'")
+
+
+def test_every_response_carries_the_security_headers(client: TestClient) -> None:
+    for path in (
+        "/",
+        "/api/images",
+        "/images/st-0001",
+        "/nowhere",
+        "/static/vendor/annotorious.js",
+    ):
+        response = client.get(path)
+        assert "script-src 'self'" in response.headers["content-security-policy"], path
+        assert response.headers["x-content-type-options"] == "nosniff"
+        assert response.headers["referrer-policy"] == "no-referrer"
+    assert client.get("/docs").status_code == 404  # the interactive docs would load a CDN
+
+
+def test_get_put_and_a_stale_save(client: TestClient) -> None:
+    listed = client.get("/api/images").json()
+    assert listed == [{"id": f"st-000{i}", "status": "draft", "annotators": []} for i in (1, 2, 3)]
+    image = client.get("/api/images/st-0001").json()
+    assert (image["width"], image["height"], image["version"]) == (1440, 960, 0)
+    assert image["draft"] == [DRAFT] and image["annotation"] is None
+    assert client.put("/api/images/st-0001", json=body()).json() == {"version": 1}
+    again = client.get("/api/images/st-0001").json()
+    assert again["version"] == 1 and again["annotation"]["status"] == "accepted"
+    assert again["annotation"]["factors"][0]["box"] == [10, 20, 110, 220]
+    stale = client.put("/api/images/st-0001", json=body("needs_work", version=0))
+    assert stale.status_code == 409
+    assert "saved elsewhere since" in stale.json()["detail"] and stale.json()["latest"] == 1
+    assert client.put("/api/images/st-0001", json=body("needs_work", version=1)).json() == {
+        "version": 2
+    }
+    assert client.get("/api/images").json()[0] == {
+        "id": "st-0001",
+        "status": "needs_work",
+        "annotators": ["alice"],
+    }
+
+
+def test_two_annotators_each_see_their_own(client: TestClient) -> None:
+    client.put("/api/images/st-0002?annotator=bob", json=body("accepted"))
+    client.put("/api/images/st-0002?annotator=carol", json=body("discarded"))
+    bob = client.get("/api/images/st-0002", params={"annotator": "bob"}).json()
+    carol = client.get("/api/images/st-0002", params={"annotator": "carol"}).json()
+    alice = client.get("/api/images/st-0002").json()
+    assert (
+        bob["annotation"]["status"] == "accepted" and carol["annotation"]["status"] == "discarded"
+    )
+    assert alice["annotation"] is None and alice["version"] == 0
+    stats = client.get("/api/stats", params={"annotator": "bob"}).json()
+    assert stats["total"] == 3 and stats["reviewed"] == 1
+    assert stats["statuses"] == {"draft": 2, "accepted": 1, "needs_work": 0, "discarded": 0}
+    assert stats["annotators"]["bob"]["reviewed"] == 1
+    assert stats["annotators"]["carol"] == {
+        "reviewed": 0,
+        "accepted": 0,
+        "needs_work": 0,
+        "discarded": 1,
+    }
+    assert client.get("/api/stats").json()["reviewed"] == 0  # alice's own progress
+
+
+@pytest.mark.parametrize(
+    ("document", "code"),
+    [
+        (body("draft"), 422),
+        (body("approved"), 422),
+        (body(category="secret"), 422),
+        (body(name="  "), 422),
+        (body(box=[10, 20, 110]), 422),
+        (body(box=[110, 20, 10, 220]), 422),
+        (body(box=[10, 20, 1441, 220]), 422),
+        (body(box=[10, 20, "NaN", 220]), 422),
+        (body(box=[10, 20, True, 220]), 422),
+        (body(name=7), 422),
+        ({"version": "1", "annotation": body()["annotation"]}, 422),
+        ({"version": 0, "annotation": "accepted"}, 422),
+        ([1, 2], 400),
+    ],
+)
+def test_invalid_bodies_are_refused(client: TestClient, document: Any, code: int) -> None:
+    response = client.put("/api/images/st-0001", json=document)
+    assert response.status_code == code, response.text
+    assert client.get("/api/images/st-0001").json()["version"] == 0
+
+
+def test_not_json_an_oversize_body_and_a_bad_annotator(client: TestClient) -> None:
+    assert client.put("/api/images/st-0001", content=b"{not json").status_code == 400
+    huge = body(why="x" * (MAX_BODY_BYTES + 10))
+    assert client.put("/api/images/st-0001", json=huge).status_code == 413
+    for name in ("", "a" * 65, "tab\there", "nl\n"):
+        response = client.put("/api/images/st-0001", params={"annotator": name}, json=body())
+        assert response.status_code == 422, name
+    assert client.put("/api/images/st-9999", json=body()).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/images/../spatialtrust.jsonl",
+        "/images/%2e%2e%2fspatialtrust.jsonl",
+        "/images/..%2Fspatialtrust.jsonl",
+        "/images/images%2Fst-0001.jpg",
+        "/images/st-0001.jpg",
+        "/images/%2Fetc%2Fpasswd",
+        "/images/",
+        "/images",
+        "/api/images/..%2F..%2Fetc%2Fpasswd",
+        "/static/..%2Fapp.py",
+        "/static/vendor/",
+        "/static/index.html/../../app.py",
+        "/review.sqlite",
+    ],
+)
+def test_paths_cannot_leave_the_dataset(client: TestClient, path: str) -> None:
+    assert client.get(path).status_code == 404, path
+
+
+def test_the_capture_and_the_page_are_served(client: TestClient) -> None:
+    image = client.get("/images/st-0001")
+    assert image.headers["content-type"] == "image/jpeg" and image.content[:2] == b"\xff\xd8"
+    page = client.get("/")
+    assert page.headers["content-type"].startswith("text/html")
+    assert "static/vendor/annotorious.js" in page.text
+    assert "http" not in re.sub(r"<!--.*?-->", "", page.text)  # nothing from elsewhere
+
+
+def test_a_foreign_sqlite_file_is_one_line(dataset: Path) -> None:
+    connection = sqlite3.connect(dataset / "review.sqlite")
+    connection.execute("CREATE TABLE notes (x)")
+    connection.commit()
+    connection.close()
+    with pytest.raises(StoreError) as error:
+        create_app(dataset, TOKEN, "alice")
+    assert "not a privbench review store" in str(error.value) and "\n" not in str(error.value)
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    command = [sys.executable, "-m", "privbench", *args]
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_the_command_refuses_what_is_not_a_dataset(tmp_path: Path, dataset: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for directory in (empty, tmp_path / "missing"):
+        result = _cli("review", str(directory), "--no-browser", cwd=tmp_path)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    result = _cli("review", str(dataset), "--annotator", "x" * 70, cwd=tmp_path)
+    assert result.returncode == 2 and "annotator" in result.stderr, result.stderr
+    (dataset / "review.sqlite").write_bytes(b"not a database at all" * 100)
+    result = _cli("review", "serve", str(dataset), "--no-browser", cwd=tmp_path)
+    assert result.returncode == 1 and result.stderr.startswith("error: "), result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+# ---- a real server ----
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[str]
+    url: str
+    port: int
+    token: str
+
+    def api(self, method: str, path: str, document: object = None) -> tuple[int, Any]:
+        data = None if document is None else json.dumps(document).encode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}",
+            data=data,
+            method=method,
+            headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+
+def start_server(directory: Path, annotator: str = "alice") -> Server:
+    env = {**os.environ, "PYTHONPATH": str(SRC), "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "privbench",
+            "review",
+            str(directory),
+            "--no-browser",
+            "--port",
+            "0",
+            "--annotator",
+            annotator,
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    found = re.search(r"(http://127\.0\.0\.1:(\d+)/\?token=([\w-]+)\S*)", line)
+    assert found, line + (process.stdout.read() if process.poll() is not None else "")
+    return Server(process, found[1], int(found[2]), found[3])
+
+
+def stop(server: Server) -> int:
+    server.process.send_signal(signal.SIGINT)
+    code = server.process.wait(timeout=15)
+    assert server.process.stdout is not None
+    rest = server.process.stdout.read()
+    assert "Traceback" not in rest, rest
+    return code
+
+
+def test_ctrl_c_ends_the_server_with_exit_0(dataset: Path) -> None:
+    server = start_server(dataset)
+    assert server.api("GET", "/api/stats")[0] == 200
+    assert stop(server) == 0
+
+
+def test_an_acknowledged_save_survives_kill_9(dataset: Path) -> None:
+    server = start_server(dataset)
+    assert server.api("PUT", "/api/images/st-0002", body())[1] == {"version": 1}
+    assert server.api("PUT", "/api/images/st-0002", body("needs_work", 1))[1] == {"version": 2}
+    server.process.kill()
+    server.process.wait(timeout=10)
+    saved = ReviewStore.of(dataset).latest("st-0002", "alice")
+    assert saved is not None and saved.version == 2 and saved.annotation["status"] == "needs_work"
+    restarted = start_server(dataset)
+    code, image = restarted.api("GET", "/api/images/st-0002")
+    assert code == 200 and image["version"] == 2
+    assert stop(restarted) == 0
+
+
+# ---- the page in a real browser ----
+
+
+@pytest.fixture
+def served(dataset: Path) -> Iterator[Server]:
+    server = start_server(dataset)
+    yield server
+    stop(server)
+
+
+def _open(
+    context: Any, server: Server, annotator: str, problems: list[str], hosts: set[str]
+) -> Any:
+    page = context.new_page()
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("request", lambda request: hosts.add(re.sub(r"^(\w+://[^/]+).*", r"\1", request.url)))
+    page.goto(f"http://127.0.0.1:{server.port}/?token={server.token}&annotator={annotator}")
+    page.wait_for_selector("body[data-ready='1']", state="attached")
+    return page
+
+
+def _drag(page: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
+    page.mouse.move(*start)
+    page.mouse.down()
+    for step in range(1, 11):
+        x = start[0] + (end[0] - start[0]) * step / 10
+        y = start[1] + (end[1] - start[1]) * step / 10
+        page.mouse.move(x, y)
+    page.mouse.up()
+
+
+@needs_chromium
+def test_the_page_in_headless_chromium(served: Server, tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    problems: list[str] = []
+    hosts: set[str] = set()
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
+        browser = playwright.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True
+        )
+        page = _open(browser, served, "alice", problems, hosts)
+        # the draft's name is shown as text, never parsed as HTML
+        assert page.locator("#boxes li").count() == 1
+        assert "onerror" in page.locator("#boxes li").first.inner_text()
+        assert page.evaluate("document.body.dataset.pwned") is None
+        page.screenshot(path=str(shots / "draft.png"))
+        # draw a box on the capture of the second image
+        page.keyboard.press("j")
+        page.wait_for_selector("body[data-image='st-0002']", state="attached")
+        picture = page.locator("#canvas img").bounding_box()
+        assert picture is not None and picture["width"] > 600
+        scale = 1440 / picture["width"]
+        left, top = picture["x"], picture["y"]
+        _drag(page, (left + 100, top + 100), (left + 300, top + 250))
+        page.wait_for_selector("#boxes li")
+        # resize: drag its bottom-right corner further out
+        corner = page.locator(".a9s-corner-handle-bottomright").first.bounding_box()
+        assert corner is not None
+        cx, cy = corner["x"] + corner["width"] / 2, corner["y"] + corner["height"] / 2
+        _drag(page, (cx, cy), (cx + 80, cy + 50))
+        page.fill("#box-name", "a calendar on the wall")
+        page.select_option("#box-category", "near_miss")
+        page.fill("#box-why", "it is blank")
+        page.screenshot(path=str(shots / "drawn.png"))
+        page.locator("#panel h2").first.click()  # leave the text field, then the shortcut
+        page.keyboard.press("a")
+        page.wait_for_selector("body[data-saved='1']", state="attached")
+        code, saved = served.api("GET", "/api/images/st-0002?annotator=alice")
+        assert code == 200 and saved["version"] == 1
+        factor = saved["annotation"]["factors"][0]
+        assert saved["annotation"]["status"] == "accepted"
+        assert (factor["name"], factor["category"], factor["why"]) == (
+            "a calendar on the wall",
+            "near_miss",
+            "it is blank",
+        )
+        x1, y1, x2, y2 = factor["box"]
+        assert x1 == pytest.approx(100 * scale, abs=4 * scale)
+        assert y1 == pytest.approx(100 * scale, abs=4 * scale)
+        # resized beyond the drawn 300×250 corner by most of the 80×50 handle drag
+        assert (300 + 60) * scale < x2 < (380 + 6) * scale
+        assert (250 + 35) * scale < y2 < (300 + 6) * scale
+        assert "reviewed 1 of 3" in page.locator("#progress").inner_text()
+        # reload: the saved annotation comes back
+        page.goto(f"{served.url}&image=st-0002")
+        page.wait_for_selector("body[data-image='st-0002']", state="attached")
+        assert page.locator("#image-status").inner_text() == "accepted"
+        page.locator("#boxes li").first.click()
+        assert page.locator("#box-name").input_value() == "a calendar on the wall"
+        assert page.locator("#box-category").input_value() == "near_miss"
+        page.screenshot(path=str(shots / "reloaded.png"))
+        # another annotator sees the draft, not alice's save
+        other = browser.new_page()
+        other.set_viewport_size({"width": 1280, "height": 900})
+        other.goto(
+            f"http://127.0.0.1:{served.port}/?token={served.token}&annotator=bob&image=st-0002"
+        )
+        other.wait_for_selector("body[data-image='st-0002']", state="attached")
+        assert other.locator("#annotator").inner_text() == "bob"
+        assert other.locator("#boxes li").count() == 0
+        assert other.locator("#image-status").inner_text() == "draft"
+        other.keyboard.press("d")
+        other.wait_for_selector("body[data-saved='1']", state="attached")
+        assert served.api("GET", "/api/images/st-0002?annotator=bob")[1]["version"] == 1
+        assert served.api("GET", "/api/images/st-0002?annotator=alice")[1]["version"] == 1
+        other.screenshot(path=str(shots / "bob.png"))
+        # a stale save: alice saves elsewhere (API) in between, the page says so
+        assert (
+            served.api("PUT", "/api/images/st-0002?annotator=alice", body("needs_work", 1))[0]
+            == 200
+        )
+        page.keyboard.press("Delete")  # the selected box goes
+        assert page.locator("#boxes li").count() == 0
+        page.keyboard.press("n")
+        page.wait_for_selector("#message:not([hidden])")
+        assert "saved elsewhere since: reload" in page.locator("#message-text").inner_text().lower()
+        assert page.locator("#dirty").is_visible()  # the edit is still there, marked unsaved
+        page.screenshot(path=str(shots / "conflict.png"))
+        assert served.api("GET", "/api/images/st-0002?annotator=alice")[1]["version"] == 2
+        page.click("#overwrite")  # explicitly keep this page's version
+        page.wait_for_selector("body[data-saved='3']", state="attached")
+        latest = served.api("GET", "/api/images/st-0002?annotator=alice")[1]
+        assert latest["annotation"] == {"status": "needs_work", "factors": []}
+        browser.close()
+    expected = "the server responded with a status of 409"  # the stale save, on purpose
+    assert [p for p in problems if expected not in p] == []
+    assert hosts == {f"http://127.0.0.1:{served.port}"}, hosts
+    if os.environ.get("PRIVBENCH_KEEP_SHOTS"):
+        keep = Path(os.environ["PRIVBENCH_KEEP_SHOTS"])
+        keep.mkdir(parents=True, exist_ok=True)
+        for shot in shots.iterdir():
+            shutil.copy(shot, keep / shot.name)
