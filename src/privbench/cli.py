@@ -11,7 +11,7 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -50,6 +50,8 @@ build_app = typer.Typer(
 )
 app.add_typer(generate_app, name="generate")
 app.add_typer(build_app, name="build")
+review_app = typer.Typer(help="Review annotations of a built dataset.", no_args_is_help=True)
+app.add_typer(review_app, name="review")
 
 
 class _ServeByDefault(TyperGroup):
@@ -1000,6 +1002,89 @@ def demo(
         typer.echo(f"report: {result.report}")
 
     run_command(action)
+
+
+@review_app.command("export")
+def review_export_command(
+    directory: Annotated[
+        Path, typer.Argument(help="A built dataset whose review.sqlite holds the reviews.")
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Folder for the reviewed dataset (new).")],
+    annotator: Annotated[
+        str | None, typer.Option("--annotator", help="Export this annotator's annotations.")
+    ] = None,
+    merge: Annotated[
+        bool,
+        typer.Option(
+            "--merge", help="Merge the annotations of images two or more annotators accepted."
+        ),
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the options' order.")] = 0,
+    as_json: JsonOption = False,
+) -> None:
+    """A dataset of the annotations people accepted, with inter-annotator agreement."""
+    from privbench.review.export import export_reviewed
+
+    def action() -> None:
+        outcome = export_reviewed(directory, out, annotator=annotator, merge=merge, seed=seed)
+        if as_json:
+            print_json(outcome.json())
+            return
+        for line in outcome.lines():
+            typer.echo(line)
+        figures = outcome.agreement
+        if figures.pooled is None:
+            typer.echo("agreement: no image was accepted by two annotators")
+        else:
+            rows = [*figures.pairs, figures.pooled] if len(figures.pairs) > 1 else figures.pairs
+            stdout.print(_review_agreement_table(figures.images, rows))
+            for row in rows:
+                kappas = (("presence", row.presence_kappa), ("category", row.category_kappa))
+                for what, kappa in kappas:
+                    if kappa.value is None:
+                        typer.echo(f"{row.annotators}: {what} κ undefined: {kappa.reason}")
+            if figures.most_disagreeing:
+                typer.echo(
+                    "most disagreeing (score = 2 × presence differs + unmatched boxes + "
+                    "category changes, over annotator pairs):"
+                )
+            for d in figures.most_disagreeing:
+                typer.echo(
+                    f"  {d.image}: {d.score} (presence differs {d.presence_differs}, "
+                    f"unmatched boxes {d.unmatched_boxes}, category changes {d.category_changes})"
+                )
+        typer.echo(outcome.validation)
+        typer.echo(f"review record: {outcome.out / 'review.json'}")
+
+    run_command(action)
+
+
+def _review_agreement_table(images: int, rows: Sequence[Any]) -> Any:
+    from rich.table import Table
+
+    def number(value: float | None) -> str:
+        return "–" if value is None else f"{value:.3f}"
+
+    table = Table(
+        title=f"Agreement ({images} images accepted by 2+ annotators)",
+        title_justify="left",
+    )
+    table.add_column("Figure")
+    for row in rows:
+        table.add_column(row.annotators, justify="right")
+    figures: list[tuple[str, Callable[[Any], str]]] = [
+        ("Images accepted by both", lambda r: str(r.images)),
+        ("Presence (q1) agreement", lambda r: number(r.presence_agreement)),
+        ("Presence Cohen's κ", lambda r: number(r.presence_kappa.value)),
+        ("Boxes (both annotators)", lambda r: str(r.boxes)),
+        ("Boxes matched (IoU ≥ 0.5)", lambda r: number(r.matched_share)),
+        ("Mean IoU of matched pairs", lambda r: number(r.mean_iou)),
+        ("Category agreement, matched", lambda r: number(r.category_agreement)),
+        ("Category Cohen's κ, matched", lambda r: number(r.category_kappa.value)),
+    ]
+    for title, value in figures:
+        table.add_row(title, *(value(r) for r in rows))
+    return table
 
 
 def _run_options(
