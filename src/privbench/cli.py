@@ -50,9 +50,6 @@ build_app = typer.Typer(
 )
 app.add_typer(generate_app, name="generate")
 app.add_typer(build_app, name="build")
-review_app = typer.Typer(help="Review annotations of a built dataset.", no_args_is_help=True)
-app.add_typer(review_app, name="review")
-
 
 class _ServeByDefault(TyperGroup):
     """``privbench review DIR`` runs ``privbench review serve DIR``.
