@@ -342,9 +342,4 @@ def test_a_rater_rates_reloads_and_downloads_offline(
     assert "1 human rater(s) on 0–1; 3 blank rating(s) skipped" in result.stdout
     with capsys.disabled():
         print(f"\nscreenshots: {shots}")
-    (Path(tempfile.gettempdir()) / "privbench-rating-shots").mkdir(exist_ok=True)
-    for shot in shots.iterdir():
-        (Path(tempfile.gettempdir()) / "privbench-rating-shots" / shot.name).write_bytes(
-            shot.read_bytes()
-        )
     assert KEY_FILE not in {p.name for p in exported.form.parent.iterdir()}
