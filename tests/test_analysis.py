@@ -95,21 +95,20 @@ def test_pairwise_comparison(two_model_logs: Path) -> None:
 def test_survey_export_represents_every_model_and_round_trips(
     two_model_logs: Path, tmp_path: Path
 ) -> None:
-    csv_path, html_path = export_survey(
-        [two_model_logs], tmp_path / "survey", n=4, seed=3, raters=2
-    )
-    sheet = pd.read_csv(csv_path)
-    judged = sheet[sheet["rater"] == "judge"]
-    assert len(judged) == 4 and set(judged["model"]) == {"model-a", "model-b"}
-    assert sheet[sheet["rater"] != "judge"]["score"].isna().all()
-    assert len(sheet) == 4 * 3
-    html = html_path.read_text()
-    assert "Rating sheet" in html and "<script" not in html
+    written = export_survey([two_model_logs], tmp_path / "survey", n=4, seed=3, raters=2)
+    sheet = pd.read_csv(written.sheet)
+    assert "judge" not in set(sheet["rater"]) and "model" not in sheet.columns  # blind
+    assert sheet["score"].isna().all() and len(sheet) == 4 * 2
+    key = json.loads(written.key.read_text())
+    judged = {opaque: entry["judge_score"] for opaque, entry in key["items"].items()}
+    assert {entry["run"] for entry in key["items"].values()} == {"model-a", "model-b"}
+    html = written.form.read_text()
+    assert "Rating form" in html and "model-a" not in html.replace("model-a-says", "")
     # raters fill it in; the judge agrees exactly with rater1 and rater2 is 0.1 higher
-    sheet.loc[sheet["rater"] == "rater1", "score"] = list(judged["score"])
-    sheet.loc[sheet["rater"] == "rater2", "score"] = [min(1.0, s + 0.1) for s in judged["score"]]
-    sheet.to_csv(tmp_path / "filled.csv", index=False)
-    ratings = read_ratings(tmp_path / "filled.csv")
+    judge = sheet["item_id"].map(judged)
+    sheet["score"] = judge.where(sheet["rater"] == "rater1", (judge + 0.1).clip(upper=1.0))
+    sheet.to_csv(written.sheet, index=False)
+    ratings = read_ratings(written.sheet)  # the key is found beside the raters' folder
     assert ratings.raters == 2 and ratings.blank == 0
     overall = agreement_table(ratings, 0.1)["Overall"]
     assert overall.n == 4 and overall.agreement_rate == 1.0
@@ -195,7 +194,7 @@ def test_agreement_matches_independent_computation(tmp_path: Path) -> None:
         ("item_id,score\ni1,0.5\n", "missing column(s): rater"),
         ("item_id,rater,score\ni1,h1,0.5\n", "no ratings by the judge rater 'judge'"),
         ("item_id,rater,score\ni1,judge,0.5\ni1,h1,high\n", "score 'high' is not a number in 0–1"),
-        ("item_id,rater,score\ni1,judge,0.5\ni1,h1,7\n", "score '7' is not a number in 0–1"),
+        ("item_id,rater,score\ni1,judge,0.5\ni1,h1,17\n", "score '17' is not a number in 0–1"),
     ],
 )
 def test_bad_ratings_are_named(tmp_path: Path, text: str, message: str) -> None:

@@ -857,11 +857,27 @@ def report(
 
 @app.command()
 def agreement(
-    ratings: Annotated[Path, typer.Option("--ratings", help="CSV: item_id,rater,score[,survey].")],
+    ratings: Annotated[
+        list[Path],
+        typer.Option(
+            "--ratings",
+            help="Rating files raters downloaded (or a folder of them), or a CSV "
+            "item_id,rater,score[,survey]; repeatable.",
+        ),
+    ],
+    key: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--key", help="survey_key.json of a blind survey (default: found beside the ratings)."
+        ),
+    ] = None,
     scale: Annotated[
-        float,
-        typer.Option("--scale", help="Human rating range: 1 or 10 (judge scores are 0–1)."),
-    ] = 1.0,
+        float | None,
+        typer.Option(
+            "--scale",
+            help="Human rating range: 1 or 10 (default: the rating files' own, else 1).",
+        ),
+    ] = None,
     tolerance: Annotated[
         float | None,
         typer.Option("--tolerance", help="Agreement if |human − judge| ≤ this (default scale/10)."),
@@ -880,22 +896,23 @@ def agreement(
         agreement_notes,
         agreement_table,
         as_records,
-        check_scale,
         read_ratings,
     )
 
     def action() -> None:
-        check_scale(scale)
-        ratings_data = read_ratings(ratings, judge_rater, scale)
-        columns = agreement_table(ratings_data, tolerance if tolerance is not None else scale / 10)
-        directory = plots or ratings.with_name(ratings.stem + "_plots")
-        saved = _agreement_plots(ratings_data, directory, scale)
+        ratings_data = read_ratings(ratings, judge_rater, scale, key or ())
+        used = ratings_data.scale
+        columns = agreement_table(ratings_data, tolerance if tolerance is not None else used / 10)
+        first = ratings[0]
+        directory = plots or first.with_name(first.stem + "_plots")
+        saved = _agreement_plots(ratings_data, directory, used)
         for note in agreement_notes(columns):
             typer.echo(f"note: {note}", err=True)
         if as_json:
             print_json(
                 {
                     "agreement": as_records(columns),
+                    "scale": used,
                     "blank_ratings_skipped": ratings_data.blank,
                     "human_raters": ratings_data.raters,
                     "plots": [str(p) for p in saved],
@@ -904,8 +921,8 @@ def agreement(
             return
         stdout.print(_agreement_table(columns))
         typer.echo(
-            f"{ratings_data.raters} human rater(s); {ratings_data.blank} blank rating(s) skipped; "
-            f"plots: {', '.join(str(p) for p in saved)}"
+            f"{ratings_data.raters} human rater(s) on 0–{used:g}; {ratings_data.blank} blank "
+            f"rating(s) skipped; plots: {', '.join(str(p) for p in saved)}"
         )
 
     run_command(action)
@@ -952,19 +969,55 @@ def _agreement_table(columns: Any) -> Any:
 def survey_export(
     log: Annotated[list[Path], typer.Option("--log", help="Graded Priv-IQ log(s) or directories.")],
     n: Annotated[int, typer.Option("--n", min=1, help="Samples to rate.")] = 10,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the random draw.")] = 0,
-    raters: Annotated[int, typer.Option("--raters", min=1, help="Blank rows per sample.")] = 3,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the draw, order and ids.")] = 0,
+    raters: Annotated[
+        int, typer.Option("--raters", min=1, help="Blank rows per sample in the CSV sheet.")
+    ] = 3,
     survey: Annotated[str, typer.Option("--survey", help="Survey name.")] = "Survey 1",
+    scale: Annotated[
+        int, typer.Option("--scale", help="Raters score on 0–1 (1) or 0–10 (10).")
+    ] = 1,
     out: Annotated[
-        Path, typer.Option("--out", help="Directory for survey.csv and survey.html.")
+        Path, typer.Option("--out", help="Directory for the key and the for_raters folder.")
     ] = Path("survey"),
 ) -> None:
-    """Write a rating sheet (CSV + printable HTML) of randomly drawn graded samples."""
+    """Write a blind rating form (HTML + CSV) of randomly drawn graded samples, and its key."""
     from privbench.analysis.survey import export_survey
 
     def action() -> None:
-        csv_path, html_path = export_survey(log, out, n=n, seed=seed, raters=raters, survey=survey)
-        typer.echo(f"rating sheet: {csv_path}\nprintable form: {html_path}")
+        written = export_survey(log, out, n=n, seed=seed, raters=raters, survey=survey, scale=scale)
+        typer.echo(
+            f"send to raters: {written.form.parent} (form {written.form.name}, "
+            f"sheet {written.sheet.name})\n"
+            f"researcher only, do not send: {written.key}"
+        )
+
+    run_command(action)
+
+
+@survey_app.command("collect")
+def survey_collect(
+    surveys: Annotated[
+        Path, typer.Option("--surveys", help="A survey export folder, or a folder of them.")
+    ],
+    store: Annotated[
+        Path, typer.Option("--store", help="The review.sqlite the served form saved into.")
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Directory for the rating files.")] = Path(
+        "ratings"
+    ),
+) -> None:
+    """Write the ratings a served form stored as rating files (one per rater and survey)."""
+    from privbench.review.rating_routes import write_lab_ratings
+    from privbench.review.store import ReviewStore
+
+    def action() -> None:
+        if not store.is_file():
+            raise UsageError(f"--store {store}: file not found")
+        written = write_lab_ratings(surveys, ReviewStore(store), out)
+        if not written:
+            raise UsageError(f"{store}: no ratings of the surveys in {surveys}")
+        typer.echo(f"{len(written)} rating file(s) in {out}")
 
     run_command(action)
 

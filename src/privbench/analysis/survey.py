@@ -1,29 +1,55 @@
-"""Rating sheets for judge–human agreement studies (``privbench survey export``).
+"""Blind rating forms for judge–human agreement studies (``privbench survey export``).
 
 Draws graded Priv-IQ samples at random (seeded), spreading the draw over every run so
-each model is represented, and writes
+each model is represented, shuffles them (seeded, per survey) and names each by an opaque
+id drawn from the same seed. Why opaque ids and a separate key: a rater who sees the
+judge's score or the model's name is no longer an independent rater. The output folder:
 
-* ``survey.csv`` — the long format ``privbench agreement`` reads: ``item_id, rater,
-  score, survey`` plus the context a rater needs (model, question, reference, answer).
-  The judge's rows are filled in (its mean score over epochs); each human rater gets a row
-  per sample with an empty ``score`` to fill;
-* ``survey.html`` — the same samples as a printable form (every text escaped).
+* ``for_raters/survey.html`` — the form a rater opens offline (one answer at a time,
+  ratings kept in the browser, a button that downloads the rater's rating file);
+* ``for_raters/survey.csv`` — the same items as a blind sheet (a blank row per rater and
+  item, no judge rows, no model) for raters who prefer a spreadsheet;
+* ``survey_key.json`` — the researcher's key: opaque id → run, item, judge score. It is
+  never sent to raters; ``privbench agreement`` reads it beside the ratings.
+
+The file formats are in :mod:`privbench.analysis.rating_files`.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import io
+import json
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from jinja2 import Environment, PackageLoader, select_autoescape
+from PIL import Image
 
+from privbench.analysis.rating_files import (
+    KEY_FILE,
+    RATERS_FOLDER,
+    KeyItem,
+    SurveyKey,
+    key_document,
+    write_json,
+)
 from privbench.analysis.runs import load_results
 from privbench.runtime.errors import UsageError
 
-COLUMNS = ["item_id", "rater", "score", "survey", "model", "question", "reference", "answer"]
+COLUMNS = ["item_id", "rater", "score", "survey", "question", "reference", "answer"]
+FORM_FILE = "survey.html"
+SHEET_FILE = "survey.csv"
+IMAGE_SIDE = 1024
+"""Longest side (px) of an embedded image: legible on a laptop, a form stays mailable."""
+DATA_ID = "rating-data"
+_DATA_OPEN = f'<script type="application/json" id="{DATA_ID}">'
 
 
 def draw_samples(priviq: pd.DataFrame, n: int, seed: int) -> pd.DataFrame:
@@ -36,6 +62,8 @@ def draw_samples(priviq: pd.DataFrame, n: int, seed: int) -> pd.DataFrame:
         image=("image", "first"),
     )
     graded = graded[graded["score"].notna()].reset_index()
+    if graded.empty:
+        raise UsageError("no sample of the logs has a judge score (all unscored)")
     runs = list(dict.fromkeys(graded["run"]))
     if n < len(runs):
         raise UsageError(f"--n {n} is smaller than the {len(runs)} models to represent")
@@ -49,6 +77,150 @@ def draw_samples(priviq: pd.DataFrame, n: int, seed: int) -> pd.DataFrame:
     return graded.loc[chosen].reset_index(drop=True)
 
 
+def survey_rng(seed: int, survey: str) -> np.random.Generator:
+    """The generator of a survey's order and ids: the seed and the survey's name.
+
+    Why the name too: two surveys drawn with one seed must not share ids or order.
+    """
+    name = int.from_bytes(hashlib.sha256(survey.encode("utf-8")).digest()[:8], "big")
+    return np.random.default_rng([seed & 0xFFFF_FFFF_FFFF_FFFF, name])
+
+
+def _tokens(rng: np.random.Generator, prefix: str, count: int) -> list[str]:
+    """``count`` distinct random tokens: they carry no information about what they name."""
+    tokens: list[str] = []
+    while len(tokens) < count:
+        token = prefix + rng.bytes(6).hex()
+        if token not in tokens:
+            tokens.append(token)
+    return tokens
+
+
+@dataclass(frozen=True)
+class BlindSurvey:
+    """A drawn survey in the order raters see it; ``items`` align with ``ids``."""
+
+    survey: str
+    name: str
+    ids: list[str]
+    items: pd.DataFrame
+
+
+def blind(samples: pd.DataFrame, seed: int, name: str) -> BlindSurvey:
+    """Shuffle the drawn samples and name them (and the survey) by opaque tokens."""
+    rng = survey_rng(seed, name)
+    (survey,) = _tokens(rng, "s-", 1)
+    order = rng.permutation(len(samples))
+    return BlindSurvey(
+        survey,
+        name,
+        _tokens(rng, "k-", len(samples)),
+        samples.iloc[order].reset_index(drop=True),
+    )
+
+
+def image_uri(path: str) -> str | None:
+    """The image as a JPEG data URI, its longest side at most :data:`IMAGE_SIDE` px.
+
+    Why JPEG: every browser a rater may have shows it; None if the file is unreadable.
+    """
+    if not path:
+        return None
+    try:
+        with Image.open(path) as opened:
+            opened.draft("RGB", (IMAGE_SIDE, IMAGE_SIDE))
+            image = opened.convert("RGB")
+    except (OSError, ValueError):
+        return None
+    image.thumbnail((IMAGE_SIDE, IMAGE_SIDE), Image.Resampling.LANCZOS)
+    buffer = io.BytesIO()
+    image.save(buffer, format="JPEG", quality=85, optimize=True)
+    return "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def form_payload(survey: BlindSurvey, scale: int) -> dict[str, object]:
+    """What the form embeds: opaque ids and the texts a rater needs, nothing else."""
+    return {
+        "survey": survey.survey,
+        "title": survey.name,
+        "scale": scale,
+        "items": [
+            {
+                "id": opaque,
+                "question": str(row["question"]),
+                "reference": str(row["reference"]),
+                "answer": str(row["answer"]),
+                "image": image_uri(str(row["image"] or "")),
+            }
+            for opaque, row in zip(survey.ids, survey.items.to_dict("records"), strict=True)
+        ],
+    }
+
+
+def form_script() -> str:
+    """The form's JavaScript (one file, inlined offline, served by the review app)."""
+    return (files("privbench.report") / "templates" / "rating_form.js").read_text("utf-8")
+
+
+def render_form(payload: dict[str, object], *, script_src: str | None = None) -> str:
+    """The rating form as one HTML page; every dataset and model text is escaped.
+
+    Offline (``script_src`` None) the script is inline and allowed by its hash only; served,
+    it is loaded from ``script_src`` because the app's policy forbids inline scripts.
+    """
+    environment = Environment(
+        loader=PackageLoader("privbench.report", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+    )
+    script = form_script()
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    return environment.get_template("rating_form.html.j2").render(
+        payload=payload,
+        data_id=DATA_ID,
+        script=None if script_src else script,
+        script_src=script_src,
+        script_hash=f"sha256-{digest}",
+    )
+
+
+def payload_of_form(html: str) -> dict[str, object]:
+    """The payload embedded in a form :func:`render_form` wrote (``|tojson`` escapes every
+    ``<`` in it, so the first ``</script>`` after the opening tag ends it)."""
+    start = html.index(_DATA_OPEN) + len(_DATA_OPEN)
+    data = json.loads(html[start : html.index("</script>", start)])
+    if not isinstance(data, dict):
+        raise ValueError("the form's data is not an object")
+    return data
+
+
+def _sheet(survey: BlindSurvey, raters: int) -> pd.DataFrame:
+    """The blind CSV: one blank row per rater and item, in the raters' order."""
+    rows = [
+        {
+            "item_id": opaque,
+            "rater": f"rater{k}",
+            "score": math.nan,
+            "survey": survey.name,
+            "question": row["question"],
+            "reference": row["reference"],
+            "answer": row["answer"],
+        }
+        for opaque, row in zip(survey.ids, survey.items.to_dict("records"), strict=True)
+        for k in range(1, raters + 1)
+    ]
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+@dataclass(frozen=True)
+class SurveyFiles:
+    """What ``survey export`` wrote: the raters' folder (form and sheet) and the key."""
+
+    form: Path
+    sheet: Path
+    key: Path
+    survey: str
+
+
 def export_survey(
     logs: Sequence[str | Path],
     out_dir: Path,
@@ -57,43 +229,31 @@ def export_survey(
     seed: int = 0,
     raters: int = 3,
     survey: str = "Survey 1",
-    judge_rater: str = "judge",
-) -> tuple[Path, Path]:
-    """Write ``survey.csv`` and ``survey.html`` into ``out_dir``; return their paths."""
+    scale: int = 1,
+) -> SurveyFiles:
+    """Write the raters' form and blind sheet into ``out_dir/for_raters`` and the key
+    into ``out_dir``."""
+    if scale not in (1, 10):
+        raise UsageError(f"--scale: 1 or 10 (the human rating range), not {scale:g}")
     results = load_results(logs)
     if results.priviq.empty:
         raise UsageError("the logs hold no graded Priv-IQ samples")
-    samples = draw_samples(results.priviq, n, seed)
-    rows = []
-    for sample in samples.to_dict("records"):
-        item_id = f"{sample['run']}::{sample['item']}"
-        context = {
-            "survey": survey,
-            "model": sample["run"],
-            "question": sample["question"],
-            "reference": sample["reference"],
-            "answer": sample["answer"],
-        }
-        judge_score = float(sample["score"])
-        rows.append(
-            {"item_id": item_id, "rater": judge_rater, "score": round(judge_score, 4), **context}
-        )
-        rows += [
-            {"item_id": item_id, "rater": f"rater{k}", "score": math.nan, **context}
-            for k in range(1, raters + 1)
-        ]
-    out_dir.mkdir(parents=True, exist_ok=True)
-    csv_path, html_path = out_dir / "survey.csv", out_dir / "survey.html"
-    pd.DataFrame(rows, columns=COLUMNS).to_csv(csv_path, index=False)
-    environment = Environment(
-        loader=PackageLoader("privbench.report", "templates"),
-        autoescape=select_autoescape(default=True, default_for_string=True),
+    drawn = blind(draw_samples(results.priviq, n, seed), seed, survey)
+    for_raters = out_dir / RATERS_FOLDER
+    for_raters.mkdir(parents=True, exist_ok=True)
+    form = for_raters / FORM_FILE
+    form.write_text(render_form(form_payload(drawn, scale)), encoding="utf-8")
+    sheet = for_raters / SHEET_FILE
+    _sheet(drawn, raters).to_csv(sheet, index=False)
+    key = SurveyKey(
+        drawn.survey,
+        survey,
+        scale,
+        seed,
+        {
+            opaque: KeyItem(str(row["run"]), str(row["item"]), round(float(row["score"]), 4))
+            for opaque, row in zip(drawn.ids, drawn.items.to_dict("records"), strict=True)
+        },
     )
-    html = environment.get_template("survey.html.j2").render(
-        survey=survey,
-        samples=samples.assign(
-            item_id=[f"{r}::{i}" for r, i in zip(samples["run"], samples["item"], strict=True)]
-        ).to_dict("records"),
-    )
-    html_path.write_text(html, encoding="utf-8")
-    return csv_path, html_path
+    key_path = write_json(out_dir / KEY_FILE, key_document(key))
+    return SurveyFiles(form, sheet, key_path, drawn.survey)

@@ -174,3 +174,43 @@ class ReviewStore:
                 (image, annotator),
             ).fetchone()
         return int(row[0])
+
+    def save_rating(self, survey: str, item: str, rater: str, score: float | None) -> int:
+        """Store a rater's new score of an item (None: cleared) as its next version.
+
+        Why versions and not an update: as with annotations, an acknowledged save is never
+        overwritten, so a rater's earlier scores stay for the researcher to see.
+        """
+        saved_at = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._connect() as connection:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                row = connection.execute(
+                    "SELECT MAX(version) FROM ratings WHERE survey = ? AND item = ? AND rater = ?",
+                    (survey, item, rater),
+                ).fetchone()
+                version = int(row[0] or 0) + 1
+                connection.execute(
+                    "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?)",
+                    (survey, item, rater, version, saved_at, score),
+                )
+                connection.execute("COMMIT")
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+        return version
+
+    def ratings(self, survey: str) -> dict[str, dict[str, float | None]]:
+        """Every rater's latest score of every item of ``survey``: rater → item → score."""
+        with self._connect() as connection:
+            rows = connection.execute(
+                "SELECT r.rater, r.item, r.score FROM ratings r JOIN (SELECT item, rater, "
+                "MAX(version) AS v FROM ratings WHERE survey = ? GROUP BY item, rater) m "
+                "ON r.item = m.item AND r.rater = m.rater AND r.version = m.v "
+                "WHERE r.survey = ? ORDER BY r.rater, r.item",
+                (survey, survey),
+            ).fetchall()
+        latest: dict[str, dict[str, float | None]] = {}
+        for rater, item, score in rows:
+            latest.setdefault(rater, {})[item] = None if score is None else float(score)
+        return latest
