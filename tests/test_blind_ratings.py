@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -29,9 +30,11 @@ from privbench.analysis.survey import SurveyFiles, export_survey, payload_of_for
 from privbench.priviq.api import grade_priviq
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
 from privbench.review.access import require_token
+from privbench.review.app import create_app
 from privbench.review.rating_routes import rating_router, write_lab_ratings
 from privbench.review.store import ReviewStore
 from privbench.runtime.errors import DatasetError, UsageError
+from privbench.shipped import SPATIALTRUST_SUITE
 
 CHROMIUM = find_chromium()
 needs_chromium = pytest.mark.skipif(
@@ -343,3 +346,26 @@ def test_a_rater_rates_reloads_and_downloads_offline(
     with capsys.disabled():
         print(f"\nscreenshots: {shots}")
     assert KEY_FILE not in {p.name for p in exported.form.parent.iterdir()}
+
+
+def test_the_review_app_serves_the_rating_forms(exported: SurveyFiles, tmp_path: Path) -> None:
+    """``privbench review DIR --surveys S``: the forms behind the app's token, ratings in
+    the dataset's review store, the app's security headers on the form."""
+    dataset = tmp_path / "ds"
+    (dataset / "images").mkdir(parents=True)
+    line = (SPATIALTRUST_SUITE / "spatialtrust.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    record = json.loads(line)
+    shutil.copy(SPATIALTRUST_SUITE / record["image"], dataset / record["image"])
+    (dataset / "spatialtrust.jsonl").write_text(line + "\n", encoding="utf-8")
+    app = create_app(dataset, TOKEN, "alice", surveys=exported.key.parent.parent)
+    client = TestClient(app)
+    survey, ids = exported.survey, _ids(exported)
+    assert client.get(f"/rate/{survey}").status_code == 401
+    page = client.get(f"/rate/{survey}", params={"token": TOKEN})
+    assert page.status_code == 200 and "Content-Security-Policy" in page.headers
+    saved = client.put(
+        f"/api/ratings/{survey}/{ids[0]}", params={"rater": "P1", "token": TOKEN},
+        json={"score": 0.7},
+    )  # fmt: skip
+    assert saved.status_code == 200
+    assert ReviewStore.of(dataset).ratings(survey)  # kept in the dataset's review.sqlite

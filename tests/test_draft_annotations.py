@@ -101,7 +101,7 @@ def draft_line(unreviewed: int, images: int) -> str:
 def refusal(directory: Path, allow: str) -> str:
     return (
         f"{directory}: {UNREVIEWED} of {len(STATUSES)} images have draft annotations, not "
-        f"reviewed by a person; have a person review them (docs/build.md) or pass {allow} "
+        f"reviewed by a person; review them (privbench review {directory}) or pass {allow} "
         "to run on drafts"
     )
 

@@ -51,6 +51,7 @@ build_app = typer.Typer(
 app.add_typer(generate_app, name="generate")
 app.add_typer(build_app, name="build")
 
+
 class _ServeByDefault(TyperGroup):
     """``privbench review DIR`` runs ``privbench review serve DIR``.
 
@@ -788,6 +789,10 @@ def review_serve_command(
     no_browser: Annotated[
         bool, typer.Option("--no-browser", help="Print the URL; do not open a browser.")
     ] = False,
+    surveys: Annotated[
+        Path | None,
+        typer.Option("--surveys", help="A survey export folder: also serve its rating forms."),
+    ] = None,
 ) -> None:
     """Serve the annotation review app on 127.0.0.1 until Ctrl-C (also: privbench review DIR)."""
     from privbench.review.server import default_annotator, serve
@@ -801,6 +806,7 @@ def review_serve_command(
             port,
             open_browser=not no_browser,
             echo=lambda line: typer.echo(line),
+            surveys=surveys,
         )
 
     run_command(action)

@@ -23,6 +23,7 @@ from fastapi.responses import FileResponse, JSONResponse
 
 from privbench.json_files import iter_jsonl
 from privbench.review.access import CONTENT_SECURITY_POLICY, require_token
+from privbench.review.rating_routes import rating_router
 from privbench.review.store import ReviewStore, SavedAnnotation, StaleVersion
 from privbench.runtime.errors import Problem, UsageError
 from privbench.spatialtrust.build.annotation import ANNOTATION_KEY, CATEGORIES, REVIEW_STATUSES
@@ -228,8 +229,11 @@ def effective_status(image: ReviewImage, saved: SavedAnnotation | None) -> str:
     return image.status or "draft"
 
 
-def create_app(directory: Path, token: str, annotator: str) -> FastAPI:
-    """The app for one dataset directory; ``annotator`` is who saves without ``?annotator=``."""
+def create_app(directory: Path, token: str, annotator: str, surveys: Path | None = None) -> FastAPI:
+    """The app for one dataset directory; ``annotator`` is who saves without ``?annotator=``.
+
+    ``surveys``: a ``survey export`` folder whose rating forms are served at
+    ``/rate/{survey}`` for a lab, their ratings kept in the same store."""
     default_annotator = valid_annotator(annotator)
     if default_annotator is None:
         raise UsageError(f"--annotator {annotator!r}: {ANNOTATOR_RULE}")
@@ -251,6 +255,9 @@ def create_app(directory: Path, token: str, annotator: str) -> FastAPI:
         response = await call_next(request)
         response.headers.update(SECURITY_HEADERS)
         return response
+
+    if surveys is not None:
+        app.include_router(rating_router(surveys, store))  # the app's token check applies
 
     def image_of(image_id: str) -> ReviewImage:
         image = images.get(image_id)

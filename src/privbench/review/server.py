@@ -61,6 +61,7 @@ def serve(
     port: int,
     open_browser: bool,
     echo: Callable[[str], None],
+    surveys: Path | None = None,
 ) -> None:
     """Run the review app until Ctrl-C (which ends it normally, not as an error)."""
     import uvicorn
@@ -73,11 +74,15 @@ def serve(
             "make one with privbench build spatialtrust"
         )
     token = new_token()
-    app = create_app(directory, token, annotator)  # DatasetError, StoreError: one line
+    if surveys is not None and not surveys.is_dir():
+        raise UsageError(f"--surveys {surveys}: no such directory")
+    app = create_app(directory, token, annotator, surveys)  # DatasetError, StoreError: one line
     sock = bind(port)
     url = review_url(sock.getsockname()[1], token, annotator)
     echo(f"reviewing {directory} as {annotator}: {url}")
     echo("saves go to review.sqlite in that folder; Ctrl-C stops the server")
+    if surveys is not None:
+        echo(f"rating forms of {surveys}: /rate/SURVEY_ID?token=… on the same address")
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
     if open_browser:

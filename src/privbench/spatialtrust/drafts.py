@@ -33,7 +33,7 @@ def refusal(directory: Path | str, drafts: DraftAnnotations, allow: str) -> str:
     """The one line a run on drafts stops with; ``allow`` is how to run on them anyway."""
     return (
         f"{directory}: {drafts.unreviewed} of {drafts.images} images have draft annotations, "
-        f"not reviewed by a person; have a person review them (docs/build.md) or pass "
+        f"not reviewed by a person; review them (privbench review {directory}) or pass "
         f"{allow} to run on drafts"
     )
 

@@ -336,7 +336,8 @@ def summary_lines(outcome: BuildOutcome) -> list[str]:
         )
         lines.append(outcome.validation)
         lines.append(
-            "every image is a draft until a person reviews it (docs/build.md); "
-            "eval refuses drafts unless --allow-drafts"
+            f"every image is a draft: review them (privbench review {outcome.out}), then "
+            f"privbench review export {outcome.out} --out DATASET; eval refuses drafts "
+            "unless --allow-drafts"
         )
     return lines
