@@ -39,6 +39,7 @@ bench: install
 	$(BIN)/python bench/report.py
 	$(BIN)/python bench/resume.py
 	$(BIN)/python bench/build.py
+	$(BIN)/python bench/review.py
 	$(BIN)/python bench/audit.py
 	$(BIN)/python bench/validate.py
 

@@ -5,7 +5,9 @@
   transaction with ``synchronous=FULL``, so this is mostly an fsync;
 * page load: a 1440×960 capture with 10 drafted boxes in Debian's headless Chromium, from
   navigation to the page's script having mounted the annotator (``data-ready``);
-* export: timed once the export's ``export_reviewed`` exists (skipped otherwise).
+* export: 577 captures (the paper's count; the shipped suite's 100 images repeated under
+  new ids), each accepted by one annotator in the store, exported as a reviewed dataset
+  (questions built again, images copied, validated).
 
     .venv/bin/python bench/review.py [--saves 500] [--loads 5]
 """
@@ -13,7 +15,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import re
@@ -27,6 +28,8 @@ import urllib.request
 from pathlib import Path
 
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
+from privbench.review.export import export_reviewed
+from privbench.review.store import ReviewStore
 from privbench.shipped import SPATIALTRUST_SUITE
 
 REPO = Path(__file__).resolve().parent.parent
@@ -48,6 +51,34 @@ def make_dataset(directory: Path, boxes: int = 10) -> Path:
     ]
     record["annotation"] = {"status": "draft", "annotators": [], "elements": elements}
     (directory / "spatialtrust.jsonl").write_text(json.dumps(record) + "\n")
+    return directory
+
+
+EXPORT_IMAGES = 577
+
+
+def reviewed_dataset(directory: Path, count: int) -> Path:
+    """``count`` draft records (the shipped suite's, repeated under new ids) and a store in
+    which one annotator accepted each with its ground-truth factors."""
+    (directory / "images").mkdir(parents=True)
+    lines = (SPATIALTRUST_SUITE / "spatialtrust.jsonl").read_text().splitlines()
+    records = []
+    store = ReviewStore.of(directory)
+    for i in range(count):
+        record = json.loads(lines[i % len(lines)])
+        record["id"], image = f"cap_{i + 1:04d}", f"images/cap_{i + 1:04d}.jpg"
+        shutil.copy(SPATIALTRUST_SUITE / record["image"], directory / image)
+        record["image"] = image
+        record["annotation"] = {"status": "draft", "annotators": [], "elements": []}
+        records.append(json.dumps(record))
+        questions = {q["qid"]: q for q in record["questions"]}
+        factors = [
+            {**f, "category": category}
+            for qid, category in (("q4", "direct"), ("q5", "indirect"))
+            for f in questions[qid]["factors"]
+        ]
+        store.save(record["id"], "ana", 0, {"status": "accepted", "factors": factors})
+    (directory / "spatialtrust.jsonl").write_text("\n".join(records) + "\n")
     return directory
 
 
@@ -136,16 +167,14 @@ def main() -> None:
         finally:
             process.terminate()
             process.wait(timeout=15)
-        try:
-            export = importlib.import_module("privbench.review.export")
-        except ImportError:
-            export = None
-        if export is None or not hasattr(export, "export_reviewed"):
-            print("export: skipped (privbench.review.export.export_reviewed is not there yet)")
-        else:
-            started = time.perf_counter()
-            export.export_reviewed(directory, Path(scratch) / "reviewed")
-            print(f"export of {directory.name}: {time.perf_counter() - started:.2f} s")
+        reviewed = reviewed_dataset(Path(scratch) / "ds577", EXPORT_IMAGES)
+        started = time.perf_counter()
+        outcome = export_reviewed(reviewed, Path(scratch) / "reviewed")
+        wall = time.perf_counter() - started
+        print(
+            f"export of {EXPORT_IMAGES} reviewed captures: {wall:.2f} s "
+            f"({EXPORT_IMAGES / wall:.0f} captures/s); {len(outcome.exported)} exported"
+        )
 
 
 if __name__ == "__main__":

@@ -836,9 +836,13 @@ def report(
         typer.Option("--ratings", help="Filled rating sheet: adds judge–human agreement."),
     ] = None,
     scale: Annotated[
-        float,
-        typer.Option("--scale", help="Human rating range of --ratings: 1 or 10 (judge: 0–1)."),
-    ] = 1.0,
+        float | None,
+        typer.Option(
+            "--scale",
+            help="Human rating range of --ratings: 1 or 10 (default: what the rating files "
+            "declare, else 1; judge: 0–1).",
+        ),
+    ] = None,
 ) -> None:
     """One self-contained HTML report: tables, intervals, comparisons, figures, samples."""
     from privbench.report.html import ReportSettings, write_report

@@ -103,8 +103,9 @@ class ReportSettings:
     """At most this many items (Priv-IQ) / images (SpatialTrust) in the sample browser."""
     ratings: Path | None = None
     """A filled rating sheet: adds the judge–human agreement section (Table 6, Figs. 11–12)."""
-    scale: float = 1.0
-    """Score range of the human ratings (1 or 10); judge scores are on 0–1."""
+    scale: float | None = None
+    """Score range of the human ratings (1 or 10; None: what the rating files declare,
+    else 1); judge scores are on 0–1."""
 
 
 class Cell(TypedDict):
@@ -632,8 +633,11 @@ def _draft_notes(run_rows: Sequence[RunRow], group: DatasetGroup) -> list[str]:
     ]
 
 
-def _agreement_section(ratings_path: Path, scale: float, directory: Path) -> AgreementSection:
-    ratings = read_ratings(ratings_path, scale=scale)
+def _agreement_section(
+    ratings_path: Path, given_scale: float | None, directory: Path
+) -> AgreementSection:
+    ratings = read_ratings(ratings_path, scale=given_scale)
+    scale = ratings.scale
     tolerance = scale / 10
     columns = agreement_table(ratings, tolerance)
     surveys = list(dict.fromkeys(ratings.pairs["survey"]))
@@ -714,7 +718,8 @@ def write_report(
 ) -> tuple[Path, list[str]]:
     """:func:`build_report`, also returning the report's notes for a terminal."""
     settings = settings or ReportSettings()
-    check_scale(settings.scale)
+    if settings.scale is not None:
+        check_scale(settings.scale)
     results = load_results(paths, settings.labels)
     out = Path(output)
     directory = out.with_name(out.stem + "_figures")
