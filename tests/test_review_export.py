@@ -35,7 +35,6 @@ from privbench.review.agreement import (
     agreement,
     cohen_kappa,
     contingency,
-    iou,
     match_boxes,
 )
 from privbench.review.export import export_reviewed
@@ -46,6 +45,7 @@ from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.spatialtrust.boxes import Box
 from privbench.spatialtrust.build.annotation import Category, SceneElement
 from privbench.spatialtrust.dataset import DATASET_FILE, load_spatialtrust
+from privbench.spatialtrust.scoring import iou
 
 IMAGES = [f"st-000{i}" for i in range(1, 7)]
 A1, B1 = [100, 100, 300, 300], [100, 100, 300, 340]

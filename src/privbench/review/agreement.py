@@ -40,6 +40,7 @@ from statsmodels.stats.inter_rater import cohens_kappa
 
 from privbench.spatialtrust.boxes import Box
 from privbench.spatialtrust.build.annotation import CATEGORIES, SceneElement
+from privbench.spatialtrust.scoring import iou
 
 MATCH_IOU = 0.5
 """Two annotators' boxes are one element when their IoU is at least this (the usual
@@ -161,17 +162,6 @@ class AnnotatorAgreement:
 
 def _kappa_json(kappa: Kappa) -> dict[str, object]:
     return {"value": kappa.value, "units": kappa.units, "undefined_because": kappa.reason}
-
-
-def iou(a: Box, b: Box) -> float:
-    """Intersection over union of two pixel ``xyxy`` boxes (0 when either has no area)."""
-    width = min(a[2], b[2]) - max(a[0], b[0])
-    height = min(a[3], b[3]) - max(a[1], b[1])
-    if width <= 0 or height <= 0:
-        return 0.0
-    intersection = width * height
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - intersection
-    return intersection / union if union > 0 else 0.0
 
 
 def match_boxes(a: Sequence[Box], b: Sequence[Box], threshold: float = MATCH_IOU) -> BoxMatch:
