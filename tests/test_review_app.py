@@ -426,9 +426,12 @@ def test_the_page_in_headless_chromium(served: Server, tmp_path: Path) -> None:
         assert page.locator("#box-name").input_value() == "a calendar on the wall"
         assert page.locator("#box-category").input_value() == "near_miss"
         page.screenshot(path=str(shots / "reloaded.png"))
-        # another annotator sees the draft, not alice's save
-        other = browser.new_page()
-        other.set_viewport_size({"width": 1280, "height": 900})
+        # another annotator, in a browser context of its own, sees the draft, not alice's save
+        second_browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True
+        )
+        other = second_browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        other.on("request", lambda r: hosts.add(re.sub(r"^(\w+://[^/]+).*", r"\1", r.url)))
         other.goto(
             f"http://127.0.0.1:{served.port}/?token={served.token}&annotator=bob&image=st-0002"
         )
@@ -458,6 +461,7 @@ def test_the_page_in_headless_chromium(served: Server, tmp_path: Path) -> None:
         page.wait_for_selector("body[data-saved='3']", state="attached")
         latest = served.api("GET", "/api/images/st-0002?annotator=alice")[1]
         assert latest["annotation"] == {"status": "needs_work", "factors": []}
+        second_browser.close()
         browser.close()
     expected = "the server responded with a status of 409"  # the stale save, on purpose
     assert [p for p in problems if expected not in p] == []
