@@ -36,7 +36,12 @@ from privbench.review.store import STORE_FILE, ReviewStore, SavedAnnotation
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.spatialtrust.build.annotation import CATEGORIES, Annotation, Category, SceneElement
 from privbench.spatialtrust.build.questions import dataset_records, pixel_box
-from privbench.spatialtrust.dataset import DATASET_FILE, load_spatialtrust, validate_spatialtrust
+from privbench.spatialtrust.dataset import (
+    DATASET_FILE,
+    load_spatialtrust,
+    validate_spatialtrust,
+    write_dataset_file,
+)
 from privbench.spatialtrust.drafts import review_summary
 
 REVIEW_RECORD = "review.json"
@@ -309,8 +314,7 @@ def _write(
         target = staging / by_id[annotation.image_id].image
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(directory / annotation.image, target)
-    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
-    (staging / DATASET_FILE).write_text(text, encoding="utf-8")
+    write_dataset_file(staging, records)
 
 
 def export_reviewed(

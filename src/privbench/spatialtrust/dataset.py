@@ -19,7 +19,8 @@ any dataset not made by ``build``) has no review status and is not a draft.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -421,6 +422,15 @@ def _line_number(problem: Problem) -> int:
     parts = problem.file.rsplit(":", 2)
     numbers = [p for p in parts[1:] if p.isdigit()]
     return int(numbers[0]) if numbers else 0
+
+
+def write_dataset_file(directory: Path, records: Sequence[Mapping[str, object]]) -> Path:
+    """``directory/spatialtrust.jsonl``: one record per line, UTF-8 as written (what the
+    generator, ``build`` and ``review export`` all write)."""
+    path = directory / DATASET_FILE
+    text = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+    path.write_text(text, encoding="utf-8")
+    return path
 
 
 def load_spatialtrust(directory: str | Path) -> list[SpatialItem]:

@@ -9,7 +9,6 @@ the drafting log, which ``--resume LOG`` continues (completed drafts are not ask
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from collections import Counter
@@ -23,7 +22,7 @@ from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.running import RunOptions, read_log_header, resume_task, run_model_task
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.build.annotation import Annotation
-from privbench.spatialtrust.build.captures import collect_captures
+from privbench.spatialtrust.build.captures import CAPTURE_SIZE, collect_captures
 from privbench.spatialtrust.build.drafting import (
     DRAFT_TASK,
     DraftRun,
@@ -41,7 +40,8 @@ from privbench.spatialtrust.build.manifest import (
     write_manifest,
 )
 from privbench.spatialtrust.build.questions import dataset_records
-from privbench.spatialtrust.dataset import DATASET_FILE, validate_spatialtrust
+from privbench.spatialtrust.dataset import validate_spatialtrust, write_dataset_file
+from privbench.spatialtrust.drafts import review_summary
 
 NO_DRAFTER = "none"
 DEFAULT_DRAFT_CONNECTIONS = 10
@@ -56,7 +56,7 @@ class BuildRequest:
     out: Path
     every: float = 2.0
     max_captures: int | None = None
-    size: tuple[int, int] = (1440, 960)
+    size: tuple[int, int] = CAPTURE_SIZE
     faces: Literal["keep", "blur"] = "keep"
     drafter: str = NO_DRAFTER
     box_format: str = "xyxy"
@@ -262,9 +262,7 @@ def _finish(
         )
         for c in manifest.captures
     ]
-    records = dataset_records(annotations, seed=manifest.settings.seed)
-    lines = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
-    (staging / DATASET_FILE).write_text(lines, encoding="utf-8")
+    write_dataset_file(staging, dataset_records(annotations, seed=manifest.settings.seed))
     drafter = None
     if drafts is not None:
         drafter = DrafterEntry(
@@ -293,10 +291,7 @@ def _finish(
     if out.exists():
         shutil.rmtree(out)  # empty, or an earlier build the user asked to replace
     os.replace(staging, out)
-    validation = (
-        f"{out}: SpatialTrust, {len(items)} images; 0 of {len(items)} reviewed by a person "
-        "(all drafts)"
-    )
+    validation = f"{out}: SpatialTrust, {len(items)} images; {review_summary(items)}"
     return BuildOutcome(out, staging, manifest, log, True, validation, drafts)
 
 

@@ -28,11 +28,8 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import EvalLog, EvalSampleSummary
 from inspect_ai.model import (
     CachePolicy,
-    ChatMessage,
-    ChatMessageSystem,
     ChatMessageUser,
     ContentImage,
-    ContentText,
     get_model,
 )
 from inspect_ai.scorer import Score, Scorer, Target, accuracy, scorer
@@ -48,6 +45,7 @@ from privbench.spatialtrust.build.annotation import CATEGORIES, Category, SceneE
 from privbench.spatialtrust.build.manifest import BuildManifest, read_manifest
 from privbench.spatialtrust.prompts import SYSTEM_PROMPT
 from privbench.spatialtrust.reading import NAME_KEYS, WHY_KEYS
+from privbench.spatialtrust.solvers import sample_image, stage_messages
 
 DRAFT_TASK = "spatialtrust_draft"
 
@@ -197,30 +195,13 @@ def _sample(directory: Path, entry_id: str, image: str, width: int, height: int)
 
 
 @solver
-def draft_solver(captures: str, box_format: str, cache: bool) -> Solver:
+def draft_solver(box_format: str, cache: bool) -> Solver:
     """Ask the drafter once per capture; keep the reply (read by :func:`draft_scorer`)."""
-    manifest = read_manifest(Path(captures))
-    sizes = {c.id: (c.width, c.height) for c in manifest.captures}
     convention = get_convention(box_format)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        width, height = sizes[str(state.sample_id)]
-        image = next(
-            part.image
-            for message in state.messages
-            if isinstance(message.content, list)
-            for part in message.content
-            if isinstance(part, ContentImage)
-        )
-        messages: list[ChatMessage] = [
-            ChatMessageSystem(content=SYSTEM_PROMPT),
-            ChatMessageUser(
-                content=[
-                    ContentImage(image=image),
-                    ContentText(text=draft_prompt(width, height, convention)),
-                ]
-            ),
-        ]
+        width, height = int(state.metadata["width"]), int(state.metadata["height"])
+        messages = stage_messages(sample_image(state), draft_prompt(width, height, convention))
         policy = CachePolicy(expiry=None) if cache else False
         state.output = await generate_once(get_model(), messages, role="model", cache=policy)
         state.messages = [*messages, state.output.message]
@@ -267,7 +248,7 @@ def spatialtrust_draft(captures: str, box_format: str = "xyxy", cache: bool = Fa
     samples = [_sample(directory, c.id, c.image, c.width, c.height) for c in manifest.captures]
     return Task(
         dataset=MemoryDataset(samples, name="spatialtrust_draft"),
-        solver=draft_solver(captures, box_format, cache),
+        solver=draft_solver(box_format, cache),
         scorer=draft_scorer(box_format),
         metadata={
             "captures": captures,

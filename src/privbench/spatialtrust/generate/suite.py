@@ -14,13 +14,12 @@ answer information), draws every capture (:mod:`.render`) and writes
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from privbench.generate.writing import dump_json, prepare
-from privbench.spatialtrust.dataset import DATASET_FILE
+from privbench.spatialtrust.dataset import DATASET_FILE, write_dataset_file
 from privbench.spatialtrust.generate.plan import (
     CATEGORY,
     PAPER_SHARES,
@@ -81,8 +80,7 @@ def generate_spatialtrust(n: int, seed: int, out: Path, *, force: bool = False) 
         save_jpeg(render_scene(plan), str(out / entry["image"]), plan.look.quality)
         records.append(entry)
     del images
-    lines = [json.dumps(entry, ensure_ascii=False) for entry in records]
-    (out / DATASET_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_dataset_file(out, records)
     dump_json(
         {
             "generator": "privbench generate spatialtrust",
