@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -21,13 +21,12 @@ import jinja2
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 
-from privbench.json_files import iter_jsonl
 from privbench.review.access import CONTENT_SECURITY_POLICY, require_token
 from privbench.review.rating_routes import rating_router
 from privbench.review.store import ReviewStore, SavedAnnotation, StaleVersion
-from privbench.runtime.errors import Problem, UsageError
-from privbench.spatialtrust.build.annotation import ANNOTATION_KEY, CATEGORIES, REVIEW_STATUSES
-from privbench.spatialtrust.dataset import DATASET_FILE, load_spatialtrust
+from privbench.runtime.errors import UsageError
+from privbench.spatialtrust.build.annotation import CATEGORIES, REVIEW_STATUSES
+from privbench.spatialtrust.dataset import load_spatialtrust
 
 MAX_BODY_BYTES = 256 * 1024
 """A save is a few kilobytes; a larger body is a mistake or an attack (413)."""
@@ -77,32 +76,23 @@ def load_review_images(directory: Path) -> dict[str, ReviewImage]:
     is not a valid SpatialTrust dataset: the app never serves a half-valid one.
     """
     items = load_spatialtrust(directory)
-    annotations: dict[str, Mapping[str, object]] = {}
-    problems: list[Problem] = []
-    for _, record in iter_jsonl(directory / DATASET_FILE, DATASET_FILE, problems):
-        value = record.get(ANNOTATION_KEY) if isinstance(record, dict) else None
-        if isinstance(record, dict) and isinstance(value, dict):
-            annotations[str(record.get("id"))] = value
     root = directory.resolve()
     images: dict[str, ReviewImage] = {}
     for item in items:
         path = item.image.resolve()
         if not path.is_relative_to(root):  # validation refuses this already; never serve it
             continue
-        annotation = annotations.get(item.id, {})
-        elements = annotation.get("elements", [])
-        annotators = annotation.get("annotators", [])
+        annotation = item.annotation
         images[item.id] = ReviewImage(
             id=item.id,
             path=path,
             width=item.width,
             height=item.height,
             status=item.review_status,
-            annotators=tuple(str(a) for a in annotators) if isinstance(annotators, list) else (),
+            annotators=annotation.annotators if annotation is not None else (),
             factors=tuple(
-                {k: e.get(k) for k in ("name", "category", "why", "box")}
-                for e in (elements if isinstance(elements, list) else [])
-                if isinstance(e, dict)
+                {"name": e.name, "category": e.category, "why": e.why, "box": list(e.box)}
+                for e in (annotation.elements if annotation is not None else ())
             ),
         )
     return images

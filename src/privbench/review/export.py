@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from privbench.json_files import iter_jsonl
 from privbench.review.agreement import AnnotatorAgreement, agreement
 from privbench.review.merge import MergeDecision, merge_image
 from privbench.review.store import STORE_FILE, ReviewStore, SavedAnnotation
@@ -216,14 +215,10 @@ def incomplete(capture: _DatasetImage, elements: Sequence[SceneElement]) -> str 
 
 def _captures(directory: Path) -> list[_DatasetImage]:
     """The dataset's records (validated first: a broken dataset is reported as such)."""
-    load_spatialtrust(directory)
-    captures = []
-    for _, record in iter_jsonl(directory / DATASET_FILE, str(directory / DATASET_FILE), []):
-        assert isinstance(record, dict)  # validated above
-        width, height = record["width"], record["height"]
-        assert isinstance(width, int) and isinstance(height, int)
-        captures.append(_DatasetImage(str(record["id"]), str(record["image"]), width, height))
-    return captures
+    return [
+        _DatasetImage(item.id, item.image_name, item.width, item.height)
+        for item in load_spatialtrust(directory)
+    ]
 
 
 def _check_out(out: Path) -> None:

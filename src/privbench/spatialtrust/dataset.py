@@ -33,7 +33,10 @@ from privbench.spatialtrust.build.annotation import (
     ANNOTATION_KEY,
     CATEGORIES,
     REVIEW_STATUSES,
+    Annotation,
+    Category,
     ReviewStatus,
+    SceneElement,
 )
 
 DATASET_FILE = "spatialtrust.jsonl"
@@ -97,9 +100,17 @@ class SpatialItem:
     q3: ChoiceQuestion
     q4: ExplanationQuestion
     q5: ExplanationQuestion
-    review_status: ReviewStatus | None = None
-    """The record's ``annotation`` status (None: the record has no annotation, so it is not
-    a draft). Only ``accepted`` means a person reviewed it."""
+    annotation: Annotation | None = None
+    """The record's ``annotation``, read (None: the record has none, so it is not a draft):
+    the review app starts from it and the review export copies its image."""
+    image_name: str = ""
+    """The image's path as the record writes it, relative to the dataset directory."""
+
+    @property
+    def review_status(self) -> ReviewStatus | None:
+        """The annotation's status (None without one). Only ``accepted`` means a person
+        reviewed it."""
+        return self.annotation.status if self.annotation is not None else None
 
     @property
     def is_unreviewed(self) -> bool:
@@ -271,11 +282,14 @@ def _explanation_question(
 
 
 _STATUSES: dict[str, ReviewStatus] = {status: status for status in REVIEW_STATUSES}
+_CATEGORIES: dict[str, Category] = {category: category for category in CATEGORIES}
 
 
-def _annotation(check: _Checker, raw: object, width: int, height: int) -> ReviewStatus | None:
-    """The review status of a record's ``annotation``, after checking its shape (None when
-    it is not valid: the problems are reported, so the record is not loaded)."""
+def _annotation(
+    check: _Checker, raw: object, image: str, width: int, height: int
+) -> Annotation | None:
+    """A record's ``annotation``, after checking its shape (None when it is not valid: the
+    problems are reported, so the record is not loaded)."""
     if not isinstance(raw, dict):
         check.add(f"'{ANNOTATION_KEY}' must be an object")
         return None
@@ -292,23 +306,28 @@ def _annotation(check: _Checker, raw: object, width: int, height: int) -> Review
     if not isinstance(elements, list):
         check.add("annotation: 'elements' must be a list")
         elements = []
+    read: list[SceneElement] = []
     for index, element in enumerate(elements):
         what = f"annotation element {index}"
         if not isinstance(element, dict):
             check.add(f"{what} must be an object")
             continue
-        for key in ("name", "why"):
-            value = element.get(key)
+        name, why = element.get("name"), element.get("why")
+        for key, value in (("name", name), ("why", why)):
             if not isinstance(value, str) or not value.strip():
                 check.add(f"{what}: missing or empty '{key}'")
-        category = element.get("category")
-        if category not in CATEGORIES:
+        raw_category = element.get("category")
+        category = _CATEGORIES.get(raw_category) if isinstance(raw_category, str) else None
+        if category is None:
             allowed = ", ".join(CATEGORIES)
-            check.add(f"{what}: 'category' must be one of {allowed}, not {category!r}")
-        check.box(element.get("box"), width, height, what, None)
-    if len(check.problems) > before:
+            check.add(f"{what}: 'category' must be one of {allowed}, not {raw_category!r}")
+        box = check.box(element.get("box"), width, height, what, None)
+        if isinstance(name, str) and isinstance(why, str) and category and box is not None:
+            read.append(SceneElement(name, category, why, box))
+    if len(check.problems) > before or status is None:
         return None
-    return status
+    names = tuple(annotators) if isinstance(annotators, list) else ()
+    return Annotation(str(check.item), image, width, height, tuple(read), status, names)
 
 
 def _image(
@@ -372,13 +391,16 @@ def _record(
     q4, q5 = (explanations.get(qid) for qid in EXPLANATION_QUESTIONS)
     # most records have no annotation: one lookup, nothing more
     raw_annotation = record.get(ANNOTATION_KEY, _ABSENT)
-    status = (
-        None if raw_annotation is _ABSENT else _annotation(check, raw_annotation, width, height)
+    image = str(record.get("image"))
+    annotation = (
+        None
+        if raw_annotation is _ABSENT
+        else _annotation(check, raw_annotation, image, width, height)
     )
     if check.problems or path is None or None in (q1, q2, q3, q4, q5):
         return None
     assert q1 and q2 and q3 and q4 and q5  # narrowed by the check above
-    return SpatialItem(str(check.item), path, width, height, q1, q2, q3, q4, q5, status)
+    return SpatialItem(str(check.item), path, width, height, q1, q2, q3, q4, q5, annotation, image)
 
 
 def validate_spatialtrust(directory: Path) -> tuple[list[SpatialItem], list[Problem]]:
