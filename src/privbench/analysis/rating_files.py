@@ -25,7 +25,6 @@ file and the field, so ``agreement`` can report every defect in one line.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,11 +108,6 @@ def key_document(key: SurveyKey) -> dict[str, object]:
     }
 
 
-def write_json(path: Path, document: dict[str, object]) -> Path:
-    path.write_text(json.dumps(document, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    return path
-
-
 def _text(data: dict[str, object], field: str, display: str, problems: list[Problem]) -> str:
     value = data.get(field)
     if not isinstance(value, str) or not value.strip():
@@ -151,15 +145,24 @@ def _check_format(
     return [Problem(display, None, f"field 'format' is {found!r}, expected {expected!r}")]
 
 
-def read_rating_file(path: Path) -> RatingFile:
-    """Read and check one rater's rating file; every defect named with its field."""
+def _document(
+    path: Path, expected: str, other: str
+) -> tuple[dict[str, object], str, list[Problem]]:
+    """A rating file's or key's JSON object, its display name and an empty problem list;
+    a file that is not JSON, or of the other kind, is a :class:`DatasetError` at once."""
     display = str(path)
     data, problems = read_json_object(path, display)
     if data is None:
         raise DatasetError(problems)
-    problems += _check_format(data, RATING_FORMAT, KEY_FORMAT, display)
+    problems += _check_format(data, expected, other, display)
     if problems:
         raise DatasetError(problems)
+    return data, display, problems
+
+
+def read_rating_file(path: Path) -> RatingFile:
+    """Read and check one rater's rating file; every defect named with its field."""
+    data, display, problems = _document(path, RATING_FORMAT, KEY_FORMAT)
     survey = _text(data, "survey", display, problems)
     rater = _text(data, "rater", display, problems)
     scale = _scale(data, display, problems)
@@ -186,13 +189,7 @@ def read_rating_file(path: Path) -> RatingFile:
 
 def read_key(path: Path) -> SurveyKey:
     """Read and check a survey key; every defect named with its field."""
-    display = str(path)
-    data, problems = read_json_object(path, display)
-    if data is None:
-        raise DatasetError(problems)
-    problems += _check_format(data, KEY_FORMAT, RATING_FORMAT, display)
-    if problems:
-        raise DatasetError(problems)
+    data, display, problems = _document(path, KEY_FORMAT, RATING_FORMAT)
     survey = _text(data, "survey", display, problems)
     name = _text(data, "name", display, problems)
     scale = _scale(data, display, problems)

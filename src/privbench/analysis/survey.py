@@ -38,9 +38,9 @@ from privbench.analysis.rating_files import (
     KeyItem,
     SurveyKey,
     key_document,
-    write_json,
 )
 from privbench.analysis.runs import load_results
+from privbench.generate.writing import dump_json
 from privbench.runtime.errors import UsageError
 
 COLUMNS = ["item_id", "rater", "score", "survey", "question", "reference", "answer"]
@@ -255,5 +255,6 @@ def export_survey(
             for opaque, row in zip(drawn.ids, drawn.items.to_dict("records"), strict=True)
         },
     )
-    key_path = write_json(out_dir / KEY_FILE, key_document(key))
+    key_path = out_dir / KEY_FILE
+    dump_json(key_document(key), key_path)
     return SurveyFiles(form, sheet, key_path, drawn.survey)

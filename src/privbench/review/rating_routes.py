@@ -37,9 +37,9 @@ from pydantic import BaseModel
 from privbench.analysis.rating_files import (
     RATERS_FOLDER,
     rating_document,
-    write_json,
 )
 from privbench.analysis.survey import FORM_FILE, form_script, payload_of_form, render_form
+from privbench.generate.writing import dump_json
 from privbench.review.access import presented_token
 from privbench.review.store import ReviewStore
 
@@ -163,7 +163,6 @@ def write_lab_ratings(survey_dir: Path, store: ReviewStore, out_dir: Path) -> li
             if not kept:
                 continue
             path = out_dir / _file_name(served.survey, rater, len(written))
-            written.append(
-                write_json(path, rating_document(served.survey, rater, served.scale, kept))
-            )
+            dump_json(rating_document(served.survey, rater, served.scale, kept), path)
+            written.append(path)
     return written
