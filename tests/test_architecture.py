@@ -20,7 +20,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"__main__"}),
     frozenset({"cli"}),
     frozenset({"demo", "_registry"}),
-    frozenset({"report", "validation", "review"}),
+    frozenset({"report", "validation", "review", "judgecheck"}),
     frozenset({"analysis", "audit"}),
     frozenset({"priviq", "spatialtrust"}),
     frozenset({"judges", "models"}),

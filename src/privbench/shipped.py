@@ -13,3 +13,6 @@ from pathlib import Path
 DATA = Path(__file__).resolve().parent / "data"
 PRIVIQ_SUITE = DATA / "priviq-suite"
 SPATIALTRUST_SUITE = DATA / "spatialtrust-suite"
+JUDGE_CALIBRATION = DATA / "judge-calibration"
+"""The calibration set ``privbench judge check`` grades when given no reference file:
+independently written answers with their grades, and its dataset card (``README.md``)."""
