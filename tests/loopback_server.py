@@ -111,6 +111,9 @@ class LoopbackServer:
 
     default_reply: Reply = "1.0"
     latency: float = 0.0
+    reported_model: str | None = None
+    """The model name replies report (default: the requested one), as a provider reports a
+    dated version for an alias."""
     host: str = "127.0.0.1"
     port: int = 0
     rules: list[Rule] = field(default_factory=list)
@@ -196,7 +199,7 @@ class LoopbackServer:
         if isinstance(reply, Fault):
             recorded.answered_with = f"fault:{reply.kind}"
             return await self._fault(reply, recorded)
-        model = str(recorded.body.get("model", "loopback"))
+        model = self.reported_model or str(recorded.body.get("model", "loopback"))
         if isinstance(reply, Cut):
             recorded.answered_with = reply.text
             return web.json_response(_completion(model, reply.text, finish_reason="length"))

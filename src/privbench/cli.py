@@ -50,6 +50,11 @@ build_app = typer.Typer(
 )
 app.add_typer(generate_app, name="generate")
 app.add_typer(build_app, name="build")
+judge_app = typer.Typer(
+    help="Check a judge against reference grades before trusting its scores.",
+    no_args_is_help=True,
+)
+app.add_typer(judge_app, name="judge")
 
 
 class _ServeByDefault(TyperGroup):
@@ -193,6 +198,14 @@ ExplainOption = Annotated[
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON document and nothing else.")
 ]
+JudgeCardOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--judge-card",
+        help="A judge card (privbench judge check) to show beside the scores; default: the "
+        "card found for this judge, protocol and prompt in privbench's cache.",
+    ),
+]
 
 
 def run_command(action: Callable[[], T]) -> T:
@@ -302,6 +315,13 @@ def _offline_notice(judge: str) -> None:
         typer.echo(notice, err=True)
 
 
+def _judge_agreement(run: BenchmarkRun) -> None:
+    """The judge-agreement line under the tables: the run's judge card, or "not checked"."""
+    from privbench.runtime.record import RunIdentity
+
+    typer.echo(RunIdentity.from_log(run.log).judge_agreement_line)
+
+
 def _show(run: BenchmarkRun, as_json: bool, resume: str | None = None) -> None:
     """A run's ``--json`` document or its tables and lines, then its notices and exit."""
     if as_json:
@@ -312,6 +332,7 @@ def _show(run: BenchmarkRun, as_json: bool, resume: str | None = None) -> None:
                 typer.echo(part)
             else:
                 stdout.print(part)
+        _judge_agreement(run)
     _offline_notice(run.judge_name)
     _warn_extra_ids(run)
     if resume is not None:
@@ -345,6 +366,7 @@ def grade_priviq_command(
     cache: CacheOption = False,
     batch: BatchOption = False,
     explain: ExplainOption = False,
+    judge_card: JudgeCardOption = None,
     as_json: JsonOption = False,
     epochs: EpochsOption = None,
 ) -> None:
@@ -357,7 +379,14 @@ def grade_priviq_command(
         _no_epochs(epochs)
         generation = _generation(None, seed, None, max_retries, timeout, cache, batch)
         options = _run_options(
-            judge, judge_runs, judge_protocol, judge_connections, log_dir, as_json, generation
+            judge,
+            judge_runs,
+            judge_protocol,
+            judge_connections,
+            log_dir,
+            as_json,
+            generation,
+            judge_card,
         )
         if resume is not None:
             run = resume_priviq(resume, model_name=model_name, out_dir=out, options=options)
@@ -407,6 +436,7 @@ def eval_priviq_command(
     cache: CacheOption = False,
     batch: BatchOption = False,
     explain: ExplainOption = False,
+    judge_card: JudgeCardOption = None,
     as_json: JsonOption = False,
     epochs: EpochsOption = None,
 ) -> None:
@@ -417,7 +447,14 @@ def eval_priviq_command(
         _no_epochs(epochs)
         generation = _generation(temperature, seed, max_tokens, max_retries, timeout, cache, batch)
         options = _run_options(
-            judge, judge_runs, judge_protocol, judge_connections, log_dir, as_json, generation
+            judge,
+            judge_runs,
+            judge_protocol,
+            judge_connections,
+            log_dir,
+            as_json,
+            generation,
+            judge_card,
         )
         if resume is not None:
             run = resume_priviq(resume, out_dir=out, options=options)
@@ -562,6 +599,7 @@ def eval_spatialtrust_command(
     cache: CacheOption = False,
     batch: BatchOption = False,
     allow_drafts: AllowDraftsOption = False,
+    judge_card: JudgeCardOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Answer every SpatialTrust capture with --model and score the five questions."""
@@ -570,7 +608,9 @@ def eval_spatialtrust_command(
     def action() -> None:
         _check_spatial_options(strategy, box_format)
         generation = _generation(temperature, seed, max_tokens, max_retries, timeout, cache, batch)
-        options = _run_options(judge, 1, "paper", judge_connections, log_dir, as_json, generation)
+        options = _run_options(
+            judge, 1, "paper", judge_connections, log_dir, as_json, generation, judge_card
+        )
         if resume is not None:
             run = resume_spatialtrust(resume, out_dir=out, options=options, overwrite=overwrite)
         elif model is None:
@@ -617,6 +657,7 @@ def grade_spatialtrust_command(
     cache: CacheOption = False,
     batch: BatchOption = False,
     allow_drafts: AllowDraftsOption = False,
+    judge_card: JudgeCardOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Score SpatialTrust predictions made elsewhere (format: docs/spatialtrust.md)."""
@@ -625,7 +666,9 @@ def grade_spatialtrust_command(
     def action() -> None:
         _check_spatial_options("direct", box_format)
         generation = _generation(None, seed, None, max_retries, timeout, cache, batch)
-        options = _run_options(judge, 1, "paper", judge_connections, log_dir, as_json, generation)
+        options = _run_options(
+            judge, 1, "paper", judge_connections, log_dir, as_json, generation, judge_card
+        )
         if resume is not None:
             run = resume_spatialtrust(
                 resume, model_name=model_name, out_dir=out, options=options, overwrite=overwrite
@@ -1147,6 +1190,84 @@ def _review_agreement_table(images: int, rows: Sequence[Any]) -> Any:
     return table
 
 
+@judge_app.command("check")
+def judge_check_command(
+    judge: JudgeOption = "openai/gpt-4o",
+    against: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--against",
+            help="Reference grades: JSONL (question, reference, prediction, score or scores), "
+            "or the rating files / survey CSV of a blind study (repeatable). Default: the "
+            "shipped calibration set.",
+        ),
+    ] = None,
+    runs: Annotated[
+        int,
+        typer.Option(
+            "--runs", min=1, help="Judge runs per item (as --judge-runs): 2+ adds test–retest."
+        ),
+    ] = 1,
+    judge_protocol: ProtocolOption = "paper",
+    verdicts: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--verdicts",
+            help="SpatialTrust q4/q5 reference verdicts (repeatable; default: the shipped sets).",
+        ),
+    ] = None,
+    no_verdicts: Annotated[
+        bool, typer.Option("--no-verdicts", help="Skip the SpatialTrust verdict check.")
+    ] = False,
+    no_probes: Annotated[bool, typer.Option("--no-probes", help="Skip the bias probes.")] = False,
+    data: Annotated[
+        Path | None,
+        typer.Option("--data", help="Priv-IQ data the probes use (default: the shipped suite)."),
+    ] = None,
+    probe_items: Annotated[
+        int, typer.Option("--probe-items", min=1, help="Items each probe is built on.")
+    ] = 20,
+    card_dir: Annotated[
+        Path | None,
+        typer.Option("--card-dir", help="Also write the judge cards into this folder."),
+    ] = None,
+    judge_connections: ConnectionsOption = 32,
+    log_dir: LogDirOption = "logs",
+    seed: SamplingSeedOption = None,
+    max_retries: MaxRetriesOption = 3,
+    timeout: TimeoutOption = 120,
+    cache: CacheOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Grade reference-graded answers with a judge, as a run would; report how far it agrees."""
+    from privbench.judgecheck.api import CheckRequest, check_judge
+
+    def action() -> None:
+        generation = _generation(None, seed, None, max_retries, timeout, cache, False)
+        options = _run_options(
+            judge, runs, judge_protocol, judge_connections, log_dir, as_json, generation
+        )
+        request = CheckRequest(
+            against=against or (),
+            verdicts=() if no_verdicts else (verdicts or None),
+            probes=not no_probes,
+            probe_data=data,
+            probe_items=probe_items,
+            card_dir=card_dir,
+        )
+        result = check_judge(request, options)
+        if as_json:
+            print_json(result.json())
+            return
+        for part in result.terminal():
+            if isinstance(part, str):
+                typer.echo(part)
+            else:
+                stdout.print(part)
+
+    run_command(action)
+
+
 def _run_options(
     judge: str,
     judge_runs: int,
@@ -1155,15 +1276,19 @@ def _run_options(
     log_dir: str,
     as_json: bool,
     generation: Generation | None = None,
+    judge_card: Path | None = None,
 ) -> RunOptions:
     """Run settings from the shared options."""
     from privbench.priviq.judge import get_protocol
+    from privbench.runtime.judging import alias_warning, undated_alias
     from privbench.runtime.running import Generation, RunOptions
 
     try:
         get_protocol(protocol)
     except ValueError as error:
         raise UsageError(f"--judge-protocol: {error}") from None
+    if undated_alias(judge):
+        typer.echo(alias_warning("judge", judge), err=True)
     return RunOptions(
         judge=judge,
         judge_runs=judge_runs,
@@ -1172,6 +1297,7 @@ def _run_options(
         log_dir=log_dir,
         display="none",
         generation=generation or Generation(),
+        judge_card=str(judge_card) if judge_card else None,
     )
 
 

@@ -41,6 +41,7 @@ from privbench.runtime.record import (
     SPATIAL_SCORER,
     PrivIQSampleRecord,
     PrivIQScoreRecord,
+    ReportedVersions,
     RunIdentity,
     SpatialSampleRecord,
     SpatialScoreRecord,
@@ -297,11 +298,13 @@ def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dic
     pipeline = PipelineCounts()
     failed_questions: dict[str, int] = {}
     judges: set[str] = set()
+    versions = ReportedVersions()
     prompt_hash = ""
     for sample in samples:
         for name, score in (sample.scores or {}).items():
             if name == PRIVIQ_SCORER:
                 record = PrivIQScoreRecord.from_score(score)
+                versions.add(record)
                 runs = record.judge_runs()
                 judge_runs = max(judge_runs, len(runs))
                 unscored += sum(1 for run in runs if run.score is None)
@@ -312,6 +315,7 @@ def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dic
                 judge = record.judge
             elif name == SPATIAL_SCORER and isinstance(score.value, dict):
                 spatial = SpatialScoreRecord.from_score(score)
+                versions.add(spatial)
                 unscored += sum(1 for v in score.value.values() if math.isnan(_number(v)))
                 parse_failures += len(spatial.parse_failures)
                 for qid in spatial.parse_failures:
@@ -347,6 +351,9 @@ def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dic
         "pipeline": pipeline.record() if pipeline.images else None,
         "pipeline_warnings": pipeline.warnings(),
         "draft_annotations": "" if drafts is None else drafts.line(),
+        "judge_agreement": identity.judge_agreement_line,
+        "model_versions": ", ".join(versions.record()["model"]),
+        "judge_versions": ", ".join(versions.record()["judge"]),
         "status": identity.status,
         "log": str(path),
         "dataset_hash": identity.dataset_hash,

@@ -14,21 +14,16 @@ OFFLINE = "offline"
 def offline_notice(judge_name: str) -> str | None:
     """The one-line notice under every table the offline judge produced; None for others.
 
-    It names the rules (version and hash, as logged with every score) and their measured
-    agreement with graded answers the rules were not tuned on, and says that published
-    numbers need an LLM judge.
+    It names the rules (version and hash, as logged with every score) and says that
+    published numbers need an LLM judge. Its agreement with graded answers is the line
+    every run prints from its judge card (the offline judge's card is shipped, built by
+    ``privbench judge check --judge offline`` on the calibration set).
     """
     if judge_name != OFFLINE:
         return None
     from privbench.judges.offline import RULES_VERSION, rules_hash
-    from privbench.judges.offline.measured_agreement import MEASURED, UNSEEN
 
-    figures = " and ".join(
-        f"ρ {m.rho:.2f}, MAE {m.mae:.2f}, {100 * m.within:.0f} % within ±0.1"
-        for m in (MEASURED[part] for part in UNSEEN)
-    )
     return (
         f"scores by privbench's offline judge (rules v{RULES_VERSION}, hash {rules_hash()}): "
-        f"an approximation of an LLM judge — agreement on two sets of held-out answers it "
-        f"was never tuned on: {figures}; use an LLM judge for published numbers"
+        "an approximation of an LLM judge; use an LLM judge for published numbers"
     )

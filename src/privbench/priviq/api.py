@@ -82,6 +82,8 @@ class PrivIQRun(RunOutcome):
         calls = self.logged.calls.line()
         if calls:
             parts.append(calls)
+        if versions := self.logged.versions.line():
+            parts.append(versions)
         parts += truncation_lines(self.logged)
         parts += rule_lines(self.scores, self.logged)
         parts.append(f"log: {self.log_location}")
@@ -202,6 +204,7 @@ def grade_priviq(
         protocol=options.protocol,
         cache=options.generation.cache,
         explain=explain,
+        judge_card=options.judge_card,
     )
     # samples beyond the judge's connections wait at its connection limit, so a freed
     # connection is reused at once instead of after the next sample's setup
@@ -234,6 +237,7 @@ def eval_priviq(
         protocol=options.protocol,
         cache=options.generation.cache,
         explain=explain,
+        judge_card=options.judge_card,
     )
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
     return finish_priviq(log, model, exports_dir)

@@ -82,6 +82,9 @@ def _row(cells: dict[str, ScoreCell], scores: PrivIQScores, graded: PrivIQLog) -
     row["judge"] = graded.judge.judge
     row["protocol"] = graded.judge.protocol
     row["prompt_hash"] = graded.judge.prompt_hash
+    versions = graded.versions.record()
+    row["model_version"] = ";".join(versions["model"])
+    row["judge_version"] = ";".join(versions["judge"])
     row.update({f"n_{name}": cells[name].n for name in ordered})
     row.update(completeness(scores, graded))
     return row

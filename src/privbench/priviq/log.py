@@ -25,6 +25,7 @@ from privbench.runtime.record import (
     LoggedSample,
     PrivIQSampleRecord,
     PrivIQScoreRecord,
+    ReportedVersions,
     RunIdentity,
     expected_ids,
 )
@@ -69,6 +70,8 @@ class PrivIQLog:
     """Item id → the offline judge's rules that made its grade (runs with ``--explain``)."""
     calls: CallCounts = field(default_factory=CallCounts)
     """Calls retried after a malformed or empty reply, and replies with replaced characters."""
+    versions: ReportedVersions = field(default_factory=ReportedVersions)
+    """The model names the providers reported, per role."""
     """Judge runs taken from an earlier grade file instead of sent to the judge."""
 
     @property
@@ -92,6 +95,7 @@ def priviq_log(log: EvalLog) -> PrivIQLog:
     parse_failures = reused = 0
     truncated: list[str] = []
     calls = CallCounts()
+    versions = ReportedVersions()
     for item_id in dataset_order(log, list(by_item)):
         epochs = by_item[item_id]
         runs: list[float | None] = []
@@ -104,6 +108,7 @@ def priviq_log(log: EvalLog) -> PrivIQLog:
             score = (sample.scores or {}).get(PRIVIQ_SCORER)
             record = PrivIQScoreRecord() if score is None else PrivIQScoreRecord.from_score(score)
             calls.add(record)
+            versions.add(record)
             judge_runs = record.judge_runs()
             reused += record.reused_runs
             for run in judge_runs:
@@ -142,7 +147,13 @@ def priviq_log(log: EvalLog) -> PrivIQLog:
         truncated=truncated,
         offline_rules=offline_rules,
         calls=calls,
+        versions=versions,
     )
+
+
+def _judge_card(log: EvalLog) -> dict[str, Any] | None:
+    card = RunIdentity.from_log(log).judge_card
+    return None if card is None else card.model_dump()
 
 
 def _cells(cells: dict[str, ScoreCell]) -> dict[str, float | None]:
@@ -173,6 +184,9 @@ def json_document(
         "judge": graded.judge.judge,
         "judge_protocol": graded.judge.protocol,
         "prompt_hash": graded.judge.prompt_hash,
+        "reported_models": graded.versions.record(),
+        "judge_card": _judge_card(log),
+        "judge_agreement": RunIdentity.from_log(log).judge_agreement_line,
         "overall": scores.overall.score,
         "competencies": _cells(scores.competencies),
         "combinations": _cells(combinations),

@@ -46,6 +46,7 @@ from privbench.runtime.record import (
     PrivIQScoreRecord,
     priviq_value_score,
 )
+from privbench.runtime.running import NO_MODEL
 
 
 def protocol_identity(protocol: str, judge: str | None) -> tuple[str, str]:
@@ -158,6 +159,11 @@ async def _judge_once(
     return reply.verdict, reply.replies, reply.reported_model
 
 
+def _model_reported(state: TaskState) -> str:
+    """The name the provider of the model under test reported (none for stored answers)."""
+    return "" if str(state.model) == NO_MODEL else str(state.output.model or "")
+
+
 @scorer(metrics=[overall(), competency(), unscored()])
 def priviq_judge(
     protocol: str = "paper",
@@ -246,6 +252,7 @@ def priviq_judge(
             replies=replies,
             judge_reported_model=reported,
             reused_runs=len(reused),
+            model_reported=_model_reported(state),
             call_retries=counts.call_retries,
             replaced_characters=counts.replaced_characters,
         )

@@ -24,6 +24,7 @@ from inspect_ai.model import (
 from inspect_ai.solver import Solver
 
 from privbench.dataset_identity import dataset_hash
+from privbench.judges.cards import find_card
 from privbench.priviq.competencies import combination_label
 from privbench.priviq.dataset import PrivIQItem, load_priviq
 from privbench.priviq.judge import MAX_TRIES
@@ -68,6 +69,8 @@ class JudgeSettings:
     cache: bool = False
     explain: bool = False
     """Offline judge: record the rules that made each grade (``--explain``)."""
+    judge_card: str | None = None
+    """A judge card to show beside the scores (``--judge-card``; default: found by judge)."""
 
 
 def _judged_task(
@@ -79,6 +82,11 @@ def _judged_task(
 ) -> Task:
     """A Priv-IQ task: ``solver`` produces the answer, the judge grades it."""
     protocol, prompt_hash = protocol_identity(settings.protocol, settings.judge)
+    card = (
+        find_card("priviq", settings.judge, protocol, prompt_hash, _path(settings.judge_card))
+        if settings.judge
+        else None
+    )
     return Task(
         dataset=MemoryDataset(samples, name="priviq"),
         solver=solver,
@@ -102,9 +110,14 @@ def _judged_task(
                 "judge_protocol": protocol,
                 "prompt_hash": prompt_hash,
                 **({"predictions": predictions} if predictions else {}),
+                **({"judge_card": card} if card else {}),
             }
         ).metadata(),
     )
+
+
+def _path(value: str | None) -> Path | None:
+    return Path(value) if value else None
 
 
 @task
@@ -116,6 +129,7 @@ def priviq(
     max_tries: int = MAX_TRIES,
     cache: bool = False,
     explain: bool = False,
+    judge_card: str | None = None,
 ) -> Task:
     """Priv-IQ: answer image + question once, graded 0.0–1.0 by the few-shot judge.
 
@@ -129,10 +143,14 @@ def priviq(
         max_tries: judge tries per run before that run is counted as unscored.
         cache: use inspect's model cache for the model's and the judge's calls.
         explain: offline judge only: record, per item, the rules that made its grade.
+        judge_card: a judge card (``privbench judge check``) shown beside the scores;
+            default: the card found for the judge, protocol and prompt in the cache.
     """
     directory = Path(data) if data else default_data_dir()
     samples = [priviq_sample(item) for item in load_priviq(directory)]
-    settings = JudgeSettings(judge, judge_runs, protocol, max_tries, cache=cache, explain=explain)
+    settings = JudgeSettings(
+        judge, judge_runs, protocol, max_tries, cache=cache, explain=explain, judge_card=judge_card
+    )
     return _judged_task(samples, answer_once(cache), settings, directory)
 
 
@@ -147,6 +165,7 @@ def priviq_grade(
     max_tries: int = MAX_TRIES,
     cache: bool = False,
     explain: bool = False,
+    judge_card: str | None = None,
 ) -> Task:
     """Grade answers made elsewhere (``results.json``: id → answer) with the Priv-IQ judge.
 
@@ -161,6 +180,7 @@ def priviq_grade(
         max_tries: judge tries per run before that run is counted as unscored.
         cache: use inspect's model cache for the judge's calls.
         explain: offline judge only: record, per item, the rules that made its grade.
+        judge_card: a judge card shown beside the scores (default: found in the cache).
     """
     directory = Path(data) if data else default_data_dir()
     items = load_priviq(directory)
@@ -169,7 +189,9 @@ def priviq_grade(
         Sample(id=item.id, input=item.question, target=item.answer, metadata=_metadata(item))
         for item in items
     ]
-    settings = JudgeSettings(judge, judge_runs, protocol, max_tries, grades, cache, explain)
+    settings = JudgeSettings(
+        judge, judge_runs, protocol, max_tries, grades, cache, explain, judge_card
+    )
     return _judged_task(
         samples, stored_answer(predictions), settings, directory, predictions=predictions
     )

@@ -231,6 +231,9 @@ class RunRow(TypedDict):
     pipeline: object
     pipeline_warnings: list[object]
     draft_annotations: str
+    judge_agreement: str
+    model_versions: str
+    judge_versions: str
     """The run's "draft annotations: N of M images not reviewed by a person", or empty."""
     status: object
     log: str
@@ -614,6 +617,9 @@ def _run_rows(results: Results) -> list[RunRow]:
                 "pipeline": run["pipeline"] if isinstance(run["pipeline"], dict) else None,
                 "pipeline_warnings": list(run["pipeline_warnings"] or []),
                 "draft_annotations": str(run["draft_annotations"] or ""),
+                "judge_agreement": str(run.get("judge_agreement") or ""),
+                "model_versions": str(run.get("model_versions") or ""),
+                "judge_versions": str(run.get("judge_versions") or ""),
                 "status": run["status"],
                 "log": Path(str(run["log"])).name,
             }

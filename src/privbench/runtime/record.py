@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Literal
 
@@ -128,6 +128,9 @@ class PrivIQScoreRecord(CallCountsRecord):
     replies: list[list[str]] | list[str] = Field(default_factory=list)
     """Per run, the judge's replies (older logs: one flat list for the sample's one run)."""
     judge_reported_model: list[str] | str | None = None
+    model_reported: str = ""
+    """The model name the provider of the model under test reported for its answer (a
+    dated version where the provider gives one; empty for answers made elsewhere)."""
     reused_runs: int = 0
     offline_rules: list[str] | None = None
     """With ``--explain`` and the offline judge: the rules that made the grade, one line
@@ -160,6 +163,11 @@ class PrivIQScoreRecord(CallCountsRecord):
             JudgeRun(score, per_run[index], self._reported(index), index < self.reused_runs)
             for index, score in enumerate(grades)
         ]
+
+    def reported_versions(self) -> dict[str, set[str]]:
+        """The model names the providers reported, per role (``model``, ``judge``)."""
+        judges = {run.reported_model for run in self.judge_runs() if run.reported_model}
+        return {"model": {self.model_reported} - {""}, "judge": judges - {"offline"}}
 
     def _reported(self, index: int) -> str:
         reported = self.judge_reported_model
@@ -254,6 +262,8 @@ class JudgeDetail(_Record):
     """Every reply of an LLM judge (none for the offline judge)."""
     verdict: dict[str, object] | None = None
     """The validated verdict (absent when no reply validated)."""
+    reported_model: str = ""
+    """The model name the judge's provider reported (none for the offline judge)."""
 
 
 class SpatialScoreRecord(CallCountsRecord):
@@ -272,6 +282,8 @@ class SpatialScoreRecord(CallCountsRecord):
     first_parse_failures: dict[str, str] | None = Field(default=None)
     regraded_box_format: str | None = None
     """Set on a copy of the log regraded in another box convention (``show --box-format``)."""
+    model_reported: str = ""
+    """The model name the provider of the model under test reported (its last answer)."""
     value: Value | None = Field(default=None, exclude=True)
 
     SUMMARY_FIELDS: ClassVar[tuple[str, ...]] = (
@@ -291,6 +303,11 @@ class SpatialScoreRecord(CallCountsRecord):
     @classmethod
     def from_score(cls, score: Score) -> SpatialScoreRecord:
         return cls.model_validate({**(score.metadata or {}), "value": score.value})
+
+    def reported_versions(self) -> dict[str, set[str]]:
+        """The model names the providers reported, per role (``model``, ``judge``)."""
+        judges = {d.reported_model for d in self.judge_details.values() if d.reported_model}
+        return {"model": {self.model_reported} - {""}, "judge": judges}
 
     def question_scores(self, questions: Sequence[str]) -> dict[str, float | None]:
         """The image's score per question (None where unscored or missing)."""
@@ -314,6 +331,34 @@ class SpatialScoreRecord(CallCountsRecord):
         return "parse_failures" in metadata and cls.holds_whole(metadata)
 
 
+@dataclass
+class ReportedVersions:
+    """The model names providers reported over a run, per role: the pinned versions.
+
+    Why kept: an alias such as ``openai/gpt-4o`` names different models over time; the
+    name the provider returned with each reply (``gpt-4o-2024-08-06``) says which one
+    answered and graded. Every export, ``--json`` and the report carry it.
+    """
+
+    model: set[str] = field(default_factory=set)
+    judge: set[str] = field(default_factory=set)
+
+    def add(self, record: PrivIQScoreRecord | SpatialScoreRecord) -> None:
+        found = record.reported_versions()
+        self.model |= found["model"]
+        self.judge |= found["judge"]
+
+    def record(self) -> dict[str, list[str]]:
+        """``{"model": [...], "judge": [...]}``, sorted."""
+        return {"model": sorted(self.model), "judge": sorted(self.judge)}
+
+    def line(self) -> str:
+        """ "versions reported by the providers: model …; judge …" (empty if none)."""
+        parts = [f"{role} {', '.join(sorted(names))}" for role, names in
+                 (("model", self.model), ("judge", self.judge)) if names]  # fmt: skip
+        return f"versions reported by the providers: {'; '.join(parts)}" if parts else ""
+
+
 class DraftAnnotations(_Record):
     """A SpatialTrust run on annotations no person accepted (``--allow-drafts``).
 
@@ -334,6 +379,67 @@ class DraftAnnotations(_Record):
         )
 
 
+class JudgeAgreement(_Record):
+    """How far the run's judge agreed with reference grades, from the judge card found for it.
+
+    Why in the task record: the card is looked up when the run starts (by judge, protocol
+    and prompt hash), so every reader — the tables, ``--json``, ``show``, the exports and
+    the report — says what was known of the judge when it graded, even if the card is
+    later replaced or deleted.
+    """
+
+    reference_set: str
+    """The reference grades' name (e.g. the shipped calibration set)."""
+    set_hash: str
+    n: int
+    """Items with both a reference and a judge grade."""
+    spearman: float | None = None
+    mae: float | None = None
+    within_0_1: float | None = None
+    """Share (0–1) of judge grades within ±0.1 of the reference grade."""
+    verdict_accuracy: dict[str, float | None] = Field(default_factory=dict)
+    """SpatialTrust q4/q5: accuracy per verdict field (``identified``,
+    ``explanation_correct``), where the card has a verdict check."""
+    verdict_n: int = 0
+    checked: str = ""
+    """The day of the check (``YYYY-MM-DD``), as the card says."""
+    card: str = ""
+    """Where the card was found (a path, or ``shipped`` for the offline judge's)."""
+
+    @staticmethod
+    def _figure(value: float | None, digits: int = 2) -> str:
+        return "n/a" if value is None else f"{value:.{digits}f}"
+
+    def line(self, benchmark: Benchmark | None = "priviq") -> str:
+        """The sentence under every table and beside the judge in the report."""
+        if benchmark == "spatialtrust":
+            if not self.verdict_accuracy:
+                return "judge not checked on SpatialTrust q4/q5 verdicts"
+            fields = ", ".join(
+                f"{name.replace('_', ' ')} {self._figure(None if v is None else 100 * v, 0)} %"
+                for name, v in self.verdict_accuracy.items()
+            )
+            return (
+                f"judge agreement with reference verdicts ({self.reference_set}, "
+                f"n = {self.verdict_n} factors): accuracy {fields}"
+            )
+        within = None if self.within_0_1 is None else 100 * self.within_0_1
+        return (
+            f"judge agreement with reference grades ({self.reference_set}, n = {self.n}): "
+            f"ρ {self._figure(self.spearman)}, MAE {self._figure(self.mae)}, "
+            f"within ±0.1 {self._figure(within, 0)} %"
+        )
+
+
+NOT_CHECKED = "judge not checked (privbench judge check --judge JUDGE measures it)"
+"""The line for a run whose judge had no card."""
+
+
+def judge_agreement_line(agreement: JudgeAgreement | None, benchmark: Benchmark | None) -> str:
+    """The judge-agreement sentence of a run: its card's figures, or "judge not checked"."""
+    return NOT_CHECKED if agreement is None else agreement.line(benchmark)
+
+
 class TaskRecord(_Record):
     """What a privbench task writes into its log's ``eval.metadata``: the run's settings."""
 
@@ -350,6 +456,8 @@ class TaskRecord(_Record):
     predictions: str | None = None
     draft_annotations: DraftAnnotations | None = None
     """Set only on a SpatialTrust run over images not reviewed by a person."""
+    judge_card: JudgeAgreement | None = None
+    """The judge card found for the run's judge when it started (None: not checked)."""
 
     def metadata(self) -> dict[str, object]:
         """The task's ``metadata`` (unset settings left out, as the tasks always wrote it)."""
@@ -401,6 +509,8 @@ class RunIdentity:
     created: str
     draft_annotations: DraftAnnotations | None = None
     """The run's unreviewed images (None: every image was reviewed, or none is annotated)."""
+    judge_card: JudgeAgreement | None = None
+    """The judge's agreement with reference grades when the run started (None: unchecked)."""
 
     @classmethod
     def from_log(cls, log: EvalLog) -> RunIdentity:
@@ -427,7 +537,13 @@ class RunIdentity:
             task_id=str(log.eval.task_id),
             created=str(log.eval.created),
             draft_annotations=record.draft_annotations,
+            judge_card=record.judge_card,
         )
+
+    @property
+    def judge_agreement_line(self) -> str:
+        """The judge's agreement with reference grades when the run started, in one line."""
+        return judge_agreement_line(self.judge_card, self.benchmark)
 
     @property
     def limit_count(self) -> int | None:

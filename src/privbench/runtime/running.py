@@ -105,6 +105,8 @@ class RunOptions:
     a malformed or empty reply is retried per call instead (:mod:`privbench.runtime.calls`)."""
     generation: Generation = field(default_factory=Generation)
     eval_args: dict[str, Any] = field(default_factory=dict)
+    judge_card: str | None = None
+    """A judge card to show beside the scores (``--judge-card``); None: found by judge."""
 
     @property
     def task_judge(self) -> str:

@@ -85,6 +85,8 @@ class SpatialTrustRun(RunOutcome):
                 f"{len(self.logged.errors)} failed"
             )
         parts.append(tokens_line(token_totals(self.log)))
+        if versions := self.logged.versions.line():
+            parts.append(versions)
         parts.append(f"log: {self.log_location}")
         parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
         return parts
@@ -219,6 +221,7 @@ def eval_spatialtrust(
         cache=options.generation.cache,
         reask_unparsed=reask_unparsed,
         allow_drafts=allow_drafts,
+        judge_card=options.judge_card,
     )
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
     return finish_spatialtrust(log, model, out_dir=out, overwrite=overwrite)
@@ -259,6 +262,7 @@ def grade_spatialtrust(
         box_format=box_format,
         cache=options.generation.cache,
         allow_drafts=allow_drafts,
+        judge_card=options.judge_card,
     )
     # two judge calls (q4, q5) per image: half as many samples as judge connections suffice,
     # twice that keeps a freed connection busy (see bench/judge_throughput.py)

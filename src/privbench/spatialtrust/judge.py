@@ -12,13 +12,14 @@ question is unscored.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
 from privbench.judges.offline import spatial as offline_spatial
 from privbench.runtime.judging import fenced
 from privbench.spatialtrust.answer_text import first_json_object
-from privbench.spatialtrust.dataset import ExplanationQuestion
+from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
 from privbench.spatialtrust.reading import ExplanationAnswer
 from privbench.spatialtrust.scoring import ExplanationVerdict, FactorVerdict, verdict_problem
 
@@ -171,3 +172,34 @@ def verdict_from_record(record: object) -> ExplanationVerdict | None:
     return ExplanationVerdict(
         tuple(factors), bool(record.get("unsupported")), bool(record.get("states_none"))
     )
+
+
+PROTOCOL = "structured-verdict"
+"""The name SpatialTrust runs and judge cards give the q4/q5 judge's protocol."""
+
+
+def prompt_hash() -> str:
+    """SHA-256 (16 hex digits) of the q4/q5 judge prompt, built for a fixed placeholder item.
+
+    Why a placeholder item: the prompt is assembled in code, not from one template string;
+    building it for one fixed question and answer captures every word and the layout, so
+    any change to the prompt changes the hash (and a judge card of the old prompt no longer
+    matches).
+    """
+    factor = Factor(name="{name}", why="{why}", box=(0.0, 0.0, 1.0, 1.0))
+    texts = []
+    for qid, factors in (("q4", ()), ("q5", (factor,))):
+        question = ExplanationQuestion(qid=qid, text="{question}", answer="{reference}",
+                                       factors=factors)  # fmt: skip
+        answer = ExplanationAnswer(text="{answer}", factors=())
+        texts += [judge_prompt(question, answer), judge_prompt(question, answer, retry=True)]
+    return hashlib.sha256("\n".join(texts).encode("utf-8")).hexdigest()[:16]
+
+
+def judge_identity(judge: str | None) -> tuple[str, str]:
+    """The protocol and prompt hash of the q4/q5 judge (the offline rules' for ``offline``)."""
+    if judge == "offline":
+        from privbench.judges import offline
+
+        return offline.PROTOCOL, offline.rules_hash()
+    return PROTOCOL, prompt_hash()

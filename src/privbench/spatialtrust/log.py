@@ -24,6 +24,7 @@ from privbench.runtime.log_reading import (
 from privbench.runtime.record import (
     SPATIAL_SCORER,
     DraftAnnotations,
+    ReportedVersions,
     RunIdentity,
     SpatialScoreRecord,
     StrategyRecord,
@@ -141,6 +142,8 @@ class SpatialTrustLog:
     """Images the run was asked to do that have no sample in the log (cancelled)."""
     drafts: DraftAnnotations | None = None
     """The run's images no person reviewed, as its task recorded them (``--allow-drafts``)."""
+    versions: ReportedVersions = field(default_factory=ReportedVersions)
+    """The model names the providers reported, per role."""
 
     @property
     def complete(self) -> bool:
@@ -160,6 +163,7 @@ def spatialtrust_log(log: EvalLog) -> SpatialTrustLog:
     pipeline = PipelineCounts()
     reask = ReaskCounts()
     calls = CallCounts()
+    versions = ReportedVersions()
     judges: set[str] = set()
     finished, errors = finished_samples(log, SpatialScoreRecord.summary_is_complete)
     for sample in finished:  # the cancelled ones are counted as missing below
@@ -173,6 +177,7 @@ def spatialtrust_log(log: EvalLog) -> SpatialTrustLog:
             failed_questions[image_id] = dict(record.parse_failures)
         invalid_boxes += record.listed_invalid_boxes(image_id)
         calls.add(record)
+        versions.add(record)
         strategy = record.strategy or StrategyRecord()
         if strategy.is_pipeline:
             pipeline.add(strategy)
@@ -202,6 +207,7 @@ def spatialtrust_log(log: EvalLog) -> SpatialTrustLog:
         {i: failed_questions[i] for i in dataset_order(log, list(failed_questions))},
         missing=[i for i in expected_ids(log) if i not in done],
         drafts=RunIdentity.from_log(log).draft_annotations,
+        versions=versions,
     )
 
 
@@ -230,6 +236,9 @@ def json_document(
         "dataset_hash": identity.dataset_hash or None,
         "draft_annotations": None if logged.drafts is None else logged.drafts.model_dump(),
         "judge": logged.judge,
+        "reported_models": logged.versions.record(),
+        "judge_card": None if identity.judge_card is None else identity.judge_card.model_dump(),
+        "judge_agreement": identity.judge_agreement_line,
         **scores.tasks,
         "overall": scores.overall,
         "counts": {"images": scores.n_images, "scored": scores.scored},

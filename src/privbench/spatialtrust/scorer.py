@@ -21,6 +21,7 @@ from inspect_ai.solver import TaskState
 from privbench.runtime.calls import sample_call_counts
 from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
 from privbench.runtime.record import JudgeDetail, SpatialScoreRecord
+from privbench.runtime.running import NO_MODEL
 from privbench.spatialtrust import judge as st_judge
 from privbench.spatialtrust.aggregate import TASKS
 from privbench.spatialtrust.boxes import get_convention
@@ -111,8 +112,12 @@ async def judge_explanation(
         max_tokens=st_judge.MAX_TOKENS,
     )
     if reply.verdict is None:
-        return None, JudgeDetail(replies=reply.replies)
-    detail = JudgeDetail(replies=reply.replies, verdict=st_judge.verdict_record(reply.verdict))
+        return None, JudgeDetail(replies=reply.replies, reported_model=reply.reported_model)
+    detail = JudgeDetail(
+        replies=reply.replies,
+        verdict=st_judge.verdict_record(reply.verdict),
+        reported_model=reply.reported_model,
+    )
     return score_explanation(reply.verdict, truth, boxes), detail
 
 
@@ -184,6 +189,7 @@ def spatialtrust_scorer(
             judge=OFFLINE_JUDGE if judge is None else str(judge),
             judge_details=details,
             strategy=state.store.get(STATS_KEY),
+            model_reported="" if str(state.model) == NO_MODEL else str(state.output.model or ""),
             call_retries=counts.call_retries,
             replaced_characters=counts.replaced_characters,
         )

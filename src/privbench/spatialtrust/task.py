@@ -18,13 +18,14 @@ from inspect_ai.model import ChatMessageUser, ContentImage, ContentText, ModelOu
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from privbench.dataset_identity import dataset_hash
+from privbench.judges.cards import find_card
 from privbench.runtime.judge_check import grader_role
 from privbench.runtime.record import DraftAnnotations, SpatialSampleRecord, TaskRecord
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.dataset import SpatialItem, ground_truth_record, load_spatialtrust
 from privbench.spatialtrust.drafts import TASK_PARAMETER, draft_annotations, refusal
-from privbench.spatialtrust.judge import MAX_TRIES
+from privbench.spatialtrust.judge import MAX_TRIES, judge_identity
 from privbench.spatialtrust.predictions import load_spatial_predictions, parse_predictions
 from privbench.spatialtrust.prompts import direct_prompt
 from privbench.spatialtrust.scorer import spatialtrust_scorer
@@ -85,10 +86,19 @@ def _task(
     judge: str | None,
     max_tries: int,
     cache: bool = False,
+    judge_card: str | None = None,
     **settings: str,
 ) -> Task:
     """A SpatialTrust task; ``settings`` are the run's strategy, box format, predictions."""
     directory, items = data.directory, data.items
+    identity: dict[str, object] = {}
+    if judge:
+        protocol, prompt_hash = judge_identity(judge)
+        card = find_card("spatialtrust", judge, protocol, prompt_hash,
+                         Path(judge_card) if judge_card else None)  # fmt: skip
+        identity = {"judge_protocol": protocol, "prompt_hash": prompt_hash}
+        if card is not None:
+            identity["judge_card"] = card
     return Task(
         dataset=MemoryDataset([_sample(item) for item in items], name="spatialtrust"),
         solver=solver,
@@ -102,6 +112,7 @@ def _task(
                 "data": str(directory),
                 "dataset_hash": dataset_hash(directory),
                 "judge": judge,
+                **identity,
                 **settings,
                 **data.record(),
             }
@@ -119,6 +130,7 @@ def spatialtrust(
     cache: bool = False,
     reask_unparsed: int = 0,
     allow_drafts: bool = False,
+    judge_card: str | None = None,
 ) -> Task:
     """SpatialTrust: five questions per authentication capture, grounded with boxes.
 
@@ -133,6 +145,8 @@ def spatialtrust(
             the format restated (0: the paper's one-pass protocol).
         allow_drafts: run even if some images' annotations are drafts no person reviewed
             (``privbench build``); the run then records how many.
+        judge_card: a judge card (``privbench judge check``) shown beside the scores;
+            default: the card found for the judge and its prompt in the cache.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
@@ -148,6 +162,7 @@ def spatialtrust(
         judge,
         max_tries,
         cache,
+        judge_card,
         strategy=strategy,
         box_format=box_format,
         reask_unparsed=str(reask_unparsed),
@@ -181,6 +196,7 @@ def spatialtrust_grade(
     box_format: str = "xyxy",
     cache: bool = False,
     allow_drafts: bool = False,
+    judge_card: str | None = None,
 ) -> Task:
     """Score SpatialTrust predictions made elsewhere (``preds.jsonl``, docs/spatialtrust.md).
 
@@ -194,6 +210,7 @@ def spatialtrust_grade(
         cache: inspect's model cache for the judge's calls.
         allow_drafts: score even against annotations no person reviewed (``privbench
             build``); the run then records how many.
+        judge_card: a judge card shown beside the scores (default: found in the cache).
     """
     directory = Path(data) if data else default_data_dir()
     data_set = _TaskData(directory, allow_drafts)
@@ -204,6 +221,7 @@ def spatialtrust_grade(
         judge,
         max_tries,
         cache,
+        judge_card,
         predictions=predictions,
         box_format=box_format,
     )

@@ -1,0 +1,421 @@
+"""``privbench judge check`` as a Python API: grade reference answers, probe, write the card.
+
+What one check does, in order (each step an inspect run through the run machinery of
+``eval``/``grade``: reachability check, retries, connections, cache, log, Ctrl-C):
+
+1. The reference-graded Priv-IQ answers (``--against`` files, else the shipped
+   calibration set) are graded by the judge under the run's protocol, ``judge_runs``
+   times each; agreement with the reference grades is measured overall and per
+   competency, with bootstrap intervals (:mod:`.statistics`), and, with two runs or more,
+   the judge's test–retest stability.
+2. Bias probes (:mod:`.probes`) on the shipped suite or ``--data``: the same wrong answer
+   padded, steered, as a refusal; the same right answer as a list and as prose — under
+   each Priv-IQ protocol.
+3. SpatialTrust q4/q5 verdicts against the shipped verdict sets (:mod:`.spatial`).
+
+The result is written as judge cards (one per benchmark) to privbench's cache directory,
+where ``eval`` and ``grade`` find them by judge, protocol and prompt hash.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.log import EvalLog
+from rich.console import RenderableType
+from rich.table import Table
+
+from privbench.judgecheck.probes import ProbeCase, ProbeResult, probe_cases, summarise_probes
+from privbench.judgecheck.references import (
+    ReferenceSet,
+    read_reference_grades,
+    shipped_calibration_set,
+)
+from privbench.judgecheck.spatial import (
+    SpatialAgreement,
+    check_spatial_verdicts,
+    shipped_verdict_sets,
+)
+from privbench.judgecheck.statistics import (
+    AgreementFigures,
+    Disagreement,
+    Retest,
+    agreement_figures,
+    largest_disagreements,
+    retest,
+)
+from privbench.judgecheck.task import CheckCase, judge_check_task
+from privbench.judges.cards import (
+    GradeFigures,
+    JudgeCard,
+    VerdictFigures,
+    card_file,
+    card_path,
+    write_card,
+)
+from privbench.priviq.aggregate import ItemGrades
+from privbench.priviq.competencies import COMPETENCIES
+from privbench.priviq.dataset import load_priviq
+from privbench.priviq.judge import PROTOCOLS
+from privbench.priviq.log import priviq_log
+from privbench.priviq.scorer import protocol_identity
+from privbench.runtime.errors import PrivbenchError
+from privbench.runtime.judging import is_offline
+from privbench.runtime.running import NO_MODEL, RunOptions, run_task
+from privbench.shipped import PRIVIQ_SUITE
+from privbench.spatialtrust.judge import judge_identity as spatial_judge_identity
+
+ALL = "all"
+"""The key of the figures over every item in ``by_competency``-style tables."""
+
+
+class CheckInterrupted(PrivbenchError):
+    """Ctrl-C during a check: what completed is in the log; a rerun with ``--cache`` is free."""
+
+    exit_code = 130
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    """What to check and how (the judge itself and its settings are in ``RunOptions``)."""
+
+    against: Sequence[Path] = ()
+    """Reference grade files; empty: the shipped calibration set."""
+    verdicts: Sequence[Path] | None = None
+    """SpatialTrust verdict sets; None: the shipped ones; empty: no verdict check."""
+    probes: bool = True
+    probe_data: Path | None = None
+    """Priv-IQ data the probes are built from (default: the shipped suite)."""
+    probe_items: int = 20
+    seed: int = 0
+    """Seeds the bootstrap and the probes' choice of items."""
+    checked: dt.date | None = None
+    """The day the card records (default: today, UTC)."""
+    write_cards: bool = True
+    card_dir: Path | None = None
+    """Also write the cards into this folder (``--card-dir``), as ``priviq.json`` and
+    ``spatialtrust.json``: how the offline judge's shipped cards are made."""
+
+
+@dataclass(frozen=True)
+class GradeCheck:
+    """Agreement of the judge's grades with one reference set."""
+
+    reference: ReferenceSet
+    figures: AgreementFigures
+    by_competency: dict[str, AgreementFigures]
+    unscored: list[str]
+    disagreements: list[Disagreement]
+    retest: Retest | None
+    reported_models: list[str]
+
+
+@dataclass
+class CheckResult:
+    """Everything one check measured, and where its logs and cards are."""
+
+    judge: str
+    protocol: str
+    prompt_hash: str
+    judge_runs: int
+    grades: GradeCheck | None
+    probes: list[ProbeResult] = field(default_factory=list)
+    verdicts: SpatialAgreement | None = None
+    logs: list[str] = field(default_factory=list)
+    cards: list[str] = field(default_factory=list)
+
+    def json(self) -> dict[str, Any]:
+        """The one ``--json`` document: the figures over all items at the top level."""
+        grades = self.grades
+        figures = grades.figures.as_json() if grades else {}
+        return {
+            "judge": self.judge,
+            "protocol": self.protocol,
+            "prompt_hash": self.prompt_hash,
+            "judge_runs": self.judge_runs,
+            "reported_models": grades.reported_models if grades else [],
+            "reference_set": grades.reference.name if grades else None,
+            "set_hash": grades.reference.hash if grades else None,
+            "left_out": dict(grades.reference.left_out) if grades else {},
+            **{
+                key: figures.get(key)
+                for key in ("n", "spearman", "icc", "mae", "within_0_1", "kappa_quadratic")
+            },
+            "bias": figures.get("bias"),
+            "limits_of_agreement": [figures.get("loa_low"), figures.get("loa_high")],
+            "ci": grades.figures.ci() if grades else {},
+            "unscored": len(grades.unscored) if grades else 0,
+            "unscored_items": grades.unscored if grades else [],
+            "by_competency": {
+                code: {**f.as_json(), "ci": f.ci()} for code, f in grades.by_competency.items()
+            }
+            if grades
+            else {},
+            "disagreements": [d.as_json() for d in grades.disagreements] if grades else [],
+            "retest": grades.retest.as_json() if grades and grades.retest else None,
+            "probes": [p.as_json() for p in self.probes],
+            "verdicts": self.verdicts.as_json() if self.verdicts else None,
+            "logs": self.logs,
+            "cards": self.cards,
+        }
+
+    def terminal(self) -> list[RenderableType]:
+        """Tables and lines for the terminal, in the order of the check."""
+        parts: list[RenderableType] = []
+        grades = self.grades
+        if grades is not None:
+            left = ", ".join(f"{part} ({n})" for part, n in grades.reference.left_out.items())
+            parts.append(
+                f"judge {self.judge} ({', '.join(grades.reported_models) or 'no reply'}), "
+                f"protocol {self.protocol}, prompt {self.prompt_hash}, {self.judge_runs} "
+                f"judge run(s); reference grades: {grades.reference.name} "
+                f"(sha256 {grades.reference.hash}, n = {grades.figures.n})"
+                + (f"; left out, the judge was tuned on them: {left}" if left else "")
+            )
+            parts.append(_agreement_table(grades))
+            if grades.unscored:
+                parts.append(
+                    f"unscored: {len(grades.unscored)} item(s) whose judge replies never gave a "
+                    f"grade (left out of the figures): {', '.join(grades.unscored[:10])}"
+                )
+            parts.append(_disagreement_table(grades.disagreements))
+            if grades.retest is not None:
+                parts.append(_retest_line(grades.retest))
+        if self.probes:
+            parts.append(_probe_table(self.probes))
+        if self.verdicts is not None:
+            parts.append(self.verdicts.table())
+        parts.extend(f"judge card: {card}" for card in self.cards)
+        return parts
+
+
+def _cell(estimate: float | None, low: float | None, high: float | None, digits: int = 2) -> str:
+    def show(value: float | None) -> str:
+        return "n/a" if value is None or math.isnan(value) else f"{value:.{digits}f}"
+
+    if estimate is None or math.isnan(estimate):
+        return "n/a"
+    return f"{show(estimate)} [{show(low)}, {show(high)}]"
+
+
+def _agreement_table(grades: GradeCheck) -> Table:
+    table = Table(title="Judge vs reference grades (95 % bootstrap intervals)")
+    for column in ("", "n", "Spearman ρ", "ICC(2,1)", "MAE", "within ±0.1", "κ quadratic",
+                   "bias (judge − ref.)", "95 % limits"):  # fmt: skip
+        table.add_column(column, justify="left" if not column else "right")
+    rows = {ALL: grades.figures, **grades.by_competency}
+    for name, f in rows.items():
+        table.add_row(
+            name,
+            str(f.n),
+            _cell(f.spearman.estimate, f.spearman.low, f.spearman.high),
+            _cell(f.icc.estimate, f.icc.low, f.icc.high),
+            _cell(f.mae.estimate, f.mae.low, f.mae.high, 3),
+            _cell(100 * f.within_0_1.estimate, 100 * f.within_0_1.low, 100 * f.within_0_1.high, 0),
+            _cell(f.kappa_quadratic.estimate, f.kappa_quadratic.low, f.kappa_quadratic.high),
+            _cell(f.bias.estimate, f.bias.low, f.bias.high, 3),
+            f"{_cell(f.loa_low.estimate, None, None, 2).split(' ')[0]} … "
+            f"{_cell(f.loa_high.estimate, None, None, 2).split(' ')[0]}",
+        )
+    return table
+
+
+def _disagreement_table(disagreements: Sequence[Disagreement]) -> Table:
+    table = Table(title="Largest disagreements")
+    for column in ("question id", "reference grade", "judge grade", "judge − reference"):
+        table.add_column(column, justify="left" if column == "question id" else "right")
+    for d in disagreements:
+        table.add_row(d.id, f"{d.reference:.2f}", f"{d.judged:.2f}", f"{d.difference:+.2f}")
+    return table
+
+
+def _retest_line(result: Retest) -> str:
+    icc = "n/a" if math.isnan(result.icc) else f"{result.icc:.3f}"
+    return (
+        f"test–retest over {result.runs} judge runs: {100 * result.changed_share:.1f} % of "
+        f"{result.items} items changed grade, mean |Δ| {result.mean_abs_change:.3f}, "
+        f"ICC across runs {icc}"
+        + (f" ({result.left_out} items with an unscored run left out)" if result.left_out else "")
+    )
+
+
+def _probe_table(results: Sequence[ProbeResult]) -> Table:
+    table = Table(title="Bias probes: mean grade change, variant − base (95 % interval)")
+    for column in ("probe", "protocol", "n", "base", "variant", "change", "unscored"):
+        table.add_column(column, justify="left" if column in ("probe", "protocol") else "right")
+    for p in results:
+        table.add_row(
+            p.probe,
+            p.protocol,
+            str(p.n),
+            _cell(p.mean_base, None, None).split(" ")[0],
+            _cell(p.mean_variant, None, None).split(" ")[0],
+            _cell(p.mean_change, p.change_low, p.change_high),
+            str(p.unscored),
+        )
+    return table
+
+
+def _cases(reference: ReferenceSet) -> list[CheckCase]:
+    return [
+        CheckCase(item.id, item.question, item.reference, item.prediction, item.competencies)
+        for item in reference.items
+    ]
+
+
+def _run(cases: Sequence[CheckCase], name: str, protocol: str, options: RunOptions,
+         judge_runs: int) -> tuple[EvalLog, list[ItemGrades], list[str]]:  # fmt: skip
+    """Grade ``cases`` in one inspect run; the grades and the models the judge reported."""
+    task = judge_check_task(
+        cases,
+        name=name,
+        judge=options.task_judge,
+        protocol=protocol,
+        judge_runs=judge_runs,
+        cache=options.generation.cache,
+    )
+    log = run_task(task, NO_MODEL, options, True, 2 * options.judge_connections)
+    if log.status == "cancelled":
+        raise CheckInterrupted(
+            f"interrupted: partial log {log.location}"
+            + ("" if options.generation.cache else "; rerun with --cache to pay only once")
+        )
+    if log.status != "success":
+        message = log.error.message.strip().splitlines()[-1] if log.error else log.status
+        raise PrivbenchError(
+            f"judge check stopped ({log.status}): {message[:300]}; log {log.location}"
+        )
+    graded = priviq_log(log)
+    reported = sorted({run.model for runs in graded.records.values() for run in runs if run.model})
+    return log, graded.grades, reported
+
+
+def _grade_check(
+    reference: ReferenceSet, grades: Sequence[ItemGrades], reported: list[str], seed: int
+) -> GradeCheck:
+    by_id = {item.id: item for item in reference.items}
+    scored = [(g, by_id[g.id]) for g in grades if g.mean is not None and g.id in by_id]
+    unscored = [g.id for g in grades if g.mean is None]
+    ref = [item.score for _, item in scored]
+    judged = [float(g.mean) for g, _ in scored if g.mean is not None]
+    by_competency = {}
+    for code in COMPETENCIES:
+        pairs = [(item.score, float(g.mean)) for g, item in scored
+                 if code in item.competencies and g.mean is not None]  # fmt: skip
+        if pairs:
+            by_competency[code] = agreement_figures(
+                [p[0] for p in pairs], [p[1] for p in pairs], seed=seed
+            )
+    return GradeCheck(
+        reference=reference,
+        figures=agreement_figures(ref, judged, seed=seed),
+        by_competency=by_competency,
+        unscored=unscored,
+        disagreements=largest_disagreements([g.id for g, _ in scored], ref, judged),
+        retest=retest([g.runs for g in grades]),
+        reported_models=reported,
+    )
+
+
+def _probe_protocols(judge: str, protocol: str) -> tuple[str, ...]:
+    """The offline judge has one protocol (its rules); an LLM judge is probed under each."""
+    return (protocol,) if is_offline(judge) else PROTOCOLS
+
+
+def _probes(request: CheckRequest, options: RunOptions) -> tuple[list[ProbeResult], list[str]]:
+    items = load_priviq(request.probe_data or PRIVIQ_SUITE)
+    cases: list[ProbeCase] = probe_cases(
+        [(item.id, item.question, item.answer) for item in items],
+        n_items=request.probe_items,
+        seed=request.seed,
+    )
+    check_cases = [CheckCase(c.id, c.question, c.reference, c.prediction) for c in cases]
+    results: list[ProbeResult] = []
+    logs: list[str] = []
+    for protocol in _probe_protocols(options.judge, options.protocol):
+        log, grades, _ = _run(check_cases, "judge_check_probes", protocol, options, 1)
+        logs.append(str(log.location))
+        by_case = {g.id: g.mean for g in grades}
+        name, _ = protocol_identity(protocol, options.judge)
+        results += summarise_probes(cases, by_case, name, seed=request.seed)
+    return results, logs
+
+
+def _today(request: CheckRequest) -> str:
+    return (request.checked or dt.datetime.now(dt.UTC).date()).isoformat()
+
+
+def _grade_card(result: CheckResult, grades: GradeCheck, checked: str) -> JudgeCard:
+    figures = grades.figures.as_json()
+    return JudgeCard(
+        benchmark="priviq",
+        judge=result.judge,
+        reported_models=grades.reported_models,
+        protocol=result.protocol,
+        prompt_hash=result.prompt_hash,
+        reference_set=grades.reference.name,
+        set_hash=grades.reference.hash,
+        left_out=dict(grades.reference.left_out),
+        checked=checked,
+        judge_runs=result.judge_runs,
+        grades=GradeFigures.model_validate(
+            {**figures, "ci": grades.figures.ci(), "unscored": len(grades.unscored)}
+        ),
+    )
+
+
+def _verdict_card(judge: str, verdicts: SpatialAgreement, checked: str) -> JudgeCard:
+    protocol, prompt_hash = spatial_judge_identity(judge)
+    return JudgeCard(
+        benchmark="spatialtrust",
+        judge=judge,
+        reported_models=verdicts.reported_models,
+        protocol=protocol,
+        prompt_hash=prompt_hash,
+        reference_set=verdicts.reference_set,
+        set_hash=verdicts.set_hash,
+        checked=checked,
+        verdicts=VerdictFigures(**verdicts.card_figures()),
+    )
+
+
+def check_judge(request: CheckRequest, options: RunOptions) -> CheckResult:
+    """Check ``options.judge`` as ``options`` would run it; write its cards."""
+    judge = options.judge
+    reference = (
+        read_reference_grades(list(request.against))
+        if request.against
+        else shipped_calibration_set(leave_out_tuned_on=judge)
+    )  # read (and validated) before any call
+    verdict_sets = shipped_verdict_sets() if request.verdicts is None else list(request.verdicts)
+    if request.probe_data is not None:
+        load_priviq(request.probe_data)
+    protocol, prompt_hash = protocol_identity(options.protocol, judge)
+    result = CheckResult(judge, protocol, prompt_hash, options.judge_runs, None)
+    log, grades, reported = _run(
+        _cases(reference), "judge_check", options.protocol, options, options.judge_runs
+    )
+    result.logs.append(str(log.location))
+    result.grades = _grade_check(reference, grades, reported, request.seed)
+    if request.probes:
+        result.probes, probe_logs = _probes(request, options)
+        result.logs += probe_logs
+    if verdict_sets:
+        result.verdicts, verdict_log = check_spatial_verdicts(verdict_sets, options)
+        result.logs.append(str(verdict_log.location))
+    if request.write_cards:
+        checked = _today(request)
+        cards = [_grade_card(result, result.grades, checked)]
+        if result.verdicts is not None:
+            cards.append(_verdict_card(judge, result.verdicts, checked))
+        for card in cards:
+            paths = [card_path(card.benchmark, judge, card.protocol, card.prompt_hash)]
+            if request.card_dir is not None:
+                paths.append(request.card_dir / card_file(card.benchmark))
+            result.cards += [str(write_card(card, path)) for path in paths]
+    return result
