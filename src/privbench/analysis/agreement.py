@@ -6,8 +6,8 @@ come from the researcher's key (:mod:`privbench.analysis.rating_files`). The jud
 rater named ``judge_rater`` (default ``judge``); every other rater is human, and the human
 score of an item is the mean of its human ratings. Per survey and for all items pooled:
 
-* ICC — two-way random effects, absolute agreement, single rater (pingouin's ICC2),
-  between the mean human score and the judge score;
+* ICC — two-way random effects, absolute agreement, single rater (ICC(2,1), pingouin's
+  ICC2), between the mean human score and the judge score;
 * Spearman ρ and its p-value, MAE, the agreement rate (share of items with
   ``|human − judge| ≤ tolerance``) and the Bland–Altman bias ``mean(human − judge)`` with
   its 95 % limits, as :mod:`privbench.agreement_measures` defines them.
@@ -18,24 +18,24 @@ leaves Bland–Altman out of it, as the paper does).
 Scales: human ratings are on 0–``scale`` (1, or 10 as in the paper's surveys); the judge's
 scores are privbench's, on 0–1, as the logs and ``survey export`` hold them. Both sides
 are put on the human scale before any statistic, so MAE, tolerance and Bland–Altman are in
-the raters' units. Library warnings (pingouin, scipy) are silenced: where a statistic is
-undefined it is NaN and :func:`agreement_notes` says why.
+the raters' units. Library warnings are silenced: where a statistic is undefined it is
+NaN and :func:`agreement_notes` says why.
 """
 
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pingouin
 
 from privbench.agreement_measures import (
+    ICC_MIN_ITEMS,
     bland_altman_limits,
+    icc_absolute_agreement,
     mean_absolute_error,
     share_within,
     spearman,
@@ -375,22 +375,7 @@ def read_ratings(
 
 
 def _icc2(human: np.ndarray, judge: np.ndarray) -> float:
-    if len(human) < 3:
-        return math.nan
-    n = len(human)
-    long = pd.DataFrame(
-        {
-            "item": np.tile(np.arange(n), 2),
-            "rater": ["human"] * n + ["judge"] * n,
-            "score": np.concatenate([human, judge]),
-        }
-    )
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        table = pingouin.intraclass_corr(data=long, targets="item", raters="rater", ratings="score")
-    by_type = table.set_index("Type")["ICC"]
-    # pingouin ≥ 0.7 names ICC2 (two-way random, absolute agreement, single rater) ICC(A,1)
-    return float(by_type["ICC(A,1)"] if "ICC(A,1)" in by_type.index else by_type["ICC2"])
+    return float(icc_absolute_agreement(np.column_stack([human, judge])))
 
 
 def agreement_stats(human: np.ndarray, judge: np.ndarray, tolerance: float) -> AgreementStats:
@@ -449,8 +434,13 @@ def agreement_notes(columns: dict[str, AgreementStats]) -> list[str]:
     for name, column in columns.items():
         if name == AVERAGE:
             continue
-        if math.isnan(column.icc):
-            notes.append(f"{name}: ICC needs at least 3 items with both scores (has {column.n}).")
+        if math.isnan(column.icc) and column.n < ICC_MIN_ITEMS:
+            notes.append(
+                f"{name}: ICC needs at least {ICC_MIN_ITEMS} items with both scores"
+                f" (has {column.n})."
+            )
+        elif math.isnan(column.icc):
+            notes.append(f"{name}: ICC is undefined: every score is the same.")
         if math.isnan(column.spearman_rho):
             notes.append(
                 f"{name}: Spearman ρ is undefined: one side's scores are constant"
