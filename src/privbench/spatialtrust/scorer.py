@@ -29,17 +29,24 @@ from privbench.spatialtrust.dataset import (
     CHOICE_QUESTIONS,
     EXPLANATION_QUESTIONS,
     QUESTION_IDS,
+    ExplanationQuestion,
     SpatialItem,
     load_spatialtrust,
 )
 from privbench.spatialtrust.reading import (
+    ExplanationAnswer,
     InvalidBox,
     SpatialAnswer,
     answer_record,
     parse_answer,
     parse_record,
 )
-from privbench.spatialtrust.scoring import score_choice, score_explanation, score_single
+from privbench.spatialtrust.scoring import (
+    ExplanationVerdict,
+    score_choice,
+    score_explanation,
+    score_single,
+)
 from privbench.spatialtrust.solvers import ANSWER_KEY, STATS_KEY
 
 
@@ -85,6 +92,39 @@ def rule_scores(item: SpatialItem, answer: SpatialAnswer) -> dict[str, float]:
     return scores
 
 
+async def explanation_verdict(
+    judge: Model | None,
+    question: ExplanationQuestion,
+    given: ExplanationAnswer,
+    max_tries: int,
+    cache: bool = False,
+) -> tuple[ExplanationVerdict | None, JudgeDetail]:
+    """The judge's verdict on one q4/q5 answer (``None``: no reply validated) and what it
+    said; ``judge`` None is the offline judge.
+
+    Why on its own: a run scores the verdict against boxes, and ``privbench judge check``
+    compares it with reference verdicts; both must ask the judge in exactly the same way.
+    """
+    if judge is None:
+        verdict = st_judge.offline_verdict(question, given)
+        return verdict, JudgeDetail(verdict=st_judge.verdict_record(verdict))
+    reply = await ask_until_parsed(
+        judge,
+        lambda attempt: st_judge.judge_prompt(question, given, retry=attempt > 0),
+        lambda text: st_judge.parse_verdict(text, len(question.factors), len(given.factors)),
+        max_tries=max_tries,
+        cache=CachePolicy(expiry=None) if cache else False,
+        max_tokens=st_judge.MAX_TOKENS,
+    )
+    if reply.verdict is None:
+        return None, JudgeDetail(replies=reply.replies, reported_model=reply.reported_model)
+    return reply.verdict, JudgeDetail(
+        replies=reply.replies,
+        verdict=st_judge.verdict_record(reply.verdict),
+        reported_model=reply.reported_model,
+    )
+
+
 async def judge_explanation(
     judge: Model | None,
     item: SpatialItem,
@@ -97,28 +137,12 @@ async def judge_explanation(
     given, question = answer.explanation(qid), item.explanation(qid)
     if given is None:
         return 0.0, JudgeDetail()
+    verdict, detail = await explanation_verdict(judge, question, given, max_tries, cache)
+    if verdict is None:
+        return None, detail
     boxes = [factor.box for factor in given.factors]
     truth = [f.box for f in question.factors]
-    if judge is None:
-        verdict = st_judge.offline_verdict(question, given)
-        offline = JudgeDetail(verdict=st_judge.verdict_record(verdict))
-        return score_explanation(verdict, truth, boxes), offline
-    reply = await ask_until_parsed(
-        judge,
-        lambda attempt: st_judge.judge_prompt(question, given, retry=attempt > 0),
-        lambda text: st_judge.parse_verdict(text, len(question.factors), len(given.factors)),
-        max_tries=max_tries,
-        cache=CachePolicy(expiry=None) if cache else False,
-        max_tokens=st_judge.MAX_TOKENS,
-    )
-    if reply.verdict is None:
-        return None, JudgeDetail(replies=reply.replies, reported_model=reply.reported_model)
-    detail = JudgeDetail(
-        replies=reply.replies,
-        verdict=st_judge.verdict_record(reply.verdict),
-        reported_model=reply.reported_model,
-    )
-    return score_explanation(reply.verdict, truth, boxes), detail
+    return score_explanation(verdict, truth, boxes), detail
 
 
 @metric
