@@ -247,7 +247,8 @@ def test_an_id_may_appear_in_one_set_only(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("path", [FRESH, INDEPENDENT], ids=["fresh", "independent"])
 def test_offline_check_is_offline_verdict_on_every_row(path: Path, tmp_path: Path) -> None:
-    agreement, log = check_spatial_verdicts([path], run_options(tmp_path, judge="offline"))
+    check, log = check_spatial_verdicts([path], run_options(tmp_path, judge="offline"))
+    agreement = check.agreement
     assert log.status == "success"
     items = read_verdict_set(path)
     direct = {item.id: offline_verdict(item.question, item.answer) for item in items}
@@ -337,7 +338,8 @@ def test_a_judge_replying_the_reference_agrees_fully(
 ) -> None:
     items = read_verdict_sets([FRESH, INDEPENDENT])
     server.script(JUDGE_MARK, _judge(items, lambda item, _: _reply_json(item.reference)))
-    agreement, log = check_spatial_verdicts([FRESH, INDEPENDENT], run_options(tmp_path))
+    check, log = check_spatial_verdicts([FRESH, INDEPENDENT], run_options(tmp_path))
+    agreement = check.agreement
     assert log.status == "success"
     assert (agreement.items, agreement.unscored, agreement.disagreements) == (98, (), ())
     _all_agree(agreement)
@@ -370,7 +372,8 @@ def test_flipped_identified_lowers_its_accuracy_by_the_flips(
         return _reply_json(verdict)
 
     server.script(JUDGE_MARK, _judge(items, reply))
-    agreement, _ = check_spatial_verdicts([FRESH], run_options(tmp_path))
+    check, _ = check_spatial_verdicts([FRESH], run_options(tmp_path))
+    agreement = check.agreement
     n_factors = sum(len(item.question.factors) for item in items)
     identified = agreement.fields["identified"]
     assert (identified.n, identified.agreeing) == (n_factors, n_factors - 3)
@@ -410,7 +413,8 @@ def test_a_reply_that_never_parses_is_unscored_not_wrong(
         return _reply_json(item.reference)
 
     server.script(JUDGE_MARK, _judge(items, reply))
-    agreement, log = check_spatial_verdicts([FRESH], run_options(tmp_path))
+    check, log = check_spatial_verdicts([FRESH], run_options(tmp_path))
+    agreement = check.agreement
     assert agreement.unscored == (never.id,)
     assert agreement.disagreements == ()
     _all_agree(agreement)

@@ -37,7 +37,7 @@ from privbench.judgecheck.references import (
     shipped_calibration_set,
 )
 from privbench.judgecheck.spatial import (
-    SpatialAgreement,
+    VerdictCheck,
     check_spatial_verdicts,
     shipped_verdict_sets,
 )
@@ -125,7 +125,7 @@ class CheckResult:
     judge_runs: int
     grades: GradeCheck | None
     probes: list[ProbeResult] = field(default_factory=list)
-    verdicts: SpatialAgreement | None = None
+    verdicts: VerdictCheck | None = None
     logs: list[str] = field(default_factory=list)
     cards: list[str] = field(default_factory=list)
 
@@ -369,7 +369,7 @@ def _grade_card(result: CheckResult, grades: GradeCheck, checked: str) -> JudgeC
     )
 
 
-def _verdict_card(judge: str, verdicts: SpatialAgreement, checked: str) -> JudgeCard:
+def _verdict_card(judge: str, verdicts: VerdictCheck, checked: str) -> JudgeCard:
     protocol, prompt_hash = spatial_judge_identity(judge)
     return JudgeCard(
         benchmark="spatialtrust",

@@ -23,6 +23,8 @@ so each gets :data:`PLACEHOLDER_BOX`, which nothing reads.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import warnings
 from collections.abc import Mapping, Sequence
@@ -36,6 +38,7 @@ from inspect_ai.log import EvalLog, EvalSampleSummary
 from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
+from rich.table import Table
 from statsmodels.stats.inter_rater import cohens_kappa
 
 from privbench.json_files import JsonValue, read_jsonl
@@ -45,6 +48,7 @@ from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, is_offline
 from privbench.runtime.log_reading import finished_samples
 from privbench.runtime.record import THINNED, LoggedSample
 from privbench.runtime.running import NO_MODEL, RunOptions, run_task
+from privbench.shipped import JUDGE_CALIBRATION
 from privbench.spatialtrust.boxes import Box
 from privbench.spatialtrust.dataset import EXPLANATION_QUESTIONS, ExplanationQuestion, Factor
 from privbench.spatialtrust.judge import MAX_TRIES, verdict_from_record
@@ -595,9 +599,107 @@ def logged_verdicts(log: EvalLog, ids: Sequence[str]) -> dict[str, ExplanationVe
     return {item_id: verdicts[item_id] for item_id in ids}
 
 
+VERDICT_SETS = JUDGE_CALIBRATION / "spatialtrust"
+"""The shipped q4/q5 verdict sets (written independently; see the calibration set's card)."""
+SHIPPED_VERDICTS_NAME = "privbench-verdicts-v1"
+
+
+def shipped_verdict_sets() -> list[Path]:
+    """The shipped verdict sets, in name order."""
+    return sorted(VERDICT_SETS.glob("*.jsonl"))
+
+
+def verdict_set_hash(items: Sequence[VerdictItem]) -> str:
+    """SHA-256 (16 hex digits) of the items' content in file order (their source, a path
+    and line, is left out: the same rows elsewhere are the same set)."""
+    digest = hashlib.sha256()
+    for item in items:
+        row = {key: value for key, value in item.record().items() if key != "source"}
+        digest.update(json.dumps(row, sort_keys=True, ensure_ascii=False).encode("utf-8") + b"\n")
+    return digest.hexdigest()[:16]
+
+
+def _set_name(paths: Sequence[Path]) -> str:
+    if [path.resolve() for path in paths] == [p.resolve() for p in shipped_verdict_sets()]:
+        return SHIPPED_VERDICTS_NAME
+    return " + ".join(path.name for path in paths)
+
+
+@dataclass(frozen=True)
+class VerdictCheck:
+    """The verdict agreement with what identifies the check: the set and the judge's
+    reported versions."""
+
+    agreement: SpatialAgreement
+    reference_set: str
+    set_hash: str
+    reported_models: list[str]
+
+    def as_json(self) -> dict[str, JsonValue]:
+        return {
+            "reference_set": self.reference_set,
+            "set_hash": self.set_hash,
+            "reported_models": list(self.reported_models),
+            **self.agreement.as_json(),
+        }
+
+    def card_figures(self) -> dict[str, object]:
+        """What the judge card keeps: per field accuracy and κ, counts."""
+        fields = self.agreement.fields
+        return {
+            "n_factors": fields["identified"].n,
+            "n_answers": fields["unsupported"].n,
+            "accuracy": {name: fields[name].accuracy for name in VERDICT_FIELDS},
+            "kappa": {name: fields[name].kappa for name in VERDICT_FIELDS},
+            "unscored": len(self.agreement.unscored),
+        }
+
+    def table(self) -> Table:
+        """Accuracy and Cohen's κ per field, overall and per question."""
+        table = Table(title=f"q4/q5 verdicts vs reference verdicts ({self.reference_set})")
+        for column in (
+            "field",
+            "n",
+            "accuracy",
+            "κ",
+            *(f"{q} accuracy" for q in EXPLANATION_QUESTIONS),
+        ):
+            table.add_column(column, justify="left" if column == "field" else "right")
+        for name in VERDICT_FIELDS:
+            overall = self.agreement.fields[name]
+            per_question = [
+                self.agreement.by_question.get(q, {}).get(name) for q in EXPLANATION_QUESTIONS
+            ]
+            table.add_row(
+                name.replace("_", " "),
+                str(overall.n),
+                _percent(overall.accuracy),
+                "n/a" if overall.kappa is None else f"{overall.kappa:.2f}",
+                *(_percent(f.accuracy if f else None) for f in per_question),
+            )
+        if self.agreement.unscored:
+            table.caption = f"unscored (no verdict parsed): {len(self.agreement.unscored)}"
+        return table
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f} %"
+
+
+def _reported_models(log: EvalLog) -> list[str]:
+    finished, _ = finished_samples(log, _summary_is_complete)
+    names = set()
+    for sample in finished:
+        score = (sample.scores or {}).get(SCORER_NAME)
+        reported = ((score.metadata if score is not None else None) or {}).get("reported_model")
+        if isinstance(reported, str) and reported:
+            names.add(reported)
+    return sorted(names)
+
+
 def check_spatial_verdicts(
     paths: Sequence[Path], options: RunOptions
-) -> tuple[SpatialAgreement, EvalLog]:
+) -> tuple[VerdictCheck, EvalLog]:
     """Ask ``options.judge`` for its verdict on every answer of the verdict sets at
     ``paths`` (as a run asks it) and compare them with the reference verdicts."""
     items = read_verdict_sets(paths)  # a clear error before any endpoint is called
@@ -609,4 +711,8 @@ def check_spatial_verdicts(
     needs_judge = not is_offline(options.judge)
     log = run_task(check, NO_MODEL, options, needs_judge, 2 * options.judge_connections)
     verdicts = logged_verdicts(log, [item.id for item in items])
-    return verdict_agreement(items, verdicts), log
+    result = VerdictCheck(
+        verdict_agreement(items, verdicts), _set_name(paths), verdict_set_hash(items),
+        _reported_models(log),
+    )  # fmt: skip
+    return result, log
