@@ -246,11 +246,14 @@ def _retest_line(result: Retest) -> str:
 
 def _probe_table(results: Sequence[ProbeResult]) -> Table:
     table = Table(title="Bias probes: mean grade change, variant − base (95 % interval)")
-    for column in ("probe", "protocol", "n", "base", "variant", "change", "unscored"):
-        table.add_column(column, justify="left" if column in ("probe", "protocol") else "right")
+    for column in ("probe", "variant", "protocol", "n", "base", "variant grade", "change",
+                   "unscored"):  # fmt: skip
+        left = column in ("probe", "variant", "protocol")
+        table.add_column(column, justify="left" if left else "right")
     for p in results:
         table.add_row(
             p.probe,
+            p.variant,
             p.protocol,
             str(p.n),
             _cell(p.mean_base, None, None).split(" ")[0],
@@ -333,6 +336,7 @@ def _probes(request: CheckRequest, options: RunOptions) -> tuple[list[ProbeResul
         [(item.id, item.question, item.answer) for item in items],
         n_items=request.probe_items,
         seed=request.seed,
+        competencies={item.id: item.competencies for item in items},
     )
     check_cases = [CheckCase(c.id, c.question, c.reference, c.prediction) for c in cases]
     results: list[ProbeResult] = []
