@@ -30,14 +30,13 @@ from privbench.judges.offline.measured_agreement import GRADED_FILES, MEASURED, 
 from privbench.judges.offline.spatial import graded_verdict_fields
 from privbench.models.ocr_pii import answer_priviq, read_text
 from privbench.priviq.dataset import load_priviq
-from privbench.shipped import PRIVIQ_SUITE
+from privbench.shipped import JUDGE_CALIBRATION, PRIVIQ_SUITE
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
-GRADED = {part: DATA / name for part, name in GRADED_FILES.items()}
 SPATIAL = {
     "spatial dev": DATA / "judge_calibration_spatial_dev.jsonl",
-    "spatial independent": DATA / "spatial_judge_heldout_independent.jsonl",
-    "spatial fresh": DATA / "spatial_judge_heldout_fresh.jsonl",
+    "spatial independent": JUDGE_CALIBRATION / "spatialtrust" / "independent.jsonl",
+    "spatial fresh": JUDGE_CALIBRATION / "spatialtrust" / "fresh.jsonl",
 }
 
 
@@ -58,10 +57,10 @@ def main() -> None:
     print(f"baseline        {len(items)} images: mean {statistics.fmean(seconds):.2f} s/image, "
           f"median {statistics.median(seconds):.2f}, max {max(seconds):.2f}")  # fmt: skip
 
-    rows = [row for path in GRADED.values() if path.exists() for row in read_graded(path)]
+    rows = [row for path in GRADED_FILES.values() if path.exists() for row in read_graded(path)]
     pairs = list(
         dict.fromkeys(
-            (str(r["reference"]), str(r["answer"]), str(r.get("question", ""))) for r in rows
+            (str(r["reference"]), str(r["prediction"]), str(r.get("question", ""))) for r in rows
         )
     )
     pairs += [
@@ -80,7 +79,7 @@ def main() -> None:
     print(f"offline judge   {len(pairs)} distinct pairs cold: {cold:,.0f} grades/s; "
           f"{len(calls)} calls warm: {warm:,.0f} grades/s (target ≥ 200)")  # fmt: skip
 
-    for part, path in GRADED.items():
+    for part, path in GRADED_FILES.items():
         if not path.exists():
             print(f"agreement       {part:12s} (missing: {path.name})")
             continue

@@ -7,7 +7,7 @@ each, and every q4/q5 (question, answer) pair it can build, and writes their gra
 verdicts (``--save``) or compares them with a saved file (``--compare``: exact float
 equality, exit status 1 on any difference).
 
-Priv-IQ rows: every graded set in ``tests/data`` as graded, without its question, and
+Priv-IQ rows: every graded set (:data:`GRADED_FILES`) as graded, without its question, and
 against the next row's reference; the shipped suite's references against the baseline's
 answers (OCR, slow: ``--no-baseline`` skips them) and against a few variants (the
 reference itself, its first element, its first sentence, its polarity flipped, bare
@@ -37,7 +37,7 @@ from privbench.judges.offline import grade
 from privbench.judges.offline.measured_agreement import GRADED_FILES, read_graded
 from privbench.models.ocr_pii import answer_priviq, answer_spatialtrust, read_text
 from privbench.priviq.dataset import load_priviq
-from privbench.shipped import PRIVIQ_SUITE, SPATIALTRUST_SUITE
+from privbench.shipped import JUDGE_CALIBRATION, PRIVIQ_SUITE, SPATIALTRUST_SUITE
 from privbench.spatialtrust import judge as st_judge
 from privbench.spatialtrust.boxes import BOX_CONVENTIONS
 from privbench.spatialtrust.dataset import (
@@ -55,11 +55,12 @@ from privbench.spatialtrust.reading import (
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
-SPATIAL_FILES = (
-    "judge_calibration_spatial_dev.jsonl",
-    "spatial_judge_heldout_independent.jsonl",
-    "spatial_judge_heldout_fresh.jsonl",
-)
+CALIBRATION_SPATIAL = JUDGE_CALIBRATION / "spatialtrust"
+SPATIAL_FILES = {
+    "judge_calibration_spatial_dev.jsonl": DATA / "judge_calibration_spatial_dev.jsonl",
+    "calibration spatialtrust/independent.jsonl": CALIBRATION_SPATIAL / "independent.jsonl",
+    "calibration spatialtrust/fresh.jsonl": CALIBRATION_SPATIAL / "fresh.jsonl",
+}
 STYLE_FILES = ("replies.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl")
 SEEDS = (0, 1, 2)
 
@@ -94,10 +95,10 @@ def _variants(reference: str, question: str, other: str) -> dict[str, str]:
 
 def priviq_rows(baseline: bool) -> list[Row]:
     rows: list[Row] = []
-    for part, name in GRADED_FILES.items():
-        graded = read_graded(DATA / name)
+    for part, path in GRADED_FILES.items():
+        graded = read_graded(path)
         for i, row in enumerate(graded):
-            reference, answer = str(row["reference"]), str(row["answer"])
+            reference, answer = str(row["reference"]), str(row["prediction"])
             question = str(row.get("question", ""))
             following = str(graded[(i + 1) % len(graded)]["reference"])
             rows.append({"source": f"{part} as graded", "id": row.get("id"),
@@ -144,8 +145,8 @@ def _spatial_row(source: str, ident: str, question: ExplanationQuestion, answer:
 
 def spatial_rows() -> list[Row]:
     rows: list[Row] = []
-    for name in SPATIAL_FILES:
-        for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+    for name, path in SPATIAL_FILES.items():
+        for line in path.read_text(encoding="utf-8").splitlines():
             if not line:
                 continue
             row = json.loads(line)

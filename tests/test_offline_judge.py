@@ -19,20 +19,22 @@ from privbench.judges.offline.measured_agreement import (
     UNSEEN,
     Agreement,
     agreement,
+    first_grade,
     measure,
     read_graded,
 )
 from privbench.judges.offline.spatial import graded_verdict_fields
 from privbench.priviq.competencies import COMPETENCIES
+from privbench.shipped import JUDGE_CALIBRATION
 from privbench.spatialtrust import judge as spatial_judge
 from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
 from privbench.spatialtrust.reading import ExplanationAnswer, PredictedFactor
 
 DATA = Path(__file__).parent / "data"
-DEV = DATA / GRADED_FILES["dev"]
+DEV = GRADED_FILES["dev"]
 SPATIAL_DEV = DATA / "judge_calibration_spatial_dev.jsonl"
-SPATIAL_INDEPENDENT = DATA / "spatial_judge_heldout_independent.jsonl"
-SPATIAL_FRESH = DATA / "spatial_judge_heldout_fresh.jsonl"
+SPATIAL_INDEPENDENT = JUDGE_CALIBRATION / "spatialtrust" / "independent.jsonl"
+SPATIAL_FRESH = JUDGE_CALIBRATION / "spatialtrust" / "fresh.jsonl"
 
 CARD = "Yes, the image shows a payment card that reveals the cardholder name <AND> the card number <AND> the expiration date."
 LABEL = "No, the image only shows a generic product label without any personal information."
@@ -570,7 +572,7 @@ changes meaning), so that logs and tables name the rules that made them."""
 
 def test_scores_are_on_the_grid_and_the_rules_hash_is_pinned() -> None:
     for row in read_graded(DEV):
-        value = grade(str(row["reference"]), str(row["answer"]), str(row["question"]))
+        value = grade(str(row["reference"]), str(row["prediction"]), str(row["question"]))
         assert round(value * 10) == pytest.approx(value * 10) and 0.0 <= value <= 1.0
     assert RULES_VERSION == "9"
     assert rules_hash() == RULES_HASH
@@ -594,11 +596,11 @@ def _matches(got: Agreement, recorded: Agreement) -> None:
 @pytest.mark.parametrize("part", list(GRADED_FILES))
 def test_agreement_on_each_graded_set(part: str) -> None:
     """The recorded figures are what the judge scores on each graded set today, recomputed
-    here from the graded answers in tests/data: fit on the sets the rules were tuned on (dev,
+    here from the graded answers (the development sets in tests/data, the rest shipped): fit on the sets the rules were tuned on (dev,
     and the independent sets tuned on after being measured unseen), agreement on the frozen
     held-out part and on the sets no rule was tuned on (:data:`UNSEEN`). A rule change that moves them must
     record the new figures (the offline notice quotes them)."""
-    rows = read_graded(DATA / GRADED_FILES[part])
+    rows = read_graded(GRADED_FILES[part])
     if part != "heldout":
         assert len(rows) >= 100
     # fresh6 follows the paper's Table 1, whose combinations name CntxPriv and MultLing
@@ -855,15 +857,11 @@ def test_two_graders_of_the_protocol_agree_far_above_the_offline_judge() -> None
     """The second, blind grading of fresh8 and fresh9 holds its recorded agreement with the
     first: the protocol allows ~95 % within ±0.1, so the offline judge's shortfall is its
     own, not noise in the labels."""
-    first = {
-        str(row["id"]): float(str(row["grade"]))
-        for part in ("fresh8", "fresh9")
-        for row in read_graded(DATA / GRADED_FILES[part])
-    }
-    second = {str(row["id"]): float(str(row["grade"])) for row in read_graded(DATA / SECOND_GRADER)}
-    assert set(second) == set(first)
-    ids = sorted(first)
-    got = agreement([first[i] for i in ids], [second[i] for i in ids])
+    rows = [row for part in SECOND_GRADER for row in read_graded(GRADED_FILES[part])]
+    assert all(isinstance(row["scores"], list) and len(row["scores"]) == 2 for row in rows)
+    first = [first_grade(row) for row in rows]
+    second = [float(str(row["scores"][1])) for row in rows]  # type: ignore[index]
+    got = agreement(first, second)
     assert got.n == BETWEEN_GRADERS.n
     assert (got.rho, got.mae, got.within) == pytest.approx(
         (BETWEEN_GRADERS.rho, BETWEEN_GRADERS.mae, BETWEEN_GRADERS.within), abs=5e-5

@@ -24,7 +24,6 @@ from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
 from privbench.spatialtrust.reading import ExplanationAnswer, PredictedFactor
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "tests" / "data"
 
 CARD = "Yes, the image shows a payment card that reveals the cardholder name <AND> the card number <AND> the expiration date."
 LABEL = "No, the image only shows a generic product label without any personal information."
@@ -245,10 +244,10 @@ def test_the_trace_is_consistent_on_a_graded_set() -> None:
     """On every answer of the development set: the trace follows the rules' order, each
     coverage rule starts from the coverage the previous one left, and the last rule sets
     the grade that :func:`grade` returns."""
-    for row in read_graded(DATA / GRADED_FILES["dev"]):
+    for row in read_graded(GRADED_FILES["dev"]):
         reference, answer, question = (
             str(row["reference"]),
-            str(row["answer"]),
+            str(row["prediction"]),
             str(row["question"]),
         )
         got = explain(reference, answer, question)

@@ -138,17 +138,32 @@ def _expand(paths: Sequence[Path]) -> list[Path]:
     return expanded
 
 
-def _read_csv(path: Path, judge_rater: str, sources: _Sources) -> None:
+def read_ratings_csv(
+    path: Path, required: Sequence[str] = REQUIRED_COLUMNS, *, verbatim: bool = False
+) -> pd.DataFrame:
+    """A ratings CSV (a long table, or ``survey export``'s blind sheet) as text columns.
+
+    A file that is missing, not a readable CSV or without a ``required`` column is a
+    :class:`DatasetError`. ``verbatim``: every cell as written, a blank one as ``""``; why:
+    answer texts such as "None" or "N/A" are what a model said, which pandas would otherwise
+    read as missing. Otherwise blank (and NA-like) cells are missing, as scores are.
+    """
     display = str(path)
     try:
-        frame = pd.read_csv(path, dtype={"item_id": str, "rater": str, "survey": str, "score": str})
+        frame = pd.read_csv(path, dtype=str, keep_default_na=not verbatim)
     except FileNotFoundError:
         raise DatasetError([Problem(display, None, "file not found")]) from None
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as error:
         raise DatasetError([Problem(display, None, f"not a readable CSV ({error})")]) from None
-    missing = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
+    missing = [c for c in required if c not in frame.columns]
     if missing:
         raise DatasetError([Problem(display, None, f"missing column(s): {', '.join(missing)}")])
+    return frame
+
+
+def _read_csv(path: Path, judge_rater: str, sources: _Sources) -> None:
+    display = str(path)
+    frame = read_ratings_csv(path)
     if "survey" not in frame.columns:
         frame["survey"] = DEFAULT_SURVEY
     frame["survey"] = frame["survey"].fillna(DEFAULT_SURVEY)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from privbench.agreement_measures import mean_absolute_error, share_within, spearman
+from privbench.shipped import JUDGE_CALIBRATION
 
 WITHIN = 0.1
 """A grade agrees when it is this close to the reference grade."""
@@ -60,46 +61,61 @@ def agreement(reference: Sequence[float], judged: Sequence[float]) -> Agreement:
     )
 
 
-GRADED_FILES: dict[str, str] = {
-    "dev": "judge_calibration_dev.jsonl",
-    "heldout": "judge_calibration_heldout.jsonl",
-    "independent": "judge_heldout_independent.jsonl",
-    "fresh": "judge_heldout_fresh.jsonl",
-    "fresh3": "judge_heldout_fresh3.jsonl",
-    "fresh4": "judge_heldout_fresh4.jsonl",
-    "fresh5": "judge_heldout_fresh5.jsonl",
-    "fresh6": "judge_heldout_fresh6.jsonl",
-    "fresh7": "judge_heldout_fresh7.jsonl",
-    "fresh8": "judge_heldout_fresh8.jsonl",
-    "fresh9": "judge_heldout_fresh9.jsonl",
-    "fresh10": "judge_heldout_fresh10.jsonl",
-    "fresh11": "judge_heldout_fresh11.jsonl",
-    "fresh12": "judge_heldout_fresh12.jsonl",
-    "fresh13": "judge_heldout_fresh13.jsonl",
+DEVELOPMENT_DATA = Path(__file__).resolve().parents[4] / "tests" / "data"
+"""Where the offline judge's development sets lie: ``tests/data`` of a source checkout. They
+are not shipped (they are what the rules were developed on), so in an installed package these
+paths do not exist; the readers that need them (tests, benchmarks) run from a checkout."""
+CALIBRATION_PARTS = JUDGE_CALIBRATION / "priviq"
+"""The shipped calibration set's Priv-IQ parts, one ``<part>.jsonl`` each (its ``parts.json``
+describes them, its ``README.md`` is their dataset card)."""
+
+GRADED_FILES: dict[str, Path] = {
+    "dev": DEVELOPMENT_DATA / "judge_calibration_dev.jsonl",
+    "heldout": DEVELOPMENT_DATA / "judge_calibration_heldout.jsonl",
+    **{
+        part: CALIBRATION_PARTS / f"{part}.jsonl"
+        for part in ("independent", "fresh", *(f"fresh{n}" for n in range(3, 14)))
+    },
 }
-"""The graded sets (in ``tests/data/``) by the names :data:`MEASURED` uses."""
+"""Every graded set by the names :data:`MEASURED` uses: the two development sets, then the
+parts of the shipped calibration set, in the order they were written."""
 UNSEEN = ("fresh12", "fresh13")
 """The sets no rule was tuned on: first read by the judge in the one measurement of the
 current rules. The notice under offline-judged tables quotes these."""
 
 
 def read_graded(path: Path) -> list[dict[str, object]]:
-    """Graded triples of a JSONL file: ``reference``, ``answer``, ``grade`` and more."""
+    """Graded rows of a JSONL file: ``question``, ``reference``, ``prediction``, ``score`` (or
+    ``scores``, one per grader) and more. The files are the project's own, so they are read
+    as they are; user files go through :mod:`privbench.judgecheck.references`, which checks
+    every field."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def first_grade(row: Mapping[str, object]) -> float:
+    """The grade a row was written with: its ``score``, or the first of its ``scores``.
+
+    Why the first: a part graded twice (:data:`SECOND_GRADER`) keeps its author's grade first
+    and the second, blind grading after it; :data:`MEASURED` was measured against the
+    author's, so the figures do not move when a second grading is added.
+    """
+    scores = row.get("scores")
+    value = scores[0] if isinstance(scores, list) else row["score"]
+    return float(str(value))
 
 
 def measure(
     rows: Iterable[Mapping[str, object]], judge: Callable[[str, str, str], float]
 ) -> Agreement:
-    """Agreement of ``judge(reference, answer, question)`` with the rows' ``grade``.
+    """Agreement of ``judge(reference, prediction, question)`` with the rows' first grade.
 
     The question goes with every row (``""`` where a row has none): the paper's judge sees
     it, and the offline judge uses it to tell the question's topic from its answer.
     """
     pairs = [
         (
-            float(str(row["grade"])),
-            judge(str(row["reference"]), str(row["answer"]), str(row.get("question", ""))),
+            first_grade(row),
+            judge(str(row["reference"]), str(row["prediction"]), str(row.get("question", ""))),
         )
         for row in rows
     ]
@@ -135,9 +151,11 @@ once with the rules of the time (docs/judge.md has those figures), and then used
 later rules; ``heldout`` is the part frozen before the rules were first tuned, measured
 without looking at it by earlier rules and looked at with the rest by the later ones."""
 
-SECOND_GRADER = "judge_regrade_fresh8_fresh9.jsonl"
-"""A second, blind grading of fresh8 and fresh9 (``id`` and ``grade``) by a helper that saw
-neither the first grades nor the rules: how far two graders of the same protocol agree."""
+SECOND_GRADER = ("fresh8", "fresh9")
+"""The parts graded twice: their rows carry ``scores`` ``[author's, second]``, the second a
+blind grading by a helper that saw neither the first grades nor the rules (the calibration
+set's ``priviq/fresh8-fresh9-second-grading.md`` says how it was made): how far two graders
+of the same protocol agree."""
 BETWEEN_GRADERS = Agreement(n=320, rho=0.9826, mae=0.0297, within=0.9500)
 """The two gradings of fresh8 and fresh9 against each other: the ceiling the protocol
 itself allows, far above the offline judge's figures."""
