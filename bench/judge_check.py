@@ -103,7 +103,9 @@ def main() -> None:
     print(f"judge calls           {calls} (+ {checks} reachability) at {args.connections} "
           f"connections, {args.latency} s latency")  # fmt: skip
     print(f"wall time             {wall:.2f} s")
-    print(f"ideal                 {ideal:.2f} s  (per run: check + ceil(calls / connections) × latency)")
+    print(
+        f"ideal                 {ideal:.2f} s  (per run: check + ceil(calls / connections) × latency)"
+    )
     print(f"ratio to ideal        {wall / ideal:.2f}×")
     print(f"  start → first call  {stats['first_request_at'] - started:.2f} s")
     print(f"  last reply → done   {finished - stats['last_reply_at']:.2f} s "

@@ -106,7 +106,9 @@ def wait_for(server: LoopbackServer, pattern: str, count: int, limit_s: float = 
 
 
 @pytest.fixture(autouse=True)
-def _quiet_inspect(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+def _quiet_inspect(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     monkeypatch.setenv("INSPECT_DISPLAY", "none")
     # judge cards written by one test are never found by another, nor by the user's runs
     monkeypatch.setenv("PRIVBENCH_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))

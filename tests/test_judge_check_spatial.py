@@ -14,6 +14,7 @@ from loopback_server import LoopbackServer, message_text
 from privbench.judgecheck.spatial import (
     PLACEHOLDER_BOX,
     SCORER_NAME,
+    VERDICT_SETS,
     FieldAgreement,
     SpatialAgreement,
     VerdictDisagreement,
@@ -31,9 +32,8 @@ from privbench.spatialtrust.judge import MAX_TRIES, judge_prompt, offline_verdic
 from privbench.spatialtrust.question_design import QUESTION_TEXTS
 from privbench.spatialtrust.scoring import ExplanationVerdict, FactorVerdict
 
-DATA = Path(__file__).parent / "data"
-FRESH = DATA / "spatial_judge_heldout_fresh.jsonl"
-INDEPENDENT = DATA / "spatial_judge_heldout_independent.jsonl"
+FRESH = VERDICT_SETS / "fresh.jsonl"
+INDEPENDENT = VERDICT_SETS / "independent.jsonl"
 FIELDS = ("identified", "explanation_correct", "unsupported", "states_none")
 
 

@@ -1259,11 +1259,13 @@ def judge_check_command(
         if as_json:
             print_json(result.json())
             return
+        # a pipe or a file gets the tables whole, not cut to 80 columns
+        console = stdout if stdout.is_terminal else Console(width=120)
         for part in result.terminal():
             if isinstance(part, str):
                 typer.echo(part)
             else:
-                stdout.print(part)
+                console.print(part)
 
     run_command(action)
 

@@ -44,12 +44,13 @@ from privbench.judgecheck.spatial import (
 from privbench.judgecheck.statistics import (
     AgreementFigures,
     Disagreement,
+    Figure,
     Retest,
     agreement_figures,
     largest_disagreements,
     retest,
 )
-from privbench.judgecheck.task import CheckCase, judge_check_task
+from privbench.judgecheck.task import GIVEN, CheckCase, judge_check_task
 from privbench.judges.cards import (
     GradeFigures,
     JudgeCard,
@@ -65,7 +66,7 @@ from privbench.priviq.judge import PROTOCOLS
 from privbench.priviq.log import priviq_log
 from privbench.priviq.scorer import protocol_identity
 from privbench.runtime.errors import PrivbenchError
-from privbench.runtime.judging import is_offline
+from privbench.runtime.judging import OFFLINE_JUDGE, is_offline
 from privbench.runtime.running import NO_MODEL, RunOptions, run_task
 from privbench.shipped import PRIVIQ_SUITE
 from privbench.spatialtrust.judge import judge_identity as spatial_judge_identity
@@ -178,6 +179,7 @@ class CheckResult:
                 + (f"; left out, the judge was tuned on them: {left}" if left else "")
             )
             parts.append(_agreement_table(grades))
+            parts.append(_competency_table(grades))
             if grades.unscored:
                 parts.append(
                     f"unscored: {len(grades.unscored)} item(s) whose judge replies never gave a "
@@ -194,34 +196,67 @@ class CheckResult:
         return parts
 
 
-def _cell(estimate: float | None, low: float | None, high: float | None, digits: int = 2) -> str:
-    def show(value: float | None) -> str:
-        return "n/a" if value is None or math.isnan(value) else f"{value:.{digits}f}"
+def _number(value: float | None, digits: int = 2) -> str:
+    return "n/a" if value is None or math.isnan(value) else f"{value:.{digits}f}"
 
-    if estimate is None or math.isnan(estimate):
+
+def _interval(figure: Figure, digits: int = 2, scale: float = 1.0) -> str:
+    """ "low–high" of a figure's interval (n/a where undefined)."""
+    if math.isnan(figure.low) or math.isnan(figure.high):
         return "n/a"
-    return f"{show(estimate)} [{show(low)}, {show(high)}]"
+    low, high = f"{scale * figure.low:.{digits}f}", f"{scale * figure.high:.{digits}f}"
+    return f"{low} to {high}" if figure.low < 0 else f"{low}–{high}"
+
+
+_STATISTICS: tuple[tuple[str, str, int, float], ...] = (
+    ("spearman", "Spearman ρ", 2, 1.0),
+    ("icc", "ICC(2,1), absolute agreement", 2, 1.0),
+    ("mae", "MAE", 3, 1.0),
+    ("within_0_1", "within ±0.1 (%)", 1, 100.0),
+    ("kappa_quadratic", "κ, quadratic weights, 11 levels", 2, 1.0),
+    ("bias", "bias, judge − reference", 3, 1.0),
+    ("loa_low", "95 % limits of agreement, low", 2, 1.0),
+    ("loa_high", "95 % limits of agreement, high", 2, 1.0),
+)
+"""The figures of a check, as the tables name them: key, label, digits, scale."""
+
+
+def _figure(figures: AgreementFigures, key: str) -> Figure:
+    figure = getattr(figures, key)
+    assert isinstance(figure, Figure)
+    return figure
 
 
 def _agreement_table(grades: GradeCheck) -> Table:
-    table = Table(title="Judge vs reference grades (95 % bootstrap intervals)")
-    for column in ("", "n", "Spearman ρ", "ICC(2,1)", "MAE", "within ±0.1", "κ quadratic",
-                   "bias (judge − ref.)", "95 % limits"):  # fmt: skip
-        table.add_column(column, justify="left" if not column else "right")
-    rows = {ALL: grades.figures, **grades.by_competency}
-    for name, f in rows.items():
-        table.add_row(
-            name,
-            str(f.n),
-            _cell(f.spearman.estimate, f.spearman.low, f.spearman.high),
-            _cell(f.icc.estimate, f.icc.low, f.icc.high),
-            _cell(f.mae.estimate, f.mae.low, f.mae.high, 3),
-            _cell(100 * f.within_0_1.estimate, 100 * f.within_0_1.low, 100 * f.within_0_1.high, 0),
-            _cell(f.kappa_quadratic.estimate, f.kappa_quadratic.low, f.kappa_quadratic.high),
-            _cell(f.bias.estimate, f.bias.low, f.bias.high, 3),
-            f"{_cell(f.loa_low.estimate, None, None, 2).split(' ')[0]} … "
-            f"{_cell(f.loa_high.estimate, None, None, 2).split(' ')[0]}",
-        )
+    """All items: each figure with its 95 % bootstrap interval."""
+    table = Table(title=f"Judge vs reference grades, all items (n = {grades.figures.n})")
+    table.add_column("figure")
+    table.add_column("estimate", justify="right")
+    table.add_column("95 % bootstrap interval", justify="right")
+    for key, label, digits, scale in _STATISTICS:
+        figure = _figure(grades.figures, key)
+        table.add_row(label, _number(scale * figure.estimate, digits),
+                      _interval(figure, digits, scale))  # fmt: skip
+    return table
+
+
+def _competency_table(grades: GradeCheck) -> Table:
+    """Per competency: each figure over its 95 % interval (an item counts toward every
+    competency it requires)."""
+    table = Table(title="Per competency: estimate, and its 95 % interval below")
+    table.add_column("competency", overflow="fold")
+    table.add_column("n", justify="right")
+    for key, label, _, _ in _STATISTICS[:6]:
+        short = {"icc": "ICC", "kappa_quadratic": "κ quad.", "within_0_1": "±0.1 %",
+                 "bias": "bias"}.get(key, label)  # fmt: skip
+        table.add_column(short, justify="right", overflow="fold")
+    for code, figures in grades.by_competency.items():
+        cells = []
+        for key, _, digits, scale in _STATISTICS[:6]:
+            figure = _figure(figures, key)
+            cells.append(f"{_number(scale * figure.estimate, digits)}\n"
+                         f"{_interval(figure, digits, scale)}")  # fmt: skip
+        table.add_row(code, str(figures.n), *cells)
     return table
 
 
@@ -245,20 +280,25 @@ def _retest_line(result: Retest) -> str:
 
 
 def _probe_table(results: Sequence[ProbeResult]) -> Table:
-    table = Table(title="Bias probes: mean grade change, variant − base (95 % interval)")
-    for column in ("probe", "variant", "protocol", "n", "base", "variant grade", "change",
+    table = Table(title="Bias probes: mean grade of base and variant answers, and the change")
+    for column in ("probe", "protocol", "n", "base", "variant", "change", "95 % interval",
                    "unscored"):  # fmt: skip
-        left = column in ("probe", "variant", "protocol")
-        table.add_column(column, justify="left" if left else "right")
+        left = column in ("probe", "protocol")
+        table.add_column(column, justify="left" if left else "right", overflow="fold")
     for p in results:
+        name = (
+            p.probe
+            if p.variant in (p.probe, "padded", "list", "refusal")
+            else (f"{p.probe}: {p.variant}")
+        )
         table.add_row(
-            p.probe,
-            p.variant,
+            name,
             p.protocol,
             str(p.n),
-            _cell(p.mean_base, None, None).split(" ")[0],
-            _cell(p.mean_variant, None, None).split(" ")[0],
-            _cell(p.mean_change, p.change_low, p.change_high),
+            _number(p.mean_base),
+            _number(p.mean_variant),
+            f"{p.mean_change:+.2f}" if not math.isnan(p.mean_change) else "n/a",
+            "n/a" if math.isnan(p.change_low) else f"{p.change_low:+.2f} to {p.change_high:+.2f}",
             str(p.unscored),
         )
     return table
@@ -294,7 +334,11 @@ def _run(cases: Sequence[CheckCase], name: str, protocol: str, options: RunOptio
             f"judge check stopped ({log.status}): {message[:300]}; log {log.location}"
         )
     graded = priviq_log(log)
-    reported = sorted({run.model for runs in graded.records.values() for run in runs if run.model})
+    reported = sorted(
+        {run.model for runs in graded.records.values() for run in runs if run.model}
+        - {GIVEN}
+        - {OFFLINE_JUDGE}
+    )
     return log, graded.grades, reported
 
 
@@ -384,7 +428,7 @@ def _verdict_card(judge: str, verdicts: VerdictCheck, checked: str) -> JudgeCard
         reference_set=verdicts.reference_set,
         set_hash=verdicts.set_hash,
         checked=checked,
-        verdicts=VerdictFigures(**verdicts.card_figures()),
+        verdicts=VerdictFigures.model_validate(verdicts.card_figures()),
     )
 
 

@@ -96,6 +96,7 @@ class JudgeCard(_Card):
             reference_set=self.reference_set,
             set_hash=self.set_hash,
             n=grades.n if grades else 0,
+            left_out=sum(self.left_out.values()),
             spearman=grades.spearman if grades else None,
             mae=grades.mae if grades else None,
             within_0_1=grades.within_0_1 if grades else None,

@@ -393,6 +393,8 @@ class JudgeAgreement(_Record):
     set_hash: str
     n: int
     """Items with both a reference and a judge grade."""
+    left_out: int = 0
+    """Items of the reference set left out because the judge was tuned on them."""
     spearman: float | None = None
     mae: float | None = None
     within_0_1: float | None = None
@@ -424,8 +426,9 @@ class JudgeAgreement(_Record):
                 f"n = {self.verdict_n} factors): accuracy {fields}"
             )
         within = None if self.within_0_1 is None else 100 * self.within_0_1
+        tuned = f", {self.left_out} items it was tuned on left out" if self.left_out else ""
         return (
-            f"judge agreement with reference grades ({self.reference_set}, n = {self.n}): "
+            f"judge agreement with reference grades ({self.reference_set}, n = {self.n}{tuned}): "
             f"ρ {self._figure(self.spearman)}, MAE {self._figure(self.mae)}, "
             f"within ±0.1 {self._figure(within, 0)} %"
         )
