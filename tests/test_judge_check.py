@@ -27,9 +27,14 @@ def _prediction(text: str) -> str:
     """The answer being graded, as the judge's prompt carries it (either protocol)."""
     fenced = re.search(r"<<<PREDICTION \w+>>>\n(.*)\n<<<END PREDICTION \w+>>>", text, re.DOTALL)
     if fenced:
-        return fenced.group(1)
+        return _cell(fenced.group(1))
     row = [line for line in text.splitlines() if line.endswith("| ")][-1]
     return row.split(" | ")[2]
+
+
+def _cell(text: str) -> str:
+    """An answer as the paper protocol's table cell holds it (one line, spaces collapsed)."""
+    return " ".join(text.split())
 
 
 def _grade_reply(grade: float, text: str) -> str:
@@ -45,7 +50,7 @@ def _items(n: int) -> list[dict[str, Any]]:
             "id": f"r{i:02d}",
             "question": f"Question {i}: what does the form reveal?",
             "reference": f"It reveals the name Person{i} and the account {1000 + i}.",
-            "prediction": f"answer-{i:02d} " + "detail " * (i % 5),
+            "prediction": _cell(f"answer-{i:02d} " + "detail " * (i % 5)),
             "score": (i % 11) / 10,
             "competency": COMPETENCIES[i % 3],
         }
