@@ -38,6 +38,8 @@ bench: install
 	$(BIN)/python bench/offline.py
 	$(BIN)/python bench/report.py
 	$(BIN)/python bench/resume.py
+	$(BIN)/python bench/judge_check.py
+	$(BIN)/python bench/judge_check_widths.py
 	$(BIN)/python bench/build.py
 	$(BIN)/python bench/review.py
 	$(BIN)/python bench/audit.py

@@ -9,12 +9,15 @@ answer's length. Every expected figure is computed here from the file the test w
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import JUDGE, error_line, privbench
+from conftest import JUDGE, command, error_line, privbench, wait_for
 from loopback_server import LoopbackServer, message_text
 
 from privbench.judges.cards import card_path, read_card
@@ -238,3 +241,33 @@ def test_an_undated_alias_is_warned_about_in_one_line(tmp_path: Path) -> None:
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 1
     assert "openai/gpt-4o is an undated alias" in warnings[0]
+
+
+def test_ctrl_c_stops_the_check_and_a_cached_rerun_pays_only_for_the_rest(
+    server: LoopbackServer, tmp_path: Path
+) -> None:
+    rows = _items(40)
+    grades = {row["prediction"]: row["score"] for row in rows}
+    _judge_by(server, lambda p: grades[p])
+    server.latency = 0.2
+    reference = _write(tmp_path / "ref.jsonl", rows)
+    args: list[str | Path] = ["judge", "check", "--judge", JUDGE, "--against", reference,
+            "--no-probes", "--no-verdicts", "--cache", "--judge-connections", "4",
+            "--log-dir", tmp_path / "logs"]  # fmt: skip
+    process = subprocess.Popen(
+        command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=os.environ.copy(),
+    )  # fmt: skip
+    wait_for(server, "correctness score", 8)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert "interrupted: partial log" in stderr
+    sent = server.count("correctness score")
+    assert sent < 40
+    result = privbench(*args, "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["n"] == 40
+    # the answered calls come from the cache; at most the ones in flight are paid twice
+    assert server.count("correctness score") <= 40 + 4

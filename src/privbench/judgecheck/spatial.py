@@ -46,7 +46,7 @@ from privbench.runtime.errors import DatasetError, PrivbenchError, Problem, desc
 from privbench.runtime.judge_check import grader_role
 from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, is_offline
 from privbench.runtime.log_reading import finished_samples
-from privbench.runtime.record import THINNED, LoggedSample
+from privbench.runtime.record import THINNED, LoggedSample, TaskRecord
 from privbench.runtime.running import NO_MODEL, RunOptions, run_task
 from privbench.shipped import JUDGE_CALIBRATION
 from privbench.spatialtrust.boxes import Box
@@ -560,7 +560,11 @@ def spatialtrust_judge_check(
         solver=stored_verdict_answer(),
         scorer=spatial_verdict_scorer(judge=judge, max_tries=max_tries, cache=cache),
         model_roles=grader_role(judge),
-        metadata={"judge": judge, "verdict_sets": list(verdict_sets), "max_tries": max_tries},
+        metadata={
+            **TaskRecord(judge_check=TASK_NAME, judge=judge).metadata(),
+            "verdict_sets": list(verdict_sets),
+            "max_tries": max_tries,
+        },
     )
 
 

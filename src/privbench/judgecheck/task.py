@@ -21,7 +21,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from privbench.priviq.judge import MAX_TRIES
 from privbench.priviq.scorer import priviq_judge
 from privbench.runtime.judge_check import grader_role
-from privbench.runtime.record import PrivIQSampleRecord
+from privbench.runtime.record import PrivIQSampleRecord, TaskRecord
 
 PREDICTION_KEY = "prediction"
 """Sample-metadata key of the answer the judge grades."""
@@ -85,5 +85,5 @@ def judge_check_task(
             cache=cache,
         ),
         model_roles=grader_role(judge),
-        metadata={"judge_check": name},
+        metadata=TaskRecord(judge_check=name, judge=judge, judge_runs=judge_runs).metadata(),
     )

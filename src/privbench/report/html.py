@@ -82,10 +82,10 @@ SCRIPTS = {
 }
 OFFLINE_NOTE = (
     "Judged offline: privbench's rule-based judge approximates an LLM judge, and on held-out"
-    " answers it was never tuned on it falls short of the paper's judge–human agreement (the"
-    " figures for each rules version are in docs/judge.md and under every table the command"
-    " line prints). Its scores are not the papers' GPT-4o scores: use an LLM judge for"
-    " published numbers."
+    " answers it was never tuned on it falls short of the paper's judge–human agreement (its"
+    " agreement with the shipped reference grades is beside the judge in the runs table;"
+    " docs/judge.md has the figures of every rules version). Its scores are not the papers'"
+    " GPT-4o scores: use an LLM judge for published numbers."
 )
 """The offline judge's caveat on every report page with offline-judged runs. It names no
 figures: a report may read logs graded by older rules, whose version and hash the runs

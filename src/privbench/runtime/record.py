@@ -461,6 +461,9 @@ class TaskRecord(_Record):
     """Set only on a SpatialTrust run over images not reviewed by a person."""
     judge_card: JudgeAgreement | None = None
     """The judge card found for the run's judge when it started (None: not checked)."""
+    judge_check: str | None = None
+    """Set on the runs of ``privbench judge check``: graded reference answers, not a
+    benchmark run (``show`` and ``report`` leave them out)."""
 
     def metadata(self) -> dict[str, object]:
         """The task's ``metadata`` (unset settings left out, as the tasks always wrote it)."""
@@ -520,7 +523,7 @@ class RunIdentity:
         record = TaskRecord.from_log(log)
         args = log.eval.task_args or {}
         task = log.eval.task.split("/")[-1]
-        benchmark = record.benchmark or _benchmark_by_name(log)
+        benchmark = None if record.judge_check else record.benchmark or _benchmark_by_name(log)
         strategy = str(args.get("strategy", record.strategy or ""))
         return cls(
             benchmark=benchmark,
