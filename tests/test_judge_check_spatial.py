@@ -145,7 +145,7 @@ def test_verdict_agreement_on_a_tiny_set() -> None:
     assert (q4["identified"].n, q4["identified"].accuracy) == (2, 0.5)
     assert q4["identified"].kappa == pytest.approx(0.0)  # reference T,F; judged T,T
     assert q4["states_none"] == FieldAgreement(
-        2, 2, None, "the reference and the judge gave every unit the same label"
+        2, 2, None, "both raters gave every unit the same single label"
     )
     assert (q5["identified"].n, q5["identified"].accuracy) == (2, 0.5)
     assert (q5["unsupported"].n, q5["unsupported"].accuracy) == (2, 0.5)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
+from statsmodels.stats.inter_rater import cohens_kappa
 
 Scores = Sequence[float] | NDArray[np.float64]
 
@@ -216,3 +217,30 @@ def spearman_rows(a: ArrayLike, b: ArrayLike) -> NDArray[np.float64]:
     undefined = (np.ptp(left, axis=-1) == 0) | (np.ptp(right, axis=-1) == 0)
     rho = covariance / np.where(undefined, 1.0, spread)
     return np.asarray(np.where(undefined, np.nan, rho), dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class Kappa:
+    """Cohen's κ of a contingency table, or ``None`` with the reason it is undefined."""
+
+    value: float | None
+    units: int
+    reason: str | None = None
+
+
+def cohen_kappa(table: NDArray[np.int64]) -> Kappa:
+    """Cohen's κ of a square contingency table (statsmodels), or ``None`` with the reason.
+
+    κ = (p_o − p_e) / (1 − p_e): observed agreement beyond chance agreement ``p_e`` (the
+    product of the two raters' label rates), as a share of what was possible beyond chance.
+    """
+    units = int(table.sum())
+    if units == 0:
+        return Kappa(None, 0, "nothing to compare")
+    rows, columns = table.sum(axis=1) / units, table.sum(axis=0) / units
+    if float(np.dot(rows, columns)) >= 1.0:
+        return Kappa(None, units, "both raters gave every unit the same single label")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its variance terms divide by zero on tiny tables
+        value = float(cohens_kappa(table, return_results=False))
+    return Kappa(value, units)

@@ -26,7 +26,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,8 +38,8 @@ from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from rich.table import Table
-from statsmodels.stats.inter_rater import cohens_kappa
 
+from privbench.agreement_measures import cohen_kappa
 from privbench.json_files import JsonValue, read_jsonl
 from privbench.runtime.errors import DatasetError, PrivbenchError, Problem, describe_failure
 from privbench.runtime.judge_check import grader_role
@@ -405,16 +404,11 @@ def item_disagreements(item: VerdictItem, judged: ExplanationVerdict) -> list[Ve
 def cohen_kappa_of(pairs: Sequence[tuple[bool, bool]]) -> tuple[float | None, str | None]:
     """Cohen's κ of (reference, judged) labels (statsmodels, on the 2×2 table), or None
     and why it is undefined."""
-    if not pairs:
-        return None, "nothing to compare"
-    if len({label for pair in pairs for label in pair}) == 1:
-        return None, "the reference and the judge gave every unit the same label"
     table = np.zeros((2, 2), dtype=np.int64)
     for reference, judged in pairs:
         table[int(reference), int(judged)] += 1
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # its variance terms divide by zero on tiny tables
-        return float(cohens_kappa(table, return_results=False)), None
+    kappa = cohen_kappa(table)
+    return kappa.value, kappa.reason
 
 
 def _field_agreement(pairs: Sequence[tuple[bool, bool]]) -> FieldAgreement:

@@ -29,15 +29,14 @@ with the reason, never 0, since κ = 0 means "no better than chance", which is a
 from __future__ import annotations
 
 import itertools
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import linear_sum_assignment
-from statsmodels.stats.inter_rater import cohens_kappa
 
+from privbench.agreement_measures import Kappa, cohen_kappa
 from privbench.spatialtrust.boxes import Box
 from privbench.spatialtrust.build.annotation import CATEGORIES, SceneElement
 from privbench.spatialtrust.scoring import iou
@@ -55,15 +54,6 @@ ALL_PAIRS = "all pairs"
 
 Reviews = Mapping[str, Mapping[str, Sequence[SceneElement]]]
 """Image → annotator → the elements of that annotator's accepted annotation."""
-
-
-@dataclass(frozen=True)
-class Kappa:
-    """Cohen's κ of a contingency table, or ``None`` with the reason it is undefined."""
-
-    value: float | None
-    units: int
-    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -196,24 +186,6 @@ def contingency(pairs: Sequence[tuple[str, str]], labels: Sequence[str]) -> NDAr
     for first, second in pairs:
         table[index[first], index[second]] += 1
     return table
-
-
-def cohen_kappa(table: NDArray[np.int64]) -> Kappa:
-    """Cohen's κ of a square contingency table (statsmodels), or ``None`` with the reason.
-
-    κ = (p_o − p_e) / (1 − p_e): observed agreement beyond chance agreement ``p_e`` (the
-    product of the two raters' label rates), as a share of what was possible beyond chance.
-    """
-    units = int(table.sum())
-    if units == 0:
-        return Kappa(None, 0, "nothing to compare")
-    rows, columns = table.sum(axis=1) / units, table.sum(axis=0) / units
-    if float(np.dot(rows, columns)) >= 1.0:
-        return Kappa(None, units, "both annotators gave every unit the same single label")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # its variance terms divide by zero on tiny tables
-        value = float(cohens_kappa(table, return_results=False))
-    return Kappa(value, units)
 
 
 def presence(elements: Sequence[SceneElement]) -> bool:
