@@ -233,11 +233,14 @@ def test_a_bad_reference_file_is_one_line_and_nothing_is_sent(
 
 
 def test_an_undated_alias_is_warned_about_in_one_line(tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "PRIVBENCH_CACHE_DIR": str(tmp_path / "cache"),
+           "OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}  # fmt: skip
     result = privbench(
         "judge", "check", "--judge", "openai/gpt-4o", "--log-dir", tmp_path / "logs",
-        env={"PATH": "/usr/bin:/bin", "PRIVBENCH_CACHE_DIR": str(tmp_path / "cache")},
+        "--max-retries", "0", env=env,
     )  # fmt: skip
-    assert result.returncode != 0  # no key: stopped before anything is sent
+    assert result.returncode != 0  # nothing answers there: stopped at the reachability check
+    assert "does not answer" in error_line(result)
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 1
     assert "openai/gpt-4o is an undated alias" in warnings[0]

@@ -1282,15 +1282,12 @@ def _run_options(
 ) -> RunOptions:
     """Run settings from the shared options."""
     from privbench.priviq.judge import get_protocol
-    from privbench.runtime.judging import alias_warning, undated_alias
     from privbench.runtime.running import Generation, RunOptions
 
     try:
         get_protocol(protocol)
     except ValueError as error:
         raise UsageError(f"--judge-protocol: {error}") from None
-    if undated_alias(judge):
-        typer.echo(alias_warning("judge", judge), err=True)
     return RunOptions(
         judge=judge,
         judge_runs=judge_runs,

@@ -11,6 +11,7 @@ keep failing, Ctrl-C / SIGTERM that leave a resumable log, ``--resume`` through 
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 import re
 import signal
@@ -31,7 +32,7 @@ from rich.console import RenderableType
 from privbench.runtime.errors import PrivbenchError, UsageError, describe_failure
 from privbench.runtime.gc_tuning import fewer_gc_pauses
 from privbench.runtime.judge_check import check_endpoint, make_judge, make_model
-from privbench.runtime.judging import DEFAULT_JUDGE, is_offline
+from privbench.runtime.judging import DEFAULT_JUDGE, alias_warning, is_offline, undated_alias
 from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.record import RunIdentity, expected_ids
 from privbench.runtime.redaction import redact_url
@@ -238,6 +239,14 @@ def _run(call: Callable[[], list[EvalLog]], log_dir: str, already_done: int = 0)
     return scrubbed(_new_log(log_dir, before))
 
 
+@functools.cache
+def warn_if_alias(role: str, model: str) -> None:
+    """One line on stderr, once per process, when ``model`` is an undated alias; printed
+    as the run starts (after its inputs were checked), so a usage error stays one line."""
+    if undated_alias(model):
+        print(alias_warning(role, model), file=sys.stderr)
+
+
 def run_task(
     task: Task,
     model: str,
@@ -252,6 +261,7 @@ def run_task(
     ``max_samples`` is the default sample concurrency unless ``options.max_samples`` is set.
     """
     ensure_writable_dir(options.log_dir, "--log-dir")
+    warn_if_alias("judge", options.judge)
     roles: dict[str, Any] = {}
     judge: Model | None = None
     if not is_offline(options.judge):
