@@ -94,7 +94,9 @@ def main() -> None:
 
     calls, checks = int(stats["judge"]), int(stats["check"])  # one check per inspect run
     probe_runs = len(result.logs) - 1
-    per_run = [args.items] + [(calls - args.items) // probe_runs] * probe_runs
+    per_run = [args.items] + (
+        [(calls - args.items) // probe_runs] * probe_runs if probe_runs else []
+    )
     ideal = checks * args.latency + sum(
         math.ceil(n / args.connections) * args.latency for n in per_run
     )
