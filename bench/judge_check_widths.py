@@ -42,7 +42,9 @@ def main() -> None:
         widths: dict[str, list[float]] = {name: [] for name in FIGURES}
         for draw in range(args.draws):
             chosen = rng.choice(len(items), size=n, replace=False)
-            figures = agreement_figures(reference[chosen], judged[chosen], seed=draw)
+            figures = agreement_figures(
+                reference[chosen].tolist(), judged[chosen].tolist(), seed=draw
+            )
             for name in FIGURES:
                 figure = getattr(figures, name)
                 widths[name].append(figure.high - figure.low)

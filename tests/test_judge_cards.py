@@ -17,7 +17,7 @@ from privbench.runtime.running import RunOptions
 
 
 def _without_day(card_json: str) -> dict[str, object]:
-    data = json.loads(card_json)
+    data: dict[str, object] = json.loads(card_json)
     data.pop("checked")
     return data
 

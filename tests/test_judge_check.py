@@ -154,7 +154,7 @@ def test_known_noise_gives_the_designed_test_retest_figures(
     def grade_of(prediction: str) -> float:
         seen[prediction] = seen.get(prediction, 0) + 1
         bump = 0.2 if prediction in noisy and seen[prediction] == 2 else 0.0
-        return min(1.0, grades[prediction] + bump)
+        return min(1.0, float(grades[prediction]) + bump)
 
     _judge_by(server, grade_of)
     document = _check(

@@ -30,10 +30,10 @@ import numpy as np
 import pytest
 from conftest import one_line_error, privbench
 
+from privbench.agreement_measures import cohen_kappa
 from privbench.review.agreement import (
     ALL_PAIRS,
     agreement,
-    cohen_kappa,
     contingency,
     match_boxes,
 )
