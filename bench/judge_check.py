@@ -17,14 +17,16 @@ import argparse
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))
+
+from loopback_server import process_stats, start_process  # noqa: E402
+
 CODES = ("VizPriv", "NER", "PrivRisk", "PET", "Law", "Know", "CntxPriv", "MultLing")
 
 
@@ -45,17 +47,6 @@ def write_references(path: Path, n_items: int) -> Path:
     return path
 
 
-def start_server(latency: float) -> tuple[subprocess.Popen[str], int]:
-    server = subprocess.Popen(
-        [sys.executable, str(REPO / "tests" / "loopback_server.py"),
-         "--latency", str(latency), "--reply", "0.7"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )  # fmt: skip
-    assert server.stdout is not None
-    return server, int(server.stdout.readline().split()[1])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--items", type=int, default=500)
@@ -64,7 +55,7 @@ def main() -> None:
     parser.add_argument("--probes", action="store_true", help="also run the bias probes")
     args = parser.parse_args()
 
-    server, port = start_server(args.latency)
+    server, port = start_process(args.latency, "0.7")
     os.environ["BENCHJUDGE_BASE_URL"] = f"http://127.0.0.1:{port}/v1"
     os.environ["BENCHJUDGE_API_KEY"] = "bench-key"
     os.environ.setdefault("INSPECT_DISPLAY", "none")
@@ -87,8 +78,7 @@ def main() -> None:
             result = check_judge(request, options)
             wall = time.perf_counter() - wall0
             finished = time.time()
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/stats") as response:
-            stats = json.load(response)
+        stats = process_stats(port)
     finally:
         server.kill()
 

@@ -18,16 +18,17 @@ import json
 import math
 import os
 import resource
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 from PIL import Image
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))
+
+from loopback_server import process_stats, start_process  # noqa: E402
 
 
 def make_dataset(directory: Path, n_items: int) -> Path:
@@ -51,24 +52,6 @@ def make_dataset(directory: Path, n_items: int) -> Path:
     return predictions
 
 
-def start_server(latency: float) -> tuple[subprocess.Popen[str], int]:
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            str(REPO / "tests" / "loopback_server.py"),
-            "--latency",
-            str(latency),
-            "--reply",
-            "0.7",
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert server.stdout is not None
-    line = server.stdout.readline()
-    return server, int(line.split()[1])
-
-
 def cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -81,7 +64,7 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32)
     args = parser.parse_args()
 
-    server, port = start_server(args.latency)
+    server, port = start_process(args.latency, "0.7")
     os.environ["BENCHJUDGE_BASE_URL"] = f"http://127.0.0.1:{port}/v1"
     os.environ["BENCHJUDGE_API_KEY"] = "bench-key"
     os.environ.setdefault("INSPECT_DISPLAY", "none")
@@ -102,8 +85,7 @@ def main() -> None:
                 Path(tmp) / "data", predictions, out_dir=Path(tmp) / "out", options=options
             )
             wall, cpu, finished = time.perf_counter() - wall0, cpu_seconds() - cpu0, time.time()
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/stats") as response:
-            stats = json.load(response)
+        stats = process_stats(port)
     finally:
         server.kill()
 

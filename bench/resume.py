@@ -17,12 +17,15 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from loopback_server import process_stats, start_process  # noqa: E402
+
 N_ITEMS = 500
 LATENCY_S = 0.3
 CONNECTIONS = 16
@@ -46,27 +49,16 @@ def _items(directory: Path) -> Path:
     return directory
 
 
-def _stats(port: int) -> dict[str, object]:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/stats") as response:
-        return dict(json.load(response))
-
-
 def _counts(port: int) -> tuple[int, int]:
     """(model requests, judge requests) received so far."""
-    stats = _stats(port)
+    stats = process_stats(port)
     return int(str(stats["model"])), int(str(stats["judge"]))
 
 
 def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="privbench-resume-"))
     data = _items(work / "data")
-    server = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "loopback_server.py"), "--latency", str(LATENCY_S),
-         "--reply", "0.5"],
-        stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    assert server.stdout is not None
-    port = int(server.stdout.readline().split()[1])
+    server, port = start_process(LATENCY_S, "0.5")
     env = os.environ | {
         "BENCHMODEL_BASE_URL": f"http://127.0.0.1:{port}/v1",
         "BENCHMODEL_API_KEY": "none",

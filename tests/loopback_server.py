@@ -19,9 +19,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import json
 import re
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -324,6 +328,24 @@ def _completion(model: str, content: str, finish_reason: str = "stop") -> dict[s
         ],
         "usage": {"prompt_tokens": 100, "completion_tokens": 2, "total_tokens": 102},
     }
+
+
+def start_process(latency: float, reply: str) -> tuple[subprocess.Popen[str], int]:
+    """This server in a process of its own (as the benchmarks run it): the process and its
+    port, read from the ``PORT <n>`` line it prints once it listens."""
+    process = subprocess.Popen(
+        [sys.executable, __file__, "--latency", str(latency), "--reply", reply],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    return process, int(process.stdout.readline().split()[1])
+
+
+def process_stats(port: int) -> dict[str, Any]:
+    """:meth:`LoopbackServer.stats` of a server started by :func:`start_process`."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/stats") as response:
+        return dict(json.load(response))
 
 
 def main() -> None:
