@@ -46,7 +46,7 @@ from privbench.runtime.record import (
     PrivIQScoreRecord,
     priviq_value_score,
 )
-from privbench.runtime.running import NO_MODEL
+from privbench.runtime.running import model_reported
 
 
 def protocol_identity(protocol: str, judge: str | None) -> tuple[str, str]:
@@ -159,11 +159,6 @@ async def _judge_once(
     return reply.verdict, reply.replies, reply.reported_model
 
 
-def _model_reported(state: TaskState) -> str:
-    """The name the provider of the model under test reported (none for stored answers)."""
-    return "" if str(state.model) == NO_MODEL else str(state.output.model or "")
-
-
 @scorer(metrics=[overall(), competency(), unscored()])
 def priviq_judge(
     protocol: str = "paper",
@@ -252,7 +247,7 @@ def priviq_judge(
             replies=replies,
             judge_reported_model=reported,
             reused_runs=len(reused),
-            model_reported=_model_reported(state),
+            model_reported=model_reported(state),
             call_retries=counts.call_retries,
             replaced_characters=counts.replaced_characters,
         )

@@ -27,6 +27,7 @@ from inspect_ai import Task, eval_retry
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, EvalSpec, read_eval_log, read_eval_log_sample_summaries
 from inspect_ai.model import GenerateConfig, Model, ModelConfig
+from inspect_ai.solver import TaskState
 from rich.console import RenderableType
 
 from privbench.runtime.errors import PrivbenchError, UsageError, describe_failure
@@ -40,6 +41,13 @@ from privbench.runtime.redaction import redact_url
 DEFAULT_JUDGE_CONNECTIONS = 32
 NO_MODEL = "none/none"
 """The model of a grade run: answers come from a file, nothing is generated."""
+
+
+def model_reported(state: TaskState) -> str:
+    """The model name the provider of the model under test reported for the sample's last
+    answer; empty in a grade run, whose answers were made elsewhere."""
+    return "" if str(state.model) == NO_MODEL else str(state.output.model or "")
+
 
 FAILED_SHARE_TO_STOP = 0.1
 MIN_FAILED_TO_STOP = 5

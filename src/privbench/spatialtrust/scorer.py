@@ -21,7 +21,7 @@ from inspect_ai.solver import TaskState
 from privbench.runtime.calls import sample_call_counts
 from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
 from privbench.runtime.record import JudgeDetail, SpatialScoreRecord
-from privbench.runtime.running import NO_MODEL
+from privbench.runtime.running import model_reported
 from privbench.spatialtrust import judge as st_judge
 from privbench.spatialtrust.aggregate import TASKS
 from privbench.spatialtrust.boxes import get_convention
@@ -213,7 +213,7 @@ def spatialtrust_scorer(
             judge=OFFLINE_JUDGE if judge is None else str(judge),
             judge_details=details,
             strategy=state.store.get(STATS_KEY),
-            model_reported="" if str(state.model) == NO_MODEL else str(state.output.model or ""),
+            model_reported=model_reported(state),
             call_retries=counts.call_retries,
             replaced_characters=counts.replaced_characters,
         )
