@@ -572,21 +572,27 @@ def _summary_is_complete(summary: EvalSampleSummary) -> bool:
     return "unscored" in metadata and metadata.get("verdict") != THINNED
 
 
-def _logged_verdict(sample: LoggedSample) -> ExplanationVerdict | None:
+def _score_metadata(sample: LoggedSample) -> dict[str, object]:
     score = (sample.scores or {}).get(SCORER_NAME)
-    metadata = (score.metadata if score is not None else None) or {}
+    return (score.metadata if score is not None else None) or {}
+
+
+def _logged_verdict(metadata: Mapping[str, object]) -> ExplanationVerdict | None:
     if metadata.get("unscored", True):
         return None
     return verdict_from_record(metadata.get("verdict"))
 
 
-def logged_verdicts(log: EvalLog, ids: Sequence[str]) -> dict[str, ExplanationVerdict | None]:
-    """Each item's verdict as the run logged it (None: unscored); raises unless every item
+def logged_verdicts(
+    log: EvalLog, ids: Sequence[str]
+) -> tuple[dict[str, ExplanationVerdict | None], list[str]]:
+    """Each item's verdict as the run logged it (None: unscored), and the model names the
+    judge's provider reported, from one reading of the log; raises unless every item
     finished, since a check over the items that happened to finish would be a different
     check."""
     finished, errors = finished_samples(log, _summary_is_complete)
-    verdicts = {str(sample.id): _logged_verdict(sample) for sample in finished}
-    missing = [item_id for item_id in ids if item_id not in verdicts]
+    metadata = {str(sample.id): _score_metadata(sample) for sample in finished}
+    missing = [item_id for item_id in ids if item_id not in metadata]
     if missing:
         first = missing[0]
         cause = describe_failure(errors[first]) if first in errors else "not run"
@@ -594,7 +600,8 @@ def logged_verdicts(log: EvalLog, ids: Sequence[str]) -> dict[str, ExplanationVe
             f"the judge check is incomplete ({log.status}): {len(missing)} of {len(ids)} "
             f"answers have no verdict; first, {first}: {cause}; the log is {log.location}"
         )
-    return {item_id: verdicts[item_id] for item_id in ids}
+    reported = {str(m.get("reported_model") or "") for m in metadata.values()} - {""}
+    return {item_id: _logged_verdict(metadata[item_id]) for item_id in ids}, sorted(reported)
 
 
 VERDICT_SETS = JUDGE_CALIBRATION / "spatialtrust"
@@ -684,17 +691,6 @@ def _percent(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.1f} %"
 
 
-def _reported_models(log: EvalLog) -> list[str]:
-    finished, _ = finished_samples(log, _summary_is_complete)
-    names = set()
-    for sample in finished:
-        score = (sample.scores or {}).get(SCORER_NAME)
-        reported = ((score.metadata if score is not None else None) or {}).get("reported_model")
-        if isinstance(reported, str) and reported:
-            names.add(reported)
-    return sorted(names)
-
-
 def check_spatial_verdicts(
     paths: Sequence[Path], options: RunOptions
 ) -> tuple[VerdictCheck, EvalLog]:
@@ -708,9 +704,8 @@ def check_spatial_verdicts(
     )
     needs_judge = not is_offline(options.judge)
     log = run_task(check, NO_MODEL, options, needs_judge, 2 * options.judge_connections)
-    verdicts = logged_verdicts(log, [item.id for item in items])
+    verdicts, reported = logged_verdicts(log, [item.id for item in items])
     result = VerdictCheck(
-        verdict_agreement(items, verdicts), _set_name(paths), verdict_set_hash(items),
-        _reported_models(log),
-    )  # fmt: skip
+        verdict_agreement(items, verdicts), _set_name(paths), verdict_set_hash(items), reported
+    )
     return result, log
