@@ -95,9 +95,6 @@ class CheckRequest:
     probe_items: int = 20
     seed: int = 0
     """Seeds the bootstrap and the probes' choice of items."""
-    checked: dt.date | None = None
-    """The day the card records (default: today, UTC)."""
-    write_cards: bool = True
     card_dir: Path | None = None
     """Also write the cards into this folder (``--card-dir``), as ``priviq.json`` and
     ``spatialtrust.json``: how the offline judge's shipped cards are made."""
@@ -124,7 +121,7 @@ class CheckResult:
     protocol: str
     prompt_hash: str
     judge_runs: int
-    grades: GradeCheck | None
+    grades: GradeCheck
     probes: list[ProbeResult] = field(default_factory=list)
     verdicts: VerdictCheck | None = None
     logs: list[str] = field(default_factory=list)
@@ -133,32 +130,29 @@ class CheckResult:
     def json(self) -> dict[str, Any]:
         """The one ``--json`` document: the figures over all items at the top level."""
         grades = self.grades
-        figures = grades.figures.as_json() if grades else {}
+        figures = grades.figures.as_json()
         return {
             "judge": self.judge,
             "protocol": self.protocol,
             "prompt_hash": self.prompt_hash,
             "judge_runs": self.judge_runs,
-            "reported_models": grades.reported_models if grades else [],
-            "reference_set": grades.reference.name if grades else None,
-            "set_hash": grades.reference.hash if grades else None,
-            "left_out": dict(grades.reference.left_out) if grades else {},
+            "reported_models": grades.reported_models,
+            "reference_set": grades.reference.name,
+            "set_hash": grades.reference.hash,
+            "left_out": dict(grades.reference.left_out),
             **{
-                key: figures.get(key)
-                for key in ("n", "spearman", "icc", "mae", "within_0_1", "kappa_quadratic")
+                key: figures[key]
+                for key in ("n", "spearman", "icc", "mae", "within_0_1", "kappa_quadratic", "bias")
             },
-            "bias": figures.get("bias"),
-            "limits_of_agreement": [figures.get("loa_low"), figures.get("loa_high")],
-            "ci": grades.figures.ci() if grades else {},
-            "unscored": len(grades.unscored) if grades else 0,
-            "unscored_items": grades.unscored if grades else [],
+            "limits_of_agreement": [figures["loa_low"], figures["loa_high"]],
+            "ci": grades.figures.ci(),
+            "unscored": len(grades.unscored),
+            "unscored_items": grades.unscored,
             "by_competency": {
                 code: {**f.as_json(), "ci": f.ci()} for code, f in grades.by_competency.items()
-            }
-            if grades
-            else {},
-            "disagreements": [d.as_json() for d in grades.disagreements] if grades else [],
-            "retest": grades.retest.as_json() if grades and grades.retest else None,
+            },
+            "disagreements": [d.as_json() for d in grades.disagreements],
+            "retest": grades.retest.as_json() if grades.retest else None,
             "probes": [p.as_json() for p in self.probes],
             "verdicts": self.verdicts.as_json() if self.verdicts else None,
             "logs": self.logs,
@@ -167,27 +161,25 @@ class CheckResult:
 
     def terminal(self) -> list[RenderableType]:
         """Tables and lines for the terminal, in the order of the check."""
-        parts: list[RenderableType] = []
         grades = self.grades
-        if grades is not None:
-            left = ", ".join(f"{part} ({n})" for part, n in grades.reference.left_out.items())
+        left = ", ".join(f"{part} ({n})" for part, n in grades.reference.left_out.items())
+        parts: list[RenderableType] = [
+            f"judge {self.judge} ({', '.join(grades.reported_models) or 'no reply'}), "
+            f"protocol {self.protocol}, prompt {self.prompt_hash}, {self.judge_runs} "
+            f"judge run(s); reference grades: {grades.reference.name} "
+            f"(sha256 {grades.reference.hash}, n = {grades.figures.n})"
+            + (f"; left out, the judge was tuned on them: {left}" if left else ""),
+            _agreement_table(grades),
+            _competency_table(grades),
+        ]
+        if grades.unscored:
             parts.append(
-                f"judge {self.judge} ({', '.join(grades.reported_models) or 'no reply'}), "
-                f"protocol {self.protocol}, prompt {self.prompt_hash}, {self.judge_runs} "
-                f"judge run(s); reference grades: {grades.reference.name} "
-                f"(sha256 {grades.reference.hash}, n = {grades.figures.n})"
-                + (f"; left out, the judge was tuned on them: {left}" if left else "")
+                f"unscored: {len(grades.unscored)} item(s) whose judge replies never gave a "
+                f"grade (left out of the figures): {', '.join(grades.unscored[:10])}"
             )
-            parts.append(_agreement_table(grades))
-            parts.append(_competency_table(grades))
-            if grades.unscored:
-                parts.append(
-                    f"unscored: {len(grades.unscored)} item(s) whose judge replies never gave a "
-                    f"grade (left out of the figures): {', '.join(grades.unscored[:10])}"
-                )
-            parts.append(_disagreement_table(grades.disagreements))
-            if grades.retest is not None:
-                parts.append(_retest_line(grades.retest))
+        parts.append(_disagreement_table(grades.disagreements))
+        if grades.retest is not None:
+            parts.append(_retest_line(grades.retest))
         if self.probes:
             parts.append(_probe_table(self.probes))
         if self.verdicts is not None:
@@ -346,14 +338,13 @@ def _grade_check(
     reference: ReferenceSet, grades: Sequence[ItemGrades], reported: list[str], seed: int
 ) -> GradeCheck:
     by_id = {item.id: item for item in reference.items}
-    scored = [(g, by_id[g.id]) for g in grades if g.mean is not None and g.id in by_id]
+    scored = [(item, mean) for g in grades
+              if (mean := g.mean) is not None and (item := by_id.get(g.id)) is not None]  # fmt: skip
     unscored = [g.id for g in grades if g.mean is None]
-    ref = [item.score for _, item in scored]
-    judged = [float(g.mean) for g, _ in scored if g.mean is not None]
+    ref, judged = [item.score for item, _ in scored], [mean for _, mean in scored]
     by_competency = {}
     for code in COMPETENCIES:
-        pairs = [(item.score, float(g.mean)) for g, item in scored
-                 if code in item.competencies and g.mean is not None]  # fmt: skip
+        pairs = [(item.score, mean) for item, mean in scored if code in item.competencies]
         if pairs:
             by_competency[code] = agreement_figures(
                 [p[0] for p in pairs], [p[1] for p in pairs], seed=seed
@@ -363,7 +354,7 @@ def _grade_check(
         figures=agreement_figures(ref, judged, seed=seed),
         by_competency=by_competency,
         unscored=unscored,
-        disagreements=largest_disagreements([g.id for g, _ in scored], ref, judged),
+        disagreements=largest_disagreements([item.id for item, _ in scored], ref, judged),
         retest=retest([g.runs for g in grades]),
         reported_models=reported,
     )
@@ -394,11 +385,13 @@ def _probes(request: CheckRequest, options: RunOptions) -> tuple[list[ProbeResul
     return results, logs
 
 
-def _today(request: CheckRequest) -> str:
-    return (request.checked or dt.datetime.now(dt.UTC).date()).isoformat()
+def _today() -> str:
+    """The card's day (UTC): a card says when the judge was checked."""
+    return dt.datetime.now(dt.UTC).date().isoformat()
 
 
-def _grade_card(result: CheckResult, grades: GradeCheck, checked: str) -> JudgeCard:
+def _grade_card(result: CheckResult, checked: str) -> JudgeCard:
+    grades = result.grades
     figures = grades.figures.as_json()
     return JudgeCard(
         benchmark="priviq",
@@ -444,26 +437,26 @@ def check_judge(request: CheckRequest, options: RunOptions) -> CheckResult:
     if request.probe_data is not None:
         load_priviq(request.probe_data)
     protocol, prompt_hash = protocol_identity(options.protocol, judge)
-    result = CheckResult(judge, protocol, prompt_hash, options.judge_runs, None)
     log, grades, reported = _run(
         _cases(reference), "judge_check", options.protocol, options, options.judge_runs
     )
-    result.logs.append(str(log.location))
-    result.grades = _grade_check(reference, grades, reported, request.seed)
+    result = CheckResult(
+        judge, protocol, prompt_hash, options.judge_runs,
+        _grade_check(reference, grades, reported, request.seed), logs=[str(log.location)],
+    )  # fmt: skip
     if request.probes:
         result.probes, probe_logs = _probes(request, options)
         result.logs += probe_logs
     if verdict_sets:
         result.verdicts, verdict_log = check_spatial_verdicts(verdict_sets, options)
         result.logs.append(str(verdict_log.location))
-    if request.write_cards:
-        checked = _today(request)
-        cards = [_grade_card(result, result.grades, checked)]
-        if result.verdicts is not None:
-            cards.append(_verdict_card(judge, result.verdicts, checked))
-        for card in cards:
-            paths = [card_path(card.benchmark, judge, card.protocol, card.prompt_hash)]
-            if request.card_dir is not None:
-                paths.append(request.card_dir / card_file(card.benchmark))
-            result.cards += [str(write_card(card, path)) for path in paths]
+    checked = _today()
+    cards = [_grade_card(result, checked)]
+    if result.verdicts is not None:
+        cards.append(_verdict_card(judge, result.verdicts, checked))
+    for card in cards:
+        paths = [card_path(card.benchmark, judge, card.protocol, card.prompt_hash)]
+        if request.card_dir is not None:
+            paths.append(request.card_dir / card_file(card.benchmark))
+        result.cards += [str(write_card(card, path)) for path in paths]
     return result
