@@ -151,11 +151,6 @@ def priviq_log(log: EvalLog) -> PrivIQLog:
     )
 
 
-def _judge_card(log: EvalLog) -> dict[str, Any] | None:
-    card = RunIdentity.from_log(log).judge_card
-    return None if card is None else card.model_dump()
-
-
 def _cells(cells: dict[str, ScoreCell]) -> dict[str, float | None]:
     return {name: cell.score for name, cell in cells.items()}
 
@@ -175,18 +170,19 @@ def json_document(
     """
     combinations = {combination_label(c): cell for c, cell in scores.combinations.items()}
     explained = {"offline_rules": graded.offline_rules} if graded.offline_rules else {}
+    identity = RunIdentity.from_log(log)
     return {
         "benchmark": "priviq",
         "model": model,
         "status": "complete" if graded.complete and log.status == "success" else "partial",
         "log_status": log.status,
-        "dataset_hash": RunIdentity.from_log(log).dataset_hash or None,
+        "dataset_hash": identity.dataset_hash or None,
         "judge": graded.judge.judge,
         "judge_protocol": graded.judge.protocol,
         "prompt_hash": graded.judge.prompt_hash,
         "reported_models": graded.versions.record(),
-        "judge_card": _judge_card(log),
-        "judge_agreement": RunIdentity.from_log(log).judge_agreement_line,
+        "judge_card": None if identity.judge_card is None else identity.judge_card.model_dump(),
+        "judge_agreement": identity.judge_agreement_line,
         "overall": scores.overall.score,
         "competencies": _cells(scores.competencies),
         "combinations": _cells(combinations),

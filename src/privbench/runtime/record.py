@@ -438,11 +438,6 @@ NOT_CHECKED = "judge not checked (privbench judge check --judge JUDGE measures i
 """The line for a run whose judge had no card."""
 
 
-def judge_agreement_line(agreement: JudgeAgreement | None, benchmark: Benchmark | None) -> str:
-    """The judge-agreement sentence of a run: its card's figures, or "judge not checked"."""
-    return NOT_CHECKED if agreement is None else agreement.line(benchmark)
-
-
 class TaskRecord(_Record):
     """What a privbench task writes into its log's ``eval.metadata``: the run's settings."""
 
@@ -549,7 +544,7 @@ class RunIdentity:
     @property
     def judge_agreement_line(self) -> str:
         """The judge's agreement with reference grades when the run started, in one line."""
-        return judge_agreement_line(self.judge_card, self.benchmark)
+        return NOT_CHECKED if self.judge_card is None else self.judge_card.line(self.benchmark)
 
     @property
     def limit_count(self) -> int | None:
