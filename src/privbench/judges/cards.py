@@ -163,15 +163,15 @@ def find_card(
     judge: str,
     protocol: str,
     prompt_hash: str,
-    given: Path | None = None,
+    given: str | Path | None = None,
 ) -> JudgeAgreement | None:
     """The agreement a run records: from ``given`` (``--judge-card``), else the cache.
 
     A given card must be of this benchmark, judge, protocol and prompt: a card of another
     judge would put its figures beside scores it did not grade (a one-line error).
     """
-    if given is not None:
-        card = read_card(given)
+    if given:
+        card = read_card(Path(given))
         theirs = (card.benchmark, card.judge, card.protocol, card.prompt_hash)
         ours = (benchmark, judge, protocol, prompt_hash)
         if theirs != ours:

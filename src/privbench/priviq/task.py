@@ -83,7 +83,7 @@ def _judged_task(
     """A Priv-IQ task: ``solver`` produces the answer, the judge grades it."""
     protocol, prompt_hash = protocol_identity(settings.protocol, settings.judge)
     card = (
-        find_card("priviq", settings.judge, protocol, prompt_hash, _path(settings.judge_card))
+        find_card("priviq", settings.judge, protocol, prompt_hash, settings.judge_card)
         if settings.judge
         else None
     )
@@ -114,10 +114,6 @@ def _judged_task(
             }
         ).metadata(),
     )
-
-
-def _path(value: str | None) -> Path | None:
-    return Path(value) if value else None
 
 
 @task

@@ -94,8 +94,7 @@ def _task(
     identity: dict[str, object] = {}
     if judge:
         protocol, prompt_hash = judge_identity(judge)
-        card = find_card("spatialtrust", judge, protocol, prompt_hash,
-                         Path(judge_card) if judge_card else None)  # fmt: skip
+        card = find_card("spatialtrust", judge, protocol, prompt_hash, judge_card)
         identity = {"judge_protocol": protocol, "prompt_hash": prompt_hash}
         if card is not None:
             identity["judge_card"] = card
