@@ -50,7 +50,7 @@ from privbench.judgecheck.statistics import (
     largest_disagreements,
     retest,
 )
-from privbench.judgecheck.task import GIVEN, CheckCase, judge_check_task
+from privbench.judgecheck.task import CheckCase, judge_check_task
 from privbench.judges.cards import (
     GradeFigures,
     JudgeCard,
@@ -66,7 +66,7 @@ from privbench.priviq.judge import PROTOCOLS
 from privbench.priviq.log import priviq_log
 from privbench.priviq.scorer import protocol_identity
 from privbench.runtime.errors import PrivbenchError
-from privbench.runtime.judging import OFFLINE_JUDGE, is_offline
+from privbench.runtime.judging import is_offline
 from privbench.runtime.running import NO_MODEL, RunOptions, run_task
 from privbench.shipped import PRIVIQ_SUITE
 from privbench.spatialtrust.judge import judge_identity as spatial_judge_identity
@@ -326,11 +326,7 @@ def _run(cases: Sequence[CheckCase], name: str, protocol: str, options: RunOptio
             f"judge check stopped ({log.status}): {message[:300]}; log {log.location}"
         )
     graded = priviq_log(log)
-    reported = sorted(
-        {run.model for runs in graded.records.values() for run in runs if run.model}
-        - {GIVEN}
-        - {OFFLINE_JUDGE}
-    )
+    reported = graded.versions.record()["judge"]
     return log, graded.grades, reported
 
 
