@@ -55,6 +55,11 @@ judge_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(judge_app, name="judge")
+download_app = typer.Typer(
+    help="Download a benchmark's public release (then use it with --data priviq).",
+    no_args_is_help=True,
+)
+app.add_typer(download_app, name="download")
 
 
 class _ServeByDefault(TyperGroup):
@@ -231,6 +236,21 @@ def run_command(action: Callable[[], T]) -> T:
         raise typer.Exit(1) from None
 
 
+def _priviq_dir(directory: Path) -> Path:
+    """``priviq``: the downloaded release (an existing ./priviq wins, with a note)."""
+    from privbench.priviq.release import resolve_data
+
+    path, note = resolve_data(directory)
+    if note:
+        typer.echo(note, err=True)
+    return path
+
+
+def _priviq_data(data: Path | None) -> Path | None:
+    """``--data priviq`` as :func:`_priviq_dir`; no ``--data``: the command's default."""
+    return None if data is None else _priviq_dir(data)
+
+
 def print_json(document: Mapping[str, object]) -> None:
     """The one JSON document on stdout (NaN never appears: missing values are null)."""
     sys.stdout.write(json.dumps(document, ensure_ascii=False, allow_nan=False) + "\n")
@@ -242,7 +262,7 @@ def validate(directory: Annotated[Path, typer.Argument(help="Benchmark directory
     from privbench.validation import validate_directory
 
     def action() -> int:
-        report = validate_directory(directory)
+        report = validate_directory(_priviq_dir(directory))
         for problem in report.problems:
             typer.echo(str(problem))
         if report.problems:
@@ -272,7 +292,7 @@ def audit(
     from privbench.shipped import PRIVIQ_SUITE, SPATIALTRUST_SUITE
 
     def action() -> None:
-        paths = directories or [PRIVIQ_SUITE, SPATIALTRUST_SUITE]
+        paths = [_priviq_dir(p) for p in directories or [PRIVIQ_SUITE, SPATIALTRUST_SUITE]]
         documents = [audit_directory(path, ocr=ocr) for path in paths]
         if as_json:
             print_json(documents[0] if len(documents) == 1 else {"audits": documents})
@@ -394,7 +414,7 @@ def grade_priviq_command(
             raise UsageError("--predictions: required (or --resume LOG)")
         else:
             run = grade_priviq(
-                data or default_data_dir(),
+                _priviq_data(data) or default_data_dir(),
                 predictions,
                 grades=grades,
                 model_name=model_name,
@@ -462,7 +482,7 @@ def eval_priviq_command(
             raise UsageError("--model: required (or --resume LOG)")
         else:
             run = eval_priviq(
-                data,
+                _priviq_data(data),
                 model,
                 limit=limit,
                 out_dir=out,
@@ -728,6 +748,31 @@ def generate_spatialtrust_command(
     from privbench.spatialtrust.generate.suite import generate_spatialtrust
 
     _generate(generate_spatialtrust, n, seed, out, force)
+
+
+@download_app.command("priviq")
+def download_priviq_command(
+    directory: Annotated[
+        Path | None,
+        typer.Option("--dir", help="Folder to keep it in (default: privbench's cache)."),
+    ] = None,
+    url: Annotated[
+        str | None,
+        typer.Option("--url", help="Another address of the same zip (a mirror)."),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Download again even if a copy is there.")
+    ] = False,
+) -> None:
+    """The public Priv-IQ release: fetch (resumable), check, unpack; then --data priviq."""
+    from privbench.priviq.release import DEFAULT_URL, download_priviq
+
+    def action() -> None:
+        release = download_priviq(directory, url or DEFAULT_URL, force=force)
+        for line in release.lines():
+            typer.echo(line)
+
+    run_command(action)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -1251,7 +1296,7 @@ def judge_check_command(
             against=against or (),
             verdicts=() if no_verdicts else (verdicts or None),
             probes=not no_probes,
-            probe_data=data,
+            probe_data=_priviq_data(data),
             probe_items=probe_items,
             card_dir=card_dir,
         )

@@ -16,20 +16,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 from typing import Literal
 
-import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from privbench.runtime.cache import CACHE_ENV as CACHE_ENV  # re-exported: where it was
+from privbench.runtime.cache import cache_dir as cache_dir
 from privbench.runtime.errors import UsageError
 from privbench.runtime.record import Benchmark, JudgeAgreement
 from privbench.shipped import JUDGE_CALIBRATION
 
 CARD_FORMAT: Literal["privbench-judge-card"] = "privbench-judge-card"
-CACHE_ENV = "PRIVBENCH_CACHE_DIR"
-"""Overrides the cache directory (default: the platform's user cache, ``privbench``)."""
 OFFLINE_CARDS = JUDGE_CALIBRATION / "cards"
 """The offline judge's cards, one per benchmark, shipped with the package."""
 
@@ -105,12 +103,6 @@ class JudgeCard(_Card):
             checked=self.checked,
             card=location,
         )
-
-
-def cache_dir() -> Path:
-    """privbench's cache directory (``$PRIVBENCH_CACHE_DIR``, else the user cache)."""
-    configured = os.environ.get(CACHE_ENV)
-    return Path(configured) if configured else Path(platformdirs.user_cache_dir("privbench"))
 
 
 def card_name(benchmark: str, judge: str, protocol: str, prompt_hash: str) -> str:
