@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import shutil
 import socket
 import threading
 import time
@@ -17,6 +18,7 @@ import zipfile
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from conftest import FOUR_ITEMS, error_line, item, one_line_error, privbench, write_priviq
@@ -404,3 +406,14 @@ def test_a_folder_that_is_not_a_download_is_left_alone(
     with pytest.raises(UsageError, match="not a copy privbench downloaded"):
         download_priviq(tmp_path / "rel", url, force=True, progress=False)
     assert (mine / "priv-IQ.json").exists() and served.ranges == []
+
+
+def test_an_archive_larger_than_the_free_disk_is_refused(
+    serve: tuple[Release, str], release_zip: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    served, url = serve
+    served.body = release_zip
+    monkeypatch.setattr(shutil, "disk_usage", lambda _: SimpleNamespace(free=10))
+    with pytest.raises(PrivbenchError, match=r"unpacked it needs [\d,]+ bytes, 10 are free"):
+        download_priviq(tmp_path / "rel", url, progress=False)
+    assert sorted(p.name for p in (tmp_path / "rel").iterdir()) == ["Priv-IQ.zip"]

@@ -128,7 +128,7 @@ def _registered() -> list[Path]:
     except (OSError, ValueError, AttributeError):
         listed = []
     roots = [Path(entry) for entry in listed if isinstance(entry, str)]
-    default = default_root()
+    default = default_root().resolve()
     return roots if default in roots else [default, *roots]
 
 
@@ -253,6 +253,7 @@ def download_priviq(
     ``.part`` is kept for a rerun), a hash that is not the pinned one, an unsafe or foreign
     archive, or a dataset that does not validate (the zip is kept).
     """
+    option = "--dir" if root is not None else "the cache folder"
     root = default_root() if root is None else root
     existing = downloaded(root)
     if existing is not None and not force:
@@ -260,9 +261,9 @@ def download_priviq(
     if existing is None and (root / DATASET_DIR).exists():
         raise UsageError(
             f"{root / DATASET_DIR}: exists but is not a copy privbench downloaded (no "
-            f"{RECORD_FILE} beside it); move it away or choose another --dir"
+            f"readable {RECORD_FILE} beside it); move it away or choose another --dir"
         )
-    ensure_writable_dir(root, "--dir")
+    ensure_writable_dir(root, option)
     archive = fetch(url, root / ARCHIVE, restart=force, timeout=timeout, progress=progress).path
     sha256 = sha256_file(archive)
     verified = _check_pin(sha256, url, archive)

@@ -72,6 +72,24 @@ def member_names(archive: Path, label: str) -> list[str]:
         raise PrivbenchError(f"{label}: not a zip archive ({error})") from None
 
 
+def _chosen(member: zipfile.ZipInfo, prefix: str) -> bool:
+    """A file of the dataset: under ``prefix``, not a folder entry, not metadata."""
+    name = member.filename.replace("\\", "/")
+    return not member.is_dir() and not is_metadata(name) and name.startswith(prefix)
+
+
+def _check_space(members: list[zipfile.ZipInfo], destination: Path, label: str) -> None:
+    """Refuse an archive whose files would not fit on the disk (a zip bomb, a full disk)."""
+    needed = sum(member.file_size for member in members)
+    existing = next(p for p in (destination, *destination.parents) if p.exists())
+    free = shutil.disk_usage(existing).free
+    if needed > free:
+        raise PrivbenchError(
+            f"{label}: unpacked it needs {needed:,} bytes, {free:,} are free on "
+            f"{existing}; nothing was unpacked"
+        )
+
+
 def unpack(archive: Path, destination: Path, root: str, label: str) -> int:
     """Unpack the members under ``root`` of ``archive`` into ``destination``; files written.
 
@@ -89,12 +107,12 @@ def unpack(archive: Path, destination: Path, root: str, label: str) -> int:
                         "written outside the folder; nothing was unpacked"
                     )
             prefix = f"{root}/" if root else ""
+            chosen = [member for member in members if _chosen(member, prefix)]
+            _check_space(chosen, destination, label)
             base = destination.resolve()
             written = 0
-            for member in members:
+            for member in chosen:
                 name = member.filename.replace("\\", "/")
-                if member.is_dir() or is_metadata(name) or not name.startswith(prefix):
-                    continue
                 target = destination / name[len(prefix) :]
                 if not target.resolve().is_relative_to(base):  # a link already in the way
                     raise PrivbenchError(f"{label}: member '{name}' leaves the folder")

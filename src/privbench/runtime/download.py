@@ -169,7 +169,7 @@ def fetch(
     """Download ``url`` to ``target``, continuing a ``.part`` an earlier try left.
 
     ``restart`` drops the kept bytes first. Raises :class:`PrivbenchError` (one line naming
-    ``url``) on any network failure, keeping the ``.part``.
+    ``url``) on any network failure or Ctrl-C (exit code 130), keeping the ``.part``.
     """
     if httpx.URL(url).scheme not in ("http", "https"):
         raise UsageError(f"{url}: not an http(s) address")
@@ -183,7 +183,10 @@ def fetch(
     try:
         with httpx.Client(timeout=timeout, follow_redirects=True) as client:
             for _ in range(2):  # a second, plain request when the kept bytes are of no use
-                headers = {"Range": f"bytes={offset}-"} if offset else {}
+                # identity: the bytes counted and resumed are the file's, never a re-encoding
+                headers = {"Accept-Encoding": "identity"}
+                if offset:
+                    headers["Range"] = f"bytes={offset}-"
                 if offset and source.get("etag"):
                     headers["If-Range"] = source["etag"]
                 with client.stream("GET", url, headers=headers) as response:
@@ -216,6 +219,8 @@ def fetch(
                     break
             else:
                 raise PrivbenchError(f"{url}: the server did not send the file from the start")
+    except KeyboardInterrupt:
+        raise PrivbenchError(f"{url}: interrupted{_kept(part)}", exit_code=130) from None
     except httpx.TimeoutException:
         raise PrivbenchError(
             f"{url}: timed out (nothing received for {timeout:g} s){_kept(part)}"
