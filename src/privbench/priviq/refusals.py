@@ -57,9 +57,7 @@ RULES: tuple[RefusalRule, ...] = (
         "partial",
         f"a sentence declines and the rest holds at least {CONTENT_WORDS} content words",
     ),
-    RefusalRule(
-        "declines", "refusal", "a sentence declines; the rest is apology, reason or offer"
-    ),
+    RefusalRule("declines", "refusal", "a sentence declines; the rest is apology, reason or offer"),
     RefusalRule(
         "quoted_decline", "answer", "declining words occur only inside double quotes (reported)"
     ),
@@ -197,9 +195,8 @@ _OFFER_OR_REASON = re.compile(
     r"如果您?有其他|其他问题|随时|乐意",
     re.IGNORECASE,
 )
-_STOP = frozenset(
-    """the and are was were for with that this these those from into onto about any all
-    but not you your yours our ours they them their its it's i'm i've i'd i'll can could
+_FUNCTION_WORDS = """the and are was were for with that this these those from into onto about
+    any all but not you your yours our ours they them their its it's i'm i've i'd i'll can could
     would should will shall may might must have has had does did done being been also
     just only even very really such than then there here what which who whom whose when
     where why how sorry apologize apologies unfortunately however though still said okay
@@ -207,9 +204,8 @@ _STOP = frozenset(
     sure help assist more some other else able because since while although
     los las una uno unos del que por para con sin pero como esta este esto lo siento
     les des une est pas pour avec dans sur que qui mais cette ces
-    der die das und ist nicht ein eine einen mit auf für den dem des aber leid
-    """.split()
-)
+    der die das und ist nicht ein eine einen mit auf für den dem des aber leid"""
+_STOP = frozenset(_FUNCTION_WORDS.split())
 _WORDS = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
