@@ -3,6 +3,9 @@
 * Priv-IQ Table 3 (runs × eight competencies + total) and Table 5 (runs × combinations):
   each cell is the mean over runs (epochs) of eq. 1/eq. 2, the std over runs, the number
   of items, and a 95 % bootstrap interval over items (item scores = mean over epochs).
+* Priv-IQ refusal rates (runs × competencies + total): the percent of items whose answer
+  refuses or declines and answers anyway, read from the answers by
+  :mod:`privbench.priviq.refusals`, shown beside Table 3.
 * SpatialTrust Table 2 (runs × five task scores + overall), intervals from resampling
   images as clusters of their five questions.
 * Pairwise comparisons of runs on the items both answered: mean paired difference with
@@ -30,8 +33,9 @@ from privbench.analysis.uncertainty import (
     paired_difference,
     permutation_p_value,
 )
-from privbench.priviq.aggregate import ItemGrades, priviq_scores, score_cell
+from privbench.priviq.aggregate import ItemGrades, priviq_scores, refusal_rates, score_cell
 from privbench.priviq.competencies import COMPETENCIES, combination_label
+from privbench.priviq.refusals import classify
 from privbench.spatialtrust.aggregate import TASKS
 
 TOTAL = "Total"
@@ -44,7 +48,10 @@ def _grades(frame: pd.DataFrame) -> list[ItemGrades]:
     for item, rows in frame.groupby("item", sort=False):
         rows = rows.sort_values("epoch")
         runs = tuple(None if np.isnan(s) else float(s) for s in rows["score"])
-        grades.append(ItemGrades(str(item), tuple(rows["competencies"].iloc[0]), runs))
+        refusal = classify(str(rows["answer"].iloc[0] or "")) if "answer" in rows else None
+        grades.append(
+            ItemGrades(str(item), tuple(rows["competencies"].iloc[0]), runs, refusal=refusal)
+        )
     return grades
 
 
@@ -92,6 +99,30 @@ def priviq_tables(
             combination_rows.append(_cell_row(str(run), label, subset, n_runs, rng, n_boot))
         combination_rows.append(dict(total))
     return pd.DataFrame(competency_rows), pd.DataFrame(combination_rows)
+
+
+def priviq_refusal_table(priviq: pd.DataFrame) -> pd.DataFrame:
+    """Refusal rates as a long frame: run, column (competency or Total), n, refusals,
+    partial, refusal_rate and partial_rate (percent of the items read)."""
+    rows: list[dict[str, Any]] = []
+    for run, frame in priviq.groupby("run", sort=False):
+        grades = _grades(frame)
+        rates = refusal_rates(grades)
+        present = [c for c in COMPETENCIES if rates.competencies[c].n]
+        cells = [(code, rates.competencies[code]) for code in present] + [(TOTAL, rates.overall)]
+        for column, cell in cells:
+            rows.append(
+                {
+                    "run": str(run),
+                    "column": column,
+                    "n": cell.n,
+                    "refusals": cell.refusals,
+                    "partial": cell.partial,
+                    "refusal_rate": cell.refusal_rate,
+                    "partial_rate": cell.partial_rate,
+                }
+            )
+    return pd.DataFrame(rows)
 
 
 def spatial_table(

@@ -8,6 +8,9 @@
   population standard deviation over runs, as the reference evaluator computes it.
 * An unscored judgment (judge reply never parsed) is left out of its run's mean and
   counted; it is never a 0.0.
+* Refusal rates (:mod:`privbench.priviq.refusals`): per competency and overall, the share
+  of items whose answer declines (``refusal``) or declines and answers (``partial``), over
+  the items whose answer was read; shown beside the score, never mixed into it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from privbench.priviq.competencies import COMPETENCIES, Combination
+from privbench.priviq.refusals import RefusalReading
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,8 @@ class ItemGrades:
     competencies: Combination
     runs: tuple[float | None, ...]
     no_answer: bool = False
+    refusal: RefusalReading | None = None
+    """How the answer reads (refusal, partial, answer); None where no answer was logged."""
 
     @property
     def mean(self) -> float | None:
@@ -47,6 +53,57 @@ class ScoreCell:
 
 
 @dataclass(frozen=True)
+class RefusalCell:
+    """Refusals and partial answers among ``n`` items whose answer was read."""
+
+    n: int = 0
+    refusals: int = 0
+    partial: int = 0
+
+    @property
+    def answers(self) -> int:
+        """Items that neither refuse nor answer only in part."""
+        return self.n - self.refusals - self.partial
+
+    @property
+    def refusal_rate(self) -> float | None:
+        """Percent of the items that refuse (None with no item read)."""
+        return 100 * self.refusals / self.n if self.n else None
+
+    @property
+    def partial_rate(self) -> float | None:
+        """Percent of the items that decline and answer anyway (None with no item read)."""
+        return 100 * self.partial / self.n if self.n else None
+
+
+@dataclass(frozen=True)
+class RefusalRates:
+    """Refusal counts overall and per competency, and each item's reading."""
+
+    overall: RefusalCell = field(default_factory=RefusalCell)
+    competencies: dict[str, RefusalCell] = field(default_factory=dict)
+    items: dict[str, RefusalReading] = field(default_factory=dict)
+
+
+def refusal_cell(grades: Sequence[ItemGrades]) -> RefusalCell:
+    """Count the refusals and partial answers among the items of ``grades`` that were read."""
+    labels = [g.refusal.label for g in grades if g.refusal is not None]
+    return RefusalCell(len(labels), labels.count("refusal"), labels.count("partial"))
+
+
+def refusal_rates(grades: Sequence[ItemGrades]) -> RefusalRates:
+    """Refusal cells overall and per competency (an item counts toward each it requires)."""
+    return RefusalRates(
+        overall=refusal_cell(grades),
+        competencies={
+            code: refusal_cell([g for g in grades if code in g.competencies])
+            for code in COMPETENCIES
+        },
+        items={g.id: g.refusal for g in grades if g.refusal is not None},
+    )
+
+
+@dataclass(frozen=True)
 class PrivIQScores:
     """Everything the Priv-IQ tables and the ``--json`` document report."""
 
@@ -58,6 +115,7 @@ class PrivIQScores:
     unscored_runs: int
     unscored_items: list[str] = field(default_factory=list)
     no_answer: list[str] = field(default_factory=list)
+    refusals: RefusalRates = field(default_factory=RefusalRates)
 
 
 def run_scores(grades: Sequence[ItemGrades], n_runs: int) -> tuple[float | None, ...]:
@@ -118,4 +176,5 @@ def priviq_scores(
         unscored_runs=sum(1 for g in grades for s in g.runs if s is None),
         unscored_items=[g.id for g in grades if g.mean is None],
         no_answer=[g.id for g in grades if g.no_answer],
+        refusals=refusal_rates(grades),
     )

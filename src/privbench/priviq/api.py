@@ -29,6 +29,7 @@ from privbench.priviq.tables import (
     combination_table,
     competency_table,
     completeness_lines,
+    refusal_line,
     rule_lines,
     summary_line,
     truncation_lines,
@@ -77,6 +78,7 @@ class PrivIQRun(RunOutcome):
             competency_table(self.model, self.scores),
             combination_table(self.model, self.scores),
             summary_line(self.scores, judge.judge, judge.protocol, judge.prompt_hash),
+            refusal_line(self.scores),
             *completeness_lines(self.scores, self.logged),
         ]
         calls = self.logged.calls.line()

@@ -17,7 +17,9 @@ checks before reusing a run) and, from an ``--explain`` run of the offline judge
 ``offline_rules`` (the rules that made the grade, one line each); each CSV has every competency (or combination) column even
 where no item was graded, ``n_<column>`` item counts, the judge's identity, and
 ``status`` (``complete`` / ``partial``) with the missing, failed and unscored counts and
-ids, so an incomplete run can never pass for a complete one.
+ids, so an incomplete run can never pass for a complete one; ``refusals``, ``partial``,
+``refusal_rate`` and ``partial_rate`` (percent) count the answers that decline
+(:mod:`privbench.priviq.refusals`).
 """
 
 from __future__ import annotations
@@ -87,6 +89,10 @@ def _row(cells: dict[str, ScoreCell], scores: PrivIQScores, graded: PrivIQLog) -
     row["judge_version"] = ";".join(versions["judge"])
     row.update({f"n_{name}": cells[name].n for name in ordered})
     row.update(completeness(scores, graded))
+    refusals = scores.refusals.overall
+    row["refusals"], row["partial"] = refusals.refusals, refusals.partial
+    row["refusal_rate"] = _rounded(refusals.refusal_rate)
+    row["partial_rate"] = _rounded(refusals.partial_rate)
     return row
 
 

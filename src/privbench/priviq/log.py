@@ -10,10 +10,18 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log_sample
+from inspect_ai.scorer import Score
 
-from privbench.priviq.aggregate import ItemGrades, PrivIQScores, ScoreCell
+from privbench.priviq.aggregate import (
+    ItemGrades,
+    PrivIQScores,
+    RefusalCell,
+    RefusalRates,
+    ScoreCell,
+)
 from privbench.priviq.competencies import combination_label
+from privbench.priviq.refusals import READ_CHARS, RefusalReading, classify, normalize
 from privbench.runtime.calls import CallCounts
 from privbench.runtime.log_reading import (
     dataset_order,
@@ -80,6 +88,24 @@ class PrivIQLog:
         return not self.errors and not self.missing
 
 
+def read_refusal(log: EvalLog, sample: LoggedSample, score: Score) -> RefusalReading:
+    """How the graded answer reads (:mod:`privbench.priviq.refusals`), from the score.
+
+    A summary keeps ~1,000 characters of the answer, enough for the rules, except where
+    inspect shortened it to almost nothing (a long answer without spaces, such as Chinese);
+    then, and for logs whose score holds no answer, the full sample is read.
+    """
+    answer = score.answer
+    thinned = answer is not None and answer.endswith("...") and len(normalize(answer)) < READ_CHARS
+    if (answer is None or thinned) and not isinstance(sample, EvalSample) and log.location:
+        sample = read_eval_log_sample(str(log.location), sample.id, sample.epoch)
+        answer = (sample.scores or {}).get(PRIVIQ_SCORER, score).answer
+    if answer is None and isinstance(sample, EvalSample):
+        output = sample.output
+        answer = output.completion if output and output.choices else ""
+    return classify(answer or "")
+
+
 def priviq_log(log: EvalLog) -> PrivIQLog:
     """Collect every sample's judge runs from a Priv-IQ log, in dataset order."""
     by_item: dict[str, dict[int, LoggedSample]] = defaultdict(dict)
@@ -101,12 +127,15 @@ def priviq_log(log: EvalLog) -> PrivIQLog:
         runs: list[float | None] = []
         item_records: list[GradeRun] = []
         no_answer = False
+        refusal: RefusalReading | None = None
         competencies: tuple[str, ...] = ()
         for epoch in sorted(epochs):
             sample = epochs[epoch]
             competencies = tuple(PrivIQSampleRecord.from_metadata(sample.metadata).competencies)
             score = (sample.scores or {}).get(PRIVIQ_SCORER)
             record = PrivIQScoreRecord() if score is None else PrivIQScoreRecord.from_score(score)
+            if refusal is None and score is not None:  # the one answer of the item
+                refusal = read_refusal(log, sample, score)
             calls.add(record)
             versions.add(record)
             judge_runs = record.judge_runs()
@@ -128,7 +157,7 @@ def priviq_log(log: EvalLog) -> PrivIQLog:
                 answer_hashes[item_id] = record.answer_hash
             if record.offline_rules is not None:
                 offline_rules[item_id] = record.offline_rules
-        grades.append(ItemGrades(item_id, competencies, tuple(runs), no_answer))
+        grades.append(ItemGrades(item_id, competencies, tuple(runs), no_answer, refusal))
         records[item_id] = item_records
     done = set(by_item) | set(errors)
     missing = [i for i in expected_ids(log) if i not in done]
@@ -153,6 +182,34 @@ def priviq_log(log: EvalLog) -> PrivIQLog:
 
 def _cells(cells: dict[str, ScoreCell]) -> dict[str, float | None]:
     return {name: cell.score for name, cell in cells.items()}
+
+
+def _refusal_cell(cell: RefusalCell) -> dict[str, int | float | None]:
+    return {
+        "items": cell.n,
+        "refusals": cell.refusals,
+        "partial": cell.partial,
+        "answers": cell.answers,
+        "refusal_rate": cell.refusal_rate,
+        "partial_rate": cell.partial_rate,
+    }
+
+
+def refusal_document(rates: RefusalRates) -> dict[str, Any]:
+    """The ``refusals`` key of ``--json``: counts and rates (percent of the items read),
+    overall and per competency, and each item's class, the rule that gave it and, for
+    refusals and partial answers, the declining words."""
+    return {
+        "overall": _refusal_cell(rates.overall),
+        "competencies": {code: _refusal_cell(c) for code, c in rates.competencies.items()},
+        "items": {item_id: reading.label for item_id, reading in rates.items.items()},
+        "rules": {item_id: reading.rule for item_id, reading in rates.items.items()},
+        "declined_with": {
+            item_id: reading.evidence
+            for item_id, reading in rates.items.items()
+            if reading.evidence and reading.label != "answer"
+        },
+    }
 
 
 def json_document(
@@ -214,6 +271,7 @@ def json_document(
         "extra_ids": extra_ids or {},
         "tokens": token_totals(log),
         "items": scores.items,
+        "refusals": refusal_document(scores.refusals),
         "log": str(log.location),
         "exports": exports or {},
         **explained,

@@ -2,6 +2,9 @@
 
 One decimal, as in the paper; each header shows the number of items in that column and
 the footer the unscored and no-answer counts, so a reader sees how much a figure rests on.
+Beside each score, the percent of the items whose answer refuses or declines and answers
+anyway (:mod:`privbench.priviq.refusals`): a low score from refusals is not one from
+wrong answers.
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from __future__ import annotations
 from rich.table import Table
 
 from privbench.formatting import fmt
-from privbench.priviq.aggregate import PrivIQScores, ScoreCell
+from privbench.priviq.aggregate import PrivIQScores, RefusalCell, ScoreCell
 from privbench.priviq.competencies import combination_label
 from privbench.priviq.judge import MAX_ANSWER_CHARS
 from privbench.priviq.log import PrivIQLog
@@ -21,17 +24,31 @@ def _with_std(cell: ScoreCell, n_runs: int) -> str:
     return fmt(cell.score)
 
 
+def _rates(cell: RefusalCell) -> tuple[str, str]:
+    return fmt(cell.refusal_rate), fmt(cell.partial_rate)
+
+
 def competency_table(model: str, scores: PrivIQScores) -> Table:
-    """Table 3's columns for one model, transposed for a terminal: a row per competency."""
+    """Table 3's columns for one model, transposed for a terminal: a row per competency,
+    with its refusal and partial-answer rates beside the score."""
     table = Table(title=f"Priv-IQ scores — {model}", title_justify="left")
     table.add_column("Competency")
     table.add_column("Items", justify="right")
     table.add_column(model, justify="right")
+    table.add_column("Refused %", justify="right")
+    table.add_column("Partial %", justify="right")
+    refusals = scores.refusals
     expected = {code for combination in scores.combinations for code in combination}
     for code, cell in scores.competencies.items():
         if cell.n or code in expected:  # a competency with no graded item shows as n/a
-            table.add_row(code, str(cell.n), _with_std(cell, scores.n_runs))
-    table.add_row("Total", str(scores.overall.n), _with_std(scores.overall, scores.n_runs))
+            rates = _rates(refusals.competencies.get(code, RefusalCell()))
+            table.add_row(code, str(cell.n), _with_std(cell, scores.n_runs), *rates)
+    table.add_row(
+        "Total",
+        str(scores.overall.n),
+        _with_std(scores.overall, scores.n_runs),
+        *_rates(refusals.overall),
+    )
     return table
 
 
@@ -54,6 +71,17 @@ def summary_line(scores: PrivIQScores, judge: str, protocol: str, prompt_hash: s
         f"{scores.unscored_runs} (items with no score: {len(scores.unscored_items)}); "
         f"no answer: {len(scores.no_answer)}; judge: {judge} ({protocol} protocol, "
         f"prompt {prompt_hash})"
+    )
+
+
+def refusal_line(scores: PrivIQScores) -> str:
+    """How many answers refuse, answer in part, or answer, with a few refusing ids."""
+    cell = scores.refusals.overall
+    refusing = [i for i, r in scores.refusals.items.items() if r.label == "refusal"]
+    ids = f" ({_ids(refusing)})" if refusing else ""
+    return (
+        f"answers read: {cell.refusals} refusal(s){ids}, {cell.partial} partial, "
+        f"{cell.answers} answer(s) of {cell.n} items (named rules on the answer text)"
     )
 
 

@@ -48,6 +48,7 @@ from privbench.analysis.paper_tables import (
     TOTAL,
     comparisons,
     item_scores,
+    priviq_refusal_table,
     priviq_tables,
     spatial_table,
     wide,
@@ -152,6 +153,44 @@ class NumberedFigure(TypedDict):
     figure: figures.SavedFigure
 
 
+class RefusalRow(TypedDict):
+    """One run's refusal and partial-answer rates per column, as shown."""
+
+    run: str
+    cells: list[dict[str, str]]
+
+
+class RefusalTable(TypedDict):
+    """Refusal rates beside Table 3: runs × (competencies, Total)."""
+
+    columns: list[str]
+    rows: list[RefusalRow]
+
+
+def refusal_table(frame: pd.DataFrame, runs: Sequence[str]) -> RefusalTable:
+    """Each run's refused and partial percents per competency, with the counts behind them."""
+    long = priviq_refusal_table(frame)
+    columns = list(dict.fromkeys(long["column"])) if len(long) else []
+    rows: list[RefusalRow] = []
+    for run in runs:
+        mine = long[long["run"] == run].set_index("column")
+        cells = []
+        for column in columns:
+            if column not in mine.index:
+                cells.append({"refused": "–", "partial": "", "n": ""})
+                continue
+            cell = mine.loc[column]
+            cells.append(
+                {
+                    "refused": fmt(cell["refusal_rate"]),
+                    "partial": f"partial {fmt(cell['partial_rate'])}",
+                    "n": f"{int(cell['refusals'])} + {int(cell['partial'])} of {int(cell['n'])}",
+                }
+            )
+        rows.append({"run": run, "cells": cells})
+    return {"columns": columns, "rows": rows}
+
+
 class PrivIQSection(TypedDict):
     """Tables, comparisons and figures of one dataset's Priv-IQ runs."""
 
@@ -159,6 +198,7 @@ class PrivIQSection(TypedDict):
     notes: list[str]
     ranked: bool
     table3: ScoreTable
+    refusals: RefusalTable
     table5: ScoreTable
     comparisons: list[dict[str, str]]
     gaps: list[str]
@@ -530,6 +570,7 @@ def _priviq_group(
         "ranked": len(group.averaged) >= 2,
         "table3": display_table(table3, group, judge_runs > 1, empty,
                                 "Empty answer (offline-judge score)"),
+        "refusals": refusal_table(frame, runs),
         "table5": display_table(table5, group, judge_runs > 1),
         "comparisons": _comparison_rows(pairs),
         "gaps": comparison_gaps(group),
