@@ -46,6 +46,7 @@ TOP = 10
 """Changed items listed by default."""
 ANSWER_CHARS = 60
 """Characters of an answer shown in the terminal (``--json`` has them whole)."""
+UNREADABLE = "(answer not readable in the log)"
 BENCHMARK_NAMES: dict[str, str] = {"priviq": "Priv-IQ", "spatialtrust": "SpatialTrust"}
 
 
@@ -142,8 +143,9 @@ class RunDiff:
     top: list[ChangedItem]
     changed: int
     """Paired items whose score differs at all."""
-    answers: dict[str, tuple[str, str]] = field(default_factory=dict)
-    """Top item id → (A's answer, B's answer), whole."""
+    answers: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    """Top item id → (A's answer, B's answer), whole; None where the log's sample could
+    not be read."""
     seed: int = 0
     n_boot: int = N_BOOTSTRAP
 
@@ -358,15 +360,15 @@ def read_run(path: Path) -> DiffSide:
     return DiffSide(path, identity, items, judge or identity.judge, complete, ids)
 
 
-def answers(side: DiffSide, ids: Sequence[str]) -> dict[str, str]:
+def answers(side: DiffSide, ids: Sequence[str]) -> dict[str, str | None]:
     """The model's whole answers to ``ids`` (read from the full samples: inspect's sample
-    summaries shorten long text); an item without a readable sample has an empty answer."""
-    found: dict[str, str] = {}
+    summaries shorten long text); None for an item whose sample cannot be read."""
+    found: dict[str, str | None] = {}
     for item_id in ids:
         try:
             sample = read_eval_log_sample(str(side.path), side.sample_ids.get(item_id, item_id), 1)
         except Exception:  # inspect raises several types for a sample it cannot find
-            found[item_id] = ""
+            found[item_id] = None
             continue
         output = sample.output
         found[item_id] = output.completion if output and output.choices else ""
@@ -398,9 +400,11 @@ def signed(value: float | None) -> str:
     return "0.0" if float(text) == 0 else text
 
 
-def shorten(text: str, limit: int = ANSWER_CHARS) -> str:
+def shorten(text: str | None, limit: int = ANSWER_CHARS) -> str:
     """One line of at most ``limit`` characters: whitespace collapsed, control characters
     (an answer is untrusted: escape sequences would drive the terminal) shown as ``?``."""
+    if text is None:
+        return UNREADABLE
     line = " ".join(text.split())
     line = "".join("?" if unicodedata.category(c).startswith("C") else c for c in line)
     return line if len(line) <= limit else line[: limit - 1] + "…"
@@ -478,11 +482,11 @@ def terminal(diff: RunDiff) -> list[str | Table]:
         )
     parts.append(groups)
     if not diff.top:
-        parts.append(f"no {unit} changed score")
+        parts.append(f"{diff.changed} of {len(pairing.paired)} paired {unit} changed score")
         return parts
     parts.append(f"changed most ({len(diff.top)} of {diff.changed} {unit} that changed score):")
     for item in diff.top:
-        answer_a, answer_b = diff.answers.get(item.id, ("", ""))
+        answer_a, answer_b = diff.answers.get(item.id, (None, None))
         about = f" ({', '.join(item.a.parts)})" if diff.benchmark == "priviq" else ""
         parts += [
             f"  {shorten(item.id)}{about}: {signed(item.difference)}",
@@ -506,7 +510,7 @@ def _side_record(side: DiffSide) -> dict[str, Any]:
     }
 
 
-def _item_record(item: DiffItem, answer: str, benchmark: Benchmark) -> dict[str, Any]:
+def _item_record(item: DiffItem, answer: str | None, benchmark: Benchmark) -> dict[str, Any]:
     record: dict[str, Any] = {"answer": answer, "score": item.score}
     if benchmark == "priviq":
         record["grades"] = list(item.grades)
@@ -523,7 +527,7 @@ def json_document(diff: RunDiff) -> dict[str, Any]:
     strategies = (diff.a.identity.strategy_name, diff.b.identity.strategy_name)
     top = []
     for item in diff.top:
-        answer_a, answer_b = diff.answers.get(item.id, ("", ""))
+        answer_a, answer_b = diff.answers.get(item.id, (None, None))
         entry: dict[str, Any] = {"id": item.id, "difference": item.difference}
         if diff.benchmark == "priviq":
             entry["competencies"] = list(item.a.parts)
