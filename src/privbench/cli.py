@@ -954,6 +954,66 @@ def report(
 
 
 @app.command()
+def diff(
+    log_a: Annotated[Path, typer.Argument(help="Run A: a privbench inspect log.")],
+    log_b: Annotated[Path, typer.Argument(help="Run B: a log of the same benchmark and data.")],
+    top: Annotated[
+        int, typer.Option("--top", min=0, help="Items listed whose score changed most.")
+    ] = 10,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Seed of the bootstrap and permutations.")
+    ] = 0,
+    as_json: JsonOption = False,
+) -> None:
+    """Two runs on the same data, item by item: B − A with 95 % intervals, what changed most."""
+    from privbench.analysis.run_diff import diff_logs, json_document, terminal
+
+    def action() -> None:
+        result = diff_logs(log_a, log_b, top=top, seed=seed)
+        if as_json:
+            print_json(json_document(result))
+            return
+        for part in terminal(result):
+            if isinstance(part, str):
+                typer.echo(part)
+            else:
+                stdout.print(part)
+
+    run_command(action)
+
+
+@app.command()
+def leaderboard(
+    directory: Annotated[Path, typer.Argument(help="A folder of inspect logs (recursive).")],
+    output_format: Annotated[
+        str, typer.Option("--format", help="csv or markdown (one table per benchmark).")
+    ] = "markdown",
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the table here (default: stdout).")
+    ] = None,
+) -> None:
+    """One row per run under DIR: the paper columns, judge, judge card, data, status."""
+    from privbench.analysis.leaderboard import check_format, render
+    from privbench.analysis.leaderboard import leaderboard as make_leaderboard
+
+    def action() -> None:
+        check_format(output_format)
+        if out is not None and not out.parent.is_dir():
+            raise UsageError(f"--out {out}: its folder does not exist")
+        board = make_leaderboard(directory)
+        text = render(board, output_format)
+        if line := board.skipped_line():
+            typer.echo(line, err=True)
+        if out is None:
+            sys.stdout.write(text)
+        else:
+            out.write_text(text, encoding="utf-8")
+            typer.echo(f"leaderboard: {out} ({len(board.rows)} runs)", err=True)
+
+    run_command(action)
+
+
+@app.command()
 def agreement(
     ratings: Annotated[
         list[Path],

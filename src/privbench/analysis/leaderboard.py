@@ -1,0 +1,275 @@
+"""Every run in a folder as one table row: the papers' columns and what each figure rests on.
+
+Why a leaderboard apart from the report: a results folder accumulates runs (models,
+strategies, judges, datasets) and a reader wants them side by side in a file they can
+paste or load (CSV, Markdown), each row saying which judge graded, whether that judge was
+checked, which data it ran on and whether it finished; the scores alone would invite
+comparing runs that are not comparable.
+
+Rows are the scores ``privbench show`` prints for each log (the benchmark's own log reader
+and aggregate), sorted by total (Priv-IQ) or overall (SpatialTrust), best first, within
+each benchmark. Files that are not privbench runs are skipped and counted by reason; a
+cancelled or failed log that a retry of the same inspect task supersedes is skipped too.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import pandas as pd
+from inspect_ai.log import EvalLog, read_eval_log
+
+from privbench.analysis.paper_tables import OVERALL, TOTAL
+from privbench.analysis.runs import SHORT_HASH, log_paths, superseded, unique_labels
+from privbench.formatting import fmt
+from privbench.priviq.aggregate import priviq_scores
+from privbench.priviq.competencies import COMPETENCIES
+from privbench.priviq.log import priviq_log
+from privbench.runtime.errors import UsageError
+from privbench.runtime.record import Benchmark, RunIdentity, TaskRecord
+from privbench.spatialtrust.aggregate import TASKS, spatial_scores
+from privbench.spatialtrust.log import spatialtrust_log
+
+PRIVIQ_COLUMNS: tuple[str, ...] = (*COMPETENCIES, TOTAL)
+"""Table 3's columns."""
+SPATIAL_COLUMNS: tuple[str, ...] = (*(name for _, name in TASKS), OVERALL)
+"""Table 2's columns."""
+BENCHMARKS: tuple[tuple[Benchmark, str, tuple[str, ...]], ...] = (
+    ("priviq", "Priv-IQ", PRIVIQ_COLUMNS),
+    ("spatialtrust", "SpatialTrust", SPATIAL_COLUMNS),
+)
+NOT_CHECKED = "not checked"
+FORMATS = ("csv", "markdown")
+
+NOT_A_LOG = "not an inspect log"
+JUDGE_CHECK = "a judge-check run"
+OTHER_TASK = "a log of another task"
+SUPERSEDED = "superseded by its retry"
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    """One run: who, how, the paper columns, and what the figures rest on."""
+
+    label: str
+    model: str
+    """The model under test as inspect names it; empty for a grade run (answers made
+    elsewhere: the label names their file)."""
+    benchmark: Benchmark
+    strategy: str
+    """SpatialTrust's strategy (``predictions`` for answers made elsewhere); empty for Priv-IQ."""
+    scores: dict[str, float | None]
+    """Paper column → percentage (None where nothing was scored)."""
+    n: int
+    """Items (Priv-IQ) or images (SpatialTrust) scored."""
+    judge: str
+    judge_card: str
+    """The judge card's agreement line when the run started, or ``not checked``."""
+    data_hash: str
+    """The dataset's content hash, shortened (empty when the log records none)."""
+    status: str
+    """``complete`` or ``partial`` (items failed or missing, or the run did not finish)."""
+    log: str
+
+    @property
+    def total(self) -> float | None:
+        """Total (Priv-IQ) or overall (SpatialTrust): what the rows are sorted by."""
+        return self.scores.get(TOTAL if self.benchmark == "priviq" else OVERALL)
+
+
+@dataclass
+class Leaderboard:
+    """The rows, and the files under the folder that are not rows, counted by reason."""
+
+    rows: list[LeaderboardRow]
+    skipped: dict[str, int] = field(default_factory=dict)
+
+    def skipped_line(self) -> str | None:
+        """One line for stderr: how many files were skipped and why (None: none were)."""
+        if not self.skipped:
+            return None
+        reasons = ", ".join(f"{count} {reason}" for reason, count in self.skipped.items())
+        return f"skipped {sum(self.skipped.values())} file(s): {reasons}"
+
+
+@dataclass(frozen=True)
+class _Found:
+    path: Path
+    header: EvalLog
+    identity: RunIdentity
+
+
+def _status(complete: bool, identity: RunIdentity) -> str:
+    """As ``show --json`` says it: complete only if every item was scored and the run ended."""
+    return "complete" if complete and identity.status == "success" else "partial"
+
+
+def _row(found: _Found) -> LeaderboardRow:
+    identity, header = found.identity, found.header
+    card = NOT_CHECKED if identity.judge_card is None else identity.judge_agreement_line
+    if identity.benchmark == "priviq":
+        graded = priviq_log(header)
+        scores = priviq_scores(graded.grades)
+        columns: dict[str, float | None] = {
+            code: scores.competencies[code].score for code in COMPETENCIES
+        }
+        columns[TOTAL] = scores.overall.score
+        n, judge, complete, strategy = scores.overall.n, graded.judge.judge, graded.complete, ""
+    else:
+        logged = spatialtrust_log(header)
+        spatial = spatial_scores(logged.items)
+        columns = {name: spatial.tasks[name] for _, name in TASKS}
+        columns[OVERALL] = spatial.overall
+        n, judge, complete = spatial.n_images, logged.judge, logged.complete
+        strategy = identity.strategy_name
+    return LeaderboardRow(
+        label=identity.label(),
+        model=identity.model if identity.is_eval else "",
+        benchmark=identity.benchmark or "priviq",
+        strategy=strategy,
+        scores=columns,
+        n=n,
+        judge=judge or identity.judge,
+        judge_card=card,
+        data_hash=identity.dataset_hash[:SHORT_HASH],
+        status=_status(complete, identity),
+        log=str(found.path),
+    )
+
+
+def _labelled(rows: list[LeaderboardRow], found: list[_Found]) -> list[LeaderboardRow]:
+    """Labels unique within a benchmark, made as the report makes them."""
+    described = []
+    for row, run in zip(rows, found, strict=True):
+        base = row.label
+        strategy = run.identity.strategy  # empty for a grade run, as in the report
+        if row.benchmark == "spatialtrust" and strategy not in ("", "direct"):
+            base = f"{base} [{strategy}]"
+        described.append(
+            {
+                "label": base,
+                "benchmark": row.benchmark,
+                "limit": run.identity.limit_count,
+                "data": run.identity.data,
+                "dataset_hash": run.identity.dataset_hash,
+                "judge": row.judge,
+                "epochs": run.identity.judge_runs,
+                "created": run.identity.created,
+                "log": row.log,
+            }
+        )
+    labels = unique_labels(described)
+    return [replace(row, label=label) for row, label in zip(rows, labels, strict=True)]
+
+
+def sort_rows(rows: Sequence[LeaderboardRow]) -> list[LeaderboardRow]:
+    """Priv-IQ first, then SpatialTrust; best total/overall first; unscored runs last."""
+    order = {benchmark: index for index, (benchmark, _, _) in enumerate(BENCHMARKS)}
+    return sorted(
+        rows,
+        key=lambda r: (order[r.benchmark], r.total is None, -(r.total or 0.0), r.label, r.log),
+    )
+
+
+def leaderboard(directory: Path) -> Leaderboard:
+    """Every privbench run under ``directory`` (recursively), one row each."""
+    if not directory.is_dir():
+        raise UsageError(f"{directory}: not a directory")
+    skipped: Counter[str] = Counter()
+    found: list[_Found] = []
+    for path in log_paths([directory]):
+        try:
+            header = read_eval_log(str(path), header_only=True)
+        except Exception:  # inspect raises several types for what is not a log
+            skipped[NOT_A_LOG] += 1
+            continue
+        identity = RunIdentity.from_log(header)
+        if identity.benchmark is None:
+            skipped[JUDGE_CHECK if TaskRecord.from_log(header).judge_check else OTHER_TASK] += 1
+            continue
+        found.append(_Found(path, header, identity))
+    replaced = superseded(
+        [(f.identity.task_id, f.identity.created, f.identity.status, f.path.name) for f in found]
+    )
+    skipped[SUPERSEDED] += len(replaced)
+    kept = [f for index, f in enumerate(found) if index not in replaced]
+    if not kept:
+        raise UsageError(f"{directory}: no Priv-IQ or SpatialTrust run logs")
+    rows = _labelled([_row(f) for f in kept], kept)
+    return Leaderboard(sort_rows(rows), {k: v for k, v in skipped.items() if v})
+
+
+def frame(rows: Sequence[LeaderboardRow]) -> pd.DataFrame:
+    """One row per run, every benchmark's columns (empty where a run has no such column)."""
+    columns = ["label", "model", "benchmark", "strategy", *PRIVIQ_COLUMNS, *SPATIAL_COLUMNS]
+    columns += ["n", "judge", "judge_card", "data_hash", "status", "log"]
+    records = [
+        {
+            "label": r.label,
+            "model": r.model,
+            "benchmark": r.benchmark,
+            "strategy": r.strategy,
+            **r.scores,
+            "n": r.n,
+            "judge": r.judge,
+            "judge_card": r.judge_card,
+            "data_hash": r.data_hash,
+            "status": r.status,
+            "log": r.log,
+        }
+        for r in rows
+    ]
+    return pd.DataFrame.from_records(records, columns=columns)
+
+
+def to_csv(rows: Sequence[LeaderboardRow]) -> str:
+    """The table as CSV (full precision; an empty cell where nothing was scored)."""
+    text: str = frame(rows).to_csv(index=False, lineterminator="\n")
+    return text
+
+
+def _cell(text: str) -> str:
+    """A Markdown table cell: pipes escaped, one line (labels and models are user text)."""
+    return " ".join(text.split()).replace("\\", "\\\\").replace("|", "\\|")
+
+
+def to_markdown(rows: Sequence[LeaderboardRow]) -> str:
+    """One pipe table per benchmark (its own columns), scores to one decimal."""
+    sections = []
+    for benchmark, title, score_columns in BENCHMARKS:
+        mine = [r for r in rows if r.benchmark == benchmark]
+        if not mine:
+            continue
+        strategy = ["strategy"] if benchmark == "spatialtrust" else []
+        header = ["label", "model", *strategy, *score_columns]
+        header += ["n", "judge", "judge card", "data", "status", "log"]
+        lines = [
+            f"## {title}",
+            "",
+            "| " + " | ".join(header) + " |",
+            "|"
+            + "|".join("---:" if c in score_columns or c == "n" else "---" for c in header)
+            + "|",
+        ]
+        for r in mine:
+            cells = [r.label, r.model, *([r.strategy] if strategy else [])]
+            cells += [fmt(r.scores.get(column)) for column in score_columns]
+            cells += [str(r.n), r.judge, r.judge_card, r.data_hash or "–", r.status, r.log]
+            lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+        sections.append("\n".join(lines))
+    return "\n\n".join(sections) + "\n"
+
+
+def check_format(output_format: str) -> None:
+    """Refuse an unknown ``--format`` before any log is read."""
+    if output_format not in FORMATS:
+        raise UsageError(f"--format: {output_format!r} is not one of {', '.join(FORMATS)}")
+
+
+def render(board: Leaderboard, output_format: str) -> str:
+    """The leaderboard in ``csv`` or ``markdown``."""
+    check_format(output_format)
+    return to_csv(board.rows) if output_format == "csv" else to_markdown(board.rows)
