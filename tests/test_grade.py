@@ -69,11 +69,13 @@ def test_grade_scores_exports_and_json(
     assert grades["b"]["model"] == ["judge"]
     assert grades["b"]["protocol"] == "paper"
     assert grades["b"]["prompt_hash"] == PAPER_TEMPLATE_HASH
-    assert Path(run.exports["grades"]).name == "results_openai-api_loopjudge_judge-grade-1runs.json"
+    # "results" names no model: the folder does, as in the reference's {model}_{judge} names
+    name = f"{tmp_path.name}_openai-api_loopjudge_judge-grade-1runs.json"
+    assert Path(run.exports["grades"]).name == name
 
     with open(run.exports["cap_score"], newline="") as handle:
         header, row = list(csv.reader(handle))
-    assert header[0] == "" and row[0] == "results"
+    assert header[0] == "" and row[0] == tmp_path.name
     values = dict(zip(header, row, strict=True))
     assert values["CntxPriv"] == "50.0" and values["total"] == "52.5" and values["std"] == "0.0"
     assert values["runs"] == "[52.5]"

@@ -385,7 +385,7 @@ def test_identical_runs_write_identical_exports(
         assert result.returncode == 0, result.stderr
         outputs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
     assert outputs[0] == outputs[1]
-    grades = json.loads(outputs[0]["results_offline-grade-1runs.json"])
+    grades = json.loads(outputs[0][f"{tmp_path.name}_offline-grade-1runs.json"])
     assert list(grades) == list(FOUR_ITEMS)
 
 
@@ -399,10 +399,10 @@ def test_judge_name_is_stable_when_grades_are_reused(
     (grade_file,) = first.glob("*-grade-1runs.json")
     reused = privbench(*base, "--out", second, "--grades", grade_file)
     assert reused.returncode == 0, reused.stderr
-    names = [
-        "results_openai-api_loopjudge_judge-cap-int-score-1runs.csv",
-        "results_openai-api_loopjudge_judge-cap-score-1runs.csv",
-        "results_openai-api_loopjudge_judge-grade-1runs.json",
+    names = [  # results.json names no model: its folder does
+        f"{tmp_path.name}_openai-api_loopjudge_judge-cap-int-score-1runs.csv",
+        f"{tmp_path.name}_openai-api_loopjudge_judge-cap-score-1runs.csv",
+        f"{tmp_path.name}_openai-api_loopjudge_judge-grade-1runs.json",
     ]
     assert sorted(p.name for p in first.iterdir()) == names
     assert sorted(p.name for p in second.iterdir()) == names

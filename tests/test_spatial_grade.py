@@ -60,7 +60,8 @@ def test_grade_json_document(server: LoopbackServer, tmp_path: Path) -> None:
     assert document["detection"] == pytest.approx(50.0)
     assert document["indirect_identification"] == pytest.approx(50.0)
     assert document["overall"] == pytest.approx((50 + 100 + 50 + 100 + 100) / 5)
-    assert document["model"] == "preds" and document["strategy"] == "predictions"
+    # "preds" names no model: the folder does
+    assert document["model"] == tmp_path.name and document["strategy"] == "predictions"
     assert document["judge"] == JUDGE
 
 
@@ -218,11 +219,10 @@ def test_out_writes_the_scores_csv_and_the_summary(tmp_path: Path) -> None:
         out_dir=tmp_path / "out",
         options=run_options(tmp_path, **OFFLINE),
     )
+    stem = f"{tmp_path.name}_offline-spatialtrust-predictions-xyxy"  # the folder names the model
     assert run.exports == {
-        "scores": str(tmp_path / "out" / "preds_offline-spatialtrust-predictions-xyxy-scores.csv"),
-        "summary": str(
-            tmp_path / "out" / "preds_offline-spatialtrust-predictions-xyxy-summary.json"
-        ),
+        "scores": str(tmp_path / "out" / f"{stem}-scores.csv"),
+        "summary": str(tmp_path / "out" / f"{stem}-summary.json"),
     }
     with open(run.exports["scores"], newline="") as handle:
         rows = list(csv.DictReader(handle))

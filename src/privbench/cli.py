@@ -190,8 +190,33 @@ ModelOption = Annotated[
 ]
 GradedModelNameOption = Annotated[
     str | None,
-    typer.Option("--model-name", help="Label of the graded model (default: file stem)."),
+    typer.Option(
+        "--model-name",
+        help="The model that made the answers (default: the one the file names, else its "
+        "file or folder name); the run's label unless --label is given.",
+    ),
 ]
+RunLabelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--label",
+        help="The run's display name in tables, --json, export file names and the report "
+        "(recorded in the log; default: the model).",
+    ),
+]
+
+
+def _check_label(label: str | None, resume: Path | None) -> None:
+    """A blank label, or one for a resumed run (which keeps the label it started with)."""
+    if label is not None and not label.strip():
+        raise UsageError("--label: give a name (it is empty)")
+    if label is not None and resume is not None:
+        raise UsageError(
+            f"--label: {resume} keeps the label it was started with; `privbench show LOG "
+            "--model-name NAME` shows a run under another name"
+        )
+
+
 ExplainOption = Annotated[
     bool,
     typer.Option(
@@ -370,12 +395,21 @@ def grade_priviq_command(
         Path | None,
         typer.Option("--grades", help="Earlier grade file: runs of unchanged answers are reused."),
     ] = None,
+    reuse_unverified_grades: Annotated[
+        bool,
+        typer.Option(
+            "--reuse-unverified-grades",
+            help="Also reuse --grades runs that record no answer (the reference evaluator's "
+            "files) where the judge is the same, without checking the answer.",
+        ),
+    ] = False,
     judge: JudgeOption = "openai/gpt-4o",
     judge_runs: JudgeRunsOption = 1,
     out: Annotated[
         Path | None, typer.Option("--out", help="Export directory (default: beside --predictions).")
     ] = None,
     model_name: GradedModelNameOption = None,
+    label: RunLabelOption = None,
     judge_protocol: ProtocolOption = "paper",
     judge_connections: ConnectionsOption = 32,
     log_dir: LogDirOption = "logs",
@@ -392,11 +426,11 @@ def grade_priviq_command(
 ) -> None:
     """Grade a results.json with the Priv-IQ judge; write the grade file and score CSVs."""
     from privbench.priviq.api import grade_priviq, resume_priviq
-    from privbench.priviq.tables import reuse_line
     from privbench.priviq.task import default_data_dir
 
     def action() -> None:
         _no_epochs(epochs)
+        _check_label(label, resume)
         generation = _generation(None, seed, None, max_retries, timeout, cache, batch)
         options = _run_options(
             judge,
@@ -421,10 +455,9 @@ def grade_priviq_command(
                 out_dir=out,
                 options=options,
                 explain=explain,
+                label=label,
+                reuse_unverified=reuse_unverified_grades,
             )
-        reuse = reuse_line(run.logged)
-        if not as_json and reuse:
-            typer.echo(reuse)
         _show(run, as_json, _resume_hint("grade priviq", run, out, log_dir))
 
     run_command(action)
@@ -443,6 +476,7 @@ def eval_priviq_command(
         Path | None,
         typer.Option("--out", help="Also write results.json and the reference exports here."),
     ] = None,
+    label: RunLabelOption = None,
     judge_protocol: ProtocolOption = "paper",
     judge_connections: ConnectionsOption = 32,
     max_connections: MaxConnectionsOption = None,
@@ -465,6 +499,7 @@ def eval_priviq_command(
 
     def action() -> None:
         _no_epochs(epochs)
+        _check_label(label, resume)
         generation = _generation(temperature, seed, max_tokens, max_retries, timeout, cache, batch)
         options = _run_options(
             judge,
@@ -489,6 +524,7 @@ def eval_priviq_command(
                 model_connections=max_connections,
                 options=options,
                 explain=explain,
+                label=label,
             )
         _show(run, as_json, _resume_hint("eval priviq", run, out, log_dir))
 
@@ -606,6 +642,7 @@ def eval_spatialtrust_command(
         Path | None,
         typer.Option("--out", help="Write the per-image scores CSV and the JSON summary here."),
     ] = None,
+    label: RunLabelOption = None,
     overwrite: OverwriteOption = False,
     judge_connections: ConnectionsOption = 32,
     max_connections: MaxConnectionsOption = None,
@@ -627,6 +664,7 @@ def eval_spatialtrust_command(
 
     def action() -> None:
         _check_spatial_options(strategy, box_format)
+        _check_label(label, resume)
         generation = _generation(temperature, seed, max_tokens, max_retries, timeout, cache, batch)
         options = _run_options(
             judge, 1, "paper", judge_connections, log_dir, as_json, generation, judge_card
@@ -648,6 +686,7 @@ def eval_spatialtrust_command(
                 reask_unparsed=reask_unparsed,
                 overwrite=overwrite,
                 allow_drafts=allow_drafts,
+                label=label,
             )
         _show(run, as_json, _resume_hint("eval spatialtrust", run, out, log_dir))
 
@@ -662,6 +701,7 @@ def grade_spatialtrust_command(
     data: DataOption = None,
     judge: JudgeOption = "openai/gpt-4o",
     model_name: GradedModelNameOption = None,
+    label: RunLabelOption = None,
     box_format: BoxFormatOption = "xyxy",
     out: Annotated[
         Path | None,
@@ -685,6 +725,7 @@ def grade_spatialtrust_command(
 
     def action() -> None:
         _check_spatial_options("direct", box_format)
+        _check_label(label, resume)
         generation = _generation(None, seed, None, max_retries, timeout, cache, batch)
         options = _run_options(
             judge, 1, "paper", judge_connections, log_dir, as_json, generation, judge_card
@@ -705,6 +746,7 @@ def grade_spatialtrust_command(
                 options=options,
                 overwrite=overwrite,
                 allow_drafts=allow_drafts,
+                label=label,
             )
         _show(run, as_json, _resume_hint("grade spatialtrust", run, out, log_dir))
 

@@ -17,8 +17,8 @@ in one note. A file named explicitly must be a readable inspect log. A cancelled
 log that a later log of the same inspect task (``eval.task_id``, which ``inspect eval-retry``
 and ``eval_set`` keep) supersedes is dropped, with a note.
 
-Run labels default to the model name (or the predictions file's stem for grading runs) and
-are made unique within a benchmark by what tells the runs apart (dataset, ``--limit``,
+Run labels default to the run's own (``--label``, recorded in its log), else the model
+name (for grading runs the graded model's: :meth:`RunIdentity.label`), and are made unique within a benchmark by what tells the runs apart (dataset, ``--limit``,
 judge, start time) — never by a bare counter.
 """
 
@@ -46,6 +46,7 @@ from privbench.runtime.record import (
     SpatialSampleRecord,
     SpatialScoreRecord,
     StrategyRecord,
+    unverified_line,
 )
 from privbench.spatialtrust.dataset import QUESTION_IDS
 from privbench.spatialtrust.log import PipelineCounts
@@ -294,7 +295,7 @@ def _item_ids(log: EvalLog) -> frozenset[str]:
 
 def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dict[str, object]:
     samples = log.samples or []
-    unscored = parse_failures = judge_runs = reasks = 0
+    unscored = parse_failures = judge_runs = reasks = unverified = 0
     pipeline = PipelineCounts()
     failed_questions: dict[str, int] = {}
     judges: set[str] = set()
@@ -307,6 +308,7 @@ def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dic
                 versions.add(record)
                 runs = record.judge_runs()
                 judge_runs = max(judge_runs, len(runs))
+                unverified += record.unverified_runs
                 unscored += sum(1 for run in runs if run.score is None)
                 parse_failures += sum(run.unreadable_replies for run in runs)
                 prompt_hash = (
@@ -351,6 +353,7 @@ def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dic
         "pipeline": pipeline.record() if pipeline.images else None,
         "pipeline_warnings": pipeline.warnings(),
         "draft_annotations": "" if drafts is None else drafts.line(),
+        "unverified_grades": unverified_line(unverified),
         "judge_agreement": identity.judge_agreement_line,
         "model_versions": ", ".join(versions.record()["model"]),
         "judge_versions": ", ".join(versions.record()["judge"]),
@@ -446,7 +449,8 @@ def load_results(paths: Sequence[str | Path], labels: Sequence[str] = ()) -> Res
         benchmark: str = identity.benchmark or "priviq"
         label = labels[index] if labels else identity.label()
         strategy = identity.strategy
-        if benchmark == "spatialtrust" and not labels and strategy and strategy != "direct":
+        named = labels or identity.run_label  # a name the user chose is shown as given
+        if benchmark == "spatialtrust" and not named and strategy and strategy != "direct":
             label = f"{label} [{strategy}]"
         rows.append(_run_row(log, label, identity, candidate.path))
         logs.append((log, candidate.path, label, benchmark))

@@ -30,6 +30,7 @@ from privbench.priviq.tables import (
     competency_table,
     completeness_lines,
     refusal_line,
+    reuse_line,
     rule_lines,
     summary_line,
     truncation_lines,
@@ -38,7 +39,7 @@ from privbench.priviq.task import priviq, priviq_grade
 from privbench.runtime.errors import UsageError
 from privbench.runtime.judging import is_offline
 from privbench.runtime.output_dirs import ensure_writable_dir
-from privbench.runtime.record import RunIdentity, expected_ids
+from privbench.runtime.record import RunIdentity, answers_name, expected_ids, label_task
 from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
@@ -74,7 +75,9 @@ class PrivIQRun(RunOutcome):
     def terminal(self) -> list[RenderableType]:
         """Table 3 and Table 5, the judge's identity, what is incomplete, where files went."""
         judge = self.logged.judge
+        reuse = reuse_line(self.logged)
         parts: list[RenderableType] = [
+            *([reuse] if reuse else []),
             competency_table(self.model, self.scores),
             combination_table(self.model, self.scores),
             summary_line(self.scores, judge.judge, judge.protocol, judge.prompt_hash),
@@ -97,7 +100,7 @@ class PrivIQRun(RunOutcome):
         return json_document(
             self.scores,
             self.logged,
-            model=self.model,
+            label=self.model,
             log=self.log,
             exports=self.exports,
             extra_ids=self.extra_ids,
@@ -140,7 +143,7 @@ def finish_priviq(
 ) -> PrivIQRun:
     """Scores and exports of a Priv-IQ log, complete, partial or interrupted.
 
-    ``model_name``: the run's label (default: the model, or the predictions file's stem).
+    ``model_name``: a label to show instead of the run's own (:meth:`RunIdentity.label`).
     A run that asked the model also exports its answers (``results.json``).
     """
     identity = RunIdentity.from_log(log)
@@ -167,15 +170,24 @@ def grade_priviq(
     out_dir: str | Path | None = None,
     options: RunOptions | None = None,
     explain: bool = False,
+    label: str | None = None,
+    reuse_unverified: bool = False,
 ) -> PrivIQRun:
     """Grade a ``results.json`` against a Priv-IQ directory (the reference evaluator's job).
 
     Runs of ``grades`` (a grade file) are reused where the answer, the judge and the
-    protocol are unchanged; the rest is graded. Exports go to ``out_dir`` (default: beside
-    the predictions, as the reference does).
+    protocol are unchanged; with ``reuse_unverified``, also runs of a file that records no
+    answers (the reference evaluator's) where the judge is the same. The rest is graded.
+    Exports go to ``out_dir`` (default: beside the predictions, as the reference does).
+
+    ``model_name``: the model that made the answers (default: the one the file names, else
+    the one its path names: :func:`~privbench.runtime.record.answers_name`); ``label``:
+    the run's display name (default: that model). Both are recorded in the log.
     """
     options = options or RunOptions()
     _check_explain(explain, options)
+    if reuse_unverified and not grades:
+        raise UsageError("--reuse-unverified-grades: only with --grades FILE")
     predictions_path = Path(predictions)
     items = load_priviq(data)
     ids = [item.id for item in items]
@@ -193,6 +205,7 @@ def grade_priviq(
         judge=options.judge,
         protocol=options.protocol,
         judge_runs=options.judge_runs,
+        reuse_unverified=reuse_unverified,
     )
     exports_dir = ensure_writable_dir(
         Path(out_dir) if out_dir else predictions_path.parent, "--out"
@@ -207,11 +220,14 @@ def grade_priviq(
         cache=options.generation.cache,
         explain=explain,
         judge_card=options.judge_card,
+        reuse_unverified_grades=reuse_unverified,
     )
+    graded_model = model_name or answers.model or answers_name(predictions_path.absolute())
+    label_task(task, label, graded_model)
     # samples beyond the judge's connections wait at its connection limit, so a freed
     # connection is reused at once instead of after the next sample's setup
     log = run_task(task, NO_MODEL, options, to_send > 0, 2 * options.judge_connections)
-    run = finish_priviq(log, model_name, exports_dir)
+    run = finish_priviq(log, label, exports_dir)
     run.extra_ids = extra_ids
     return run
 
@@ -225,8 +241,11 @@ def eval_priviq(
     model_connections: int | None = None,
     options: RunOptions | None = None,
     explain: bool = False,
+    label: str | None = None,
 ) -> PrivIQRun:
-    """Answer each item once with ``model`` and grade the answer ``judge_runs`` times."""
+    """Answer each item once with ``model`` and grade the answer ``judge_runs`` times.
+
+    ``label``: the run's display name (default: ``model``), recorded in the log."""
     options = options or RunOptions()
     _check_explain(explain, options)
     if data is not None:
@@ -241,8 +260,9 @@ def eval_priviq(
         explain=explain,
         judge_card=options.judge_card,
     )
+    label_task(task, label)
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
-    return finish_priviq(log, model, exports_dir)
+    return finish_priviq(log, label or model, exports_dir)
 
 
 def resume_priviq(

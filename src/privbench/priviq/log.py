@@ -72,6 +72,9 @@ class PrivIQLog:
     answer_hashes: dict[str, str] = field(default_factory=dict)
     """Item id → hash of the answer that was graded (the grade file stores it)."""
     reused_runs: int = 0
+    unverified_runs: int = 0
+    """Of :attr:`reused_runs`, those taken without an answer check
+    (``--reuse-unverified-grades`` with a grade file that records no answers)."""
     truncated: list[str] = field(default_factory=list)
     """Items whose answer was longer than the judge is shown (cut; see ``truncate_for_judge``)."""
     offline_rules: dict[str, list[str]] = field(default_factory=dict)
@@ -118,7 +121,7 @@ def priviq_log(log: EvalLog) -> PrivIQLog:
     offline_rules: dict[str, list[str]] = {}
     judges: list[str] = []
     protocol, prompt_hash = "", ""
-    parse_failures = reused = 0
+    parse_failures = reused = unverified = 0
     truncated: list[str] = []
     calls = CallCounts()
     versions = ReportedVersions()
@@ -140,6 +143,7 @@ def priviq_log(log: EvalLog) -> PrivIQLog:
             versions.add(record)
             judge_runs = record.judge_runs()
             reused += record.reused_runs
+            unverified += record.unverified_runs
             for run in judge_runs:
                 parse_failures += run.unreadable_replies
                 item_records.append(GradeRun(run.score, run.last_reply, run.reported_model))
@@ -173,6 +177,7 @@ def priviq_log(log: EvalLog) -> PrivIQLog:
         missing=missing,
         answer_hashes=answer_hashes,
         reused_runs=reused,
+        unverified_runs=unverified,
         truncated=truncated,
         offline_rules=offline_rules,
         calls=calls,
@@ -216,21 +221,23 @@ def json_document(
     scores: PrivIQScores,
     graded: PrivIQLog,
     *,
-    model: str,
+    label: str,
     log: EvalLog,
     exports: dict[str, str] | None = None,
     extra_ids: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
     """The one ``--json`` document for a Priv-IQ run (full precision).
 
-    ``extra_ids``: per input file, ids that match no item (not graded).
+    ``label``: the run's display name; ``extra_ids``: per input file, ids that match no
+    item (not graded).
     """
     combinations = {combination_label(c): cell for c, cell in scores.combinations.items()}
     explained = {"offline_rules": graded.offline_rules} if graded.offline_rules else {}
     identity = RunIdentity.from_log(log)
     return {
         "benchmark": "priviq",
-        "model": model,
+        "model": identity.answered_by,
+        "label": label,
         "status": "complete" if graded.complete and log.status == "success" else "partial",
         "log_status": log.status,
         "dataset_hash": identity.dataset_hash or None,
@@ -265,6 +272,7 @@ def json_document(
         "missing": len(graded.missing),
         "missing_items": graded.missing,
         "reused_runs": graded.reused_runs,
+        "reused_unverified_runs": graded.unverified_runs,
         **graded.calls.record(),
         "truncated_answers": len(graded.truncated),
         "truncated_answer_items": graded.truncated,

@@ -3,6 +3,8 @@
 Why strict: a predictions file that misses items would silently shrink the denominator
 of eq. 1, so missing ids are one clear error listing them. An answer that is ``null`` or
 empty is kept as an empty answer and counted as *no answer* — never the string "None".
+A top-level ``"model"`` key that is no item's id names the model that answered (the run's
+name then comes from the file, not from its path).
 """
 
 from __future__ import annotations
@@ -16,17 +18,24 @@ from typing import Any
 from privbench.json_files import read_json_object
 from privbench.runtime.errors import DatasetError, Problem, missing_ids_error
 
+MODEL_KEY = "model"
+"""The key of a ``results.json`` that names the model which answered (when no item has
+that id)."""
+
 
 class Answers(dict[str, str | None]):
     """``{id: answer or None}`` of a ``results.json``, and the ids that match no item.
 
     ``extra_ids`` (file order) are not graded; the run reports them so that a typo'd or
-    misplaced id does not vanish unseen.
+    misplaced id does not vanish unseen. ``model``: the model the file names (``""``: none).
     """
 
-    def __init__(self, answers: dict[str, str | None], extra_ids: list[str]) -> None:
+    def __init__(
+        self, answers: dict[str, str | None], extra_ids: list[str], model: str = ""
+    ) -> None:
         super().__init__(answers)
         self.extra_ids = extra_ids
+        self.model = model
 
 
 def load_predictions(path: Path, item_ids: list[str] | None) -> Answers:
@@ -51,8 +60,10 @@ def load_predictions(path: Path, item_ids: list[str] | None) -> Answers:
     if missing:
         raise missing_ids_error(display, missing, "answer")
     known = set(item_ids)
-    extra = [key for key in data if key not in known]
-    return Answers({item_id: data[item_id] for item_id in item_ids}, extra)
+    named = data.get(MODEL_KEY) if MODEL_KEY not in known else None
+    model = named.strip() if isinstance(named, str) else ""
+    extra = [key for key in data if key not in known and not (key == MODEL_KEY and model)]
+    return Answers({item_id: data[item_id] for item_id in item_ids}, extra, model)
 
 
 def answer_hash(answer: str) -> str:
@@ -69,7 +80,8 @@ class GradeRecord:
 
     ``answer_hash``, ``judge``, ``protocol`` and ``prompt_hash`` are privbench's additions
     (the reference ignores extra keys); a file without them never matches, so its runs
-    are graded again rather than trusted.
+    are graded again rather than trusted — unless the user opts in to reusing them without
+    an answer check (:func:`privbench.priviq.scoring.reusable_runs`).
     """
 
     score: float | None

@@ -5,7 +5,8 @@ module only talks to inspect. It fetches the judge as the ``grader`` role (defau
 paper's ``openai/gpt-4o``; never the model under test grading itself), grades the one
 answer of each item ``judge_runs`` times (the paper's ``num_run``), re-asks unparsable
 replies, keeps every raw reply, reuses runs of an earlier grade file only where the
-answer, the judge and the protocol are the same, and records a run whose replies never
+answer, the judge and the protocol are the same (or, opted in, runs of a file that records
+no answers where the judge is the same), and records a run whose replies never
 parse as *unscored* rather than 0.0.
 
 The score value is a dict, ``{"score": mean over scored runs, "unscored_runs": k}``, so
@@ -64,6 +65,7 @@ def runs_to_grade(
     judge: str,
     protocol: str,
     judge_runs: int,
+    reuse_unverified: bool = False,
 ) -> int:
     """How many judge runs a grade run must send, given an earlier grade file.
 
@@ -80,6 +82,7 @@ def runs_to_grade(
             judge=judge,
             protocol=protocol_name,
             prompt_hash=prompt_hash,
+            reuse_unverified=reuse_unverified,
         )
         missing += max(0, judge_runs - len(reusable))
     return missing
@@ -168,6 +171,7 @@ def priviq_judge(
     judge_runs: int = 1,
     cache: bool = False,
     explain: bool = False,
+    reuse_unverified: bool = False,
 ) -> Scorer:
     """Grade the answer against the reference with the Priv-IQ judge, ``judge_runs`` times.
 
@@ -180,6 +184,8 @@ def priviq_judge(
         judge_runs: times the judge grades each answer (the paper's ``num_run``: 5).
         cache: use inspect's model cache for judge calls.
         explain: with the offline judge, record the rules that made each grade.
+        reuse_unverified: also reuse runs of ``grades`` that record no answer hash (the
+            reference evaluator's) where the judge is the same, without an answer check.
     """
     judge_protocol = get_protocol(protocol)
     prior = load_grade_file(Path(grades)) if grades else {}
@@ -198,6 +204,7 @@ def priviq_judge(
             judge=judge_name,
             protocol=protocol_name,
             prompt_hash=prompt_hash,
+            reuse_unverified=reuse_unverified,
         )[:judge_runs]
         runs: list[float | None] = [r.score for r in reused]
         replies: list[list[str]] = [[r.content] for r in reused]
@@ -247,6 +254,7 @@ def priviq_judge(
             replies=replies,
             judge_reported_model=reported,
             reused_runs=len(reused),
+            unverified_runs=sum(1 for r in reused if not r.answer_hash),
             model_reported=model_reported(state),
             call_retries=counts.call_retries,
             replaced_characters=counts.replaced_characters,

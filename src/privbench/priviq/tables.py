@@ -16,6 +16,7 @@ from privbench.priviq.aggregate import PrivIQScores, RefusalCell, ScoreCell
 from privbench.priviq.competencies import combination_label
 from privbench.priviq.judge import MAX_ANSWER_CHARS
 from privbench.priviq.log import PrivIQLog
+from privbench.runtime.record import unverified_line
 
 
 def _with_std(cell: ScoreCell, n_runs: int) -> str:
@@ -115,14 +116,19 @@ def truncation_lines(graded: PrivIQLog) -> list[str]:
 
 
 def reuse_line(logged: PrivIQLog) -> str | None:
-    """How many judge runs an earlier grade file saved (``--grades``), or None if none."""
+    """How many judge runs an earlier grade file saved (``--grades``), or None if none;
+    those reused without an answer check (``--reuse-unverified-grades``) are said apart."""
     if not logged.reused_runs:
         return None
     graded_now = sum(len(r) for r in logged.records.values()) - logged.reused_runs
-    return (
-        f"--grades: {logged.reused_runs} run(s) reused (same answer, judge and "
-        f"protocol), {graded_now} graded now"
-    )
+    unverified = logged.unverified_runs
+    verified = logged.reused_runs - unverified
+    how = "same answer, judge and protocol"
+    if unverified:
+        how = f"{unverified_line(unverified)}: same judge only"
+        if verified:
+            how = f"{verified} with the same answer, judge and protocol; {how}"
+    return f"--grades: {logged.reused_runs} run(s) reused ({how}), {graded_now} graded now"
 
 
 def rule_lines(scores: PrivIQScores, logged: PrivIQLog) -> list[str]:

@@ -71,6 +71,8 @@ class JudgeSettings:
     """Offline judge: record the rules that made each grade (``--explain``)."""
     judge_card: str | None = None
     """A judge card to show beside the scores (``--judge-card``; default: found by judge)."""
+    reuse_unverified: bool = False
+    """Reuse runs of ``grades`` that record no answer (``--reuse-unverified-grades``)."""
 
 
 def _judged_task(
@@ -98,6 +100,7 @@ def _judged_task(
             judge_runs=settings.judge_runs,
             cache=settings.cache,
             explain=settings.explain,
+            reuse_unverified=settings.reuse_unverified,
         ),
         model_roles=grader_role(settings.judge),
         metadata=TaskRecord.model_validate(
@@ -162,6 +165,7 @@ def priviq_grade(
     cache: bool = False,
     explain: bool = False,
     judge_card: str | None = None,
+    reuse_unverified_grades: bool = False,
 ) -> Task:
     """Grade answers made elsewhere (``results.json``: id → answer) with the Priv-IQ judge.
 
@@ -177,6 +181,9 @@ def priviq_grade(
         cache: use inspect's model cache for the judge's calls.
         explain: offline judge only: record, per item, the rules that made its grade.
         judge_card: a judge card shown beside the scores (default: found in the cache).
+        reuse_unverified_grades: also reuse runs of ``grades`` that record no answer hash
+            (the reference evaluator's files) where the judge is the same; every reader
+            says how many were taken without an answer check.
     """
     directory = Path(data) if data else default_data_dir()
     items = load_priviq(directory)
@@ -186,7 +193,15 @@ def priviq_grade(
         for item in items
     ]
     settings = JudgeSettings(
-        judge, judge_runs, protocol, max_tries, grades, cache, explain, judge_card
+        judge,
+        judge_runs,
+        protocol,
+        max_tries,
+        grades,
+        cache,
+        explain,
+        judge_card,
+        reuse_unverified=reuse_unverified_grades,
     )
     return _judged_task(
         samples, stored_answer(predictions), settings, directory, predictions=predictions

@@ -271,6 +271,8 @@ class RunRow(TypedDict):
     pipeline: object
     pipeline_warnings: list[object]
     draft_annotations: str
+    unverified_grades: str
+    """The run's "N grade(s) reused without an answer check", or empty."""
     judge_agreement: str
     model_versions: str
     judge_versions: str
@@ -658,6 +660,7 @@ def _run_rows(results: Results) -> list[RunRow]:
                 "pipeline": run["pipeline"] if isinstance(run["pipeline"], dict) else None,
                 "pipeline_warnings": list(run["pipeline_warnings"] or []),
                 "draft_annotations": str(run["draft_annotations"] or ""),
+                "unverified_grades": str(run.get("unverified_grades") or ""),
                 "judge_agreement": str(run.get("judge_agreement") or ""),
                 "model_versions": str(run.get("model_versions") or ""),
                 "judge_versions": str(run.get("judge_versions") or ""),

@@ -12,14 +12,23 @@ logged, so old logs stay readable without a lookup outside this module.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Literal
 
+from inspect_ai import Task
 from inspect_ai.log import EvalLog, EvalSample, EvalSampleSummary
 from inspect_ai.scorer import Score, Value
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 Benchmark = Literal["priviq", "spatialtrust"]
 PRIVIQ_SCORER = "priviq_judge"
@@ -132,6 +141,9 @@ class PrivIQScoreRecord(CallCountsRecord):
     """The model name the provider of the model under test reported for its answer (a
     dated version where the provider gives one; empty for answers made elsewhere)."""
     reused_runs: int = 0
+    unverified_runs: int = 0
+    """Of the reused runs, those taken without an answer check: from a grade file that
+    records no answer hash (the reference evaluator's), with ``--reuse-unverified-grades``."""
     offline_rules: list[str] | None = None
     """With ``--explain`` and the offline judge: the rules that made the grade, one line
     each, in the order they applied."""
@@ -182,6 +194,14 @@ class PrivIQScoreRecord(CallCountsRecord):
         score = (summary.scores or {}).get(PRIVIQ_SCORER)
         metadata = (score.metadata if score is not None else None) or {}
         return cls.holds_whole(metadata) and "competencies" in summary.metadata
+
+
+def unverified_line(runs: int) -> str:
+    """What every reader says of judge runs reused without an answer check (empty if none):
+    their grades stand for answers nobody compared with the ones graded now."""
+    if not runs:
+        return ""
+    return f"{runs} grade(s) reused without an answer check (--reuse-unverified-grades)"
 
 
 class PrivIQSampleRecord(_Record):
@@ -459,6 +479,20 @@ class TaskRecord(_Record):
     judge_check: str | None = None
     """Set on the runs of ``privbench judge check``: graded reference answers, not a
     benchmark run (``show`` and ``report`` leave them out)."""
+    label: str | None = None
+    """The run's display name as the user gave it (``--label``); None: see
+    :meth:`RunIdentity.label`."""
+    graded_model: str | None = None
+    """A grade run's name for the model whose answers it graded: ``--model-name``, else the
+    name the predictions file holds, else one read from its path (:func:`answers_name`),
+    fixed when the run starts so that no later reader depends on where it runs."""
+
+    @field_validator("label", "graded_model", mode="before")
+    @classmethod
+    def _as_text(cls, value: object) -> object:
+        """A name given through ``inspect eval --metadata label=2024`` may arrive as a
+        number: it is still a name (and must not void the rest of the record)."""
+        return value if value is None or isinstance(value, str) else str(value)
 
     def metadata(self) -> dict[str, object]:
         """The task's ``metadata`` (unset settings left out, as the tasks always wrote it)."""
@@ -470,6 +504,48 @@ class TaskRecord(_Record):
             return cls.model_validate(log.eval.metadata or {})
         except ValidationError:  # a log of another task that uses some of these keys
             return cls()
+
+
+GENERIC_NAMES = frozenset(
+    {"results", "result", "predictions", "prediction", "preds", "answers", "responses",
+     "outputs", "output", "out", "data", "tmp", "temp"}
+)  # fmt: skip
+"""File and folder names that say nothing about the model: never a run's name."""
+NO_NAME = "graded answers"
+"""The name of answers whose file, folder and content name no model."""
+_RESULTS_SUFFIX = re.compile(
+    r"[-_.](results?|predictions?|preds|answers|responses|outputs?)$", re.IGNORECASE
+)
+
+
+def answers_name(path: str | Path) -> str:
+    """The model a predictions file's path names, for a run told nothing else.
+
+    The reference inference scripts write ``results/{model}.json`` and privbench writes
+    ``{model}-results.json``, so the stem less a ``-results``/``_results`` suffix is the
+    model (``gpt-4o_results.json`` → ``gpt-4o``). A stem that is only such a word
+    (``results.json``, ``preds.jsonl``) names nothing: the folder's name stands in for it
+    (``runs/llava-13b/results.json`` → ``llava-13b``) unless that is generic or empty too,
+    and then the answers are called "graded answers".
+    """
+    file = Path(path)
+    stem = _RESULTS_SUFFIX.sub("", file.stem)
+    if stem and stem.lower() not in GENERIC_NAMES:
+        return stem
+    folder = file.parent.name
+    return folder if folder and folder.lower() not in GENERIC_NAMES else NO_NAME
+
+
+def label_task(task: Task, label: str | None, graded_model: str | None = None) -> Task:
+    """Record the run's label (``--label``) and a grade run's graded model in ``task``'s
+    :class:`TaskRecord`, so that every reader of the log names the run the same way (and
+    a resumed run keeps both: inspect carries a log's metadata into its retry)."""
+    names = {"label": label, "graded_model": graded_model}
+    task.metadata = {
+        **(task.metadata or {}),
+        **{key: value for key, value in names.items() if value},
+    }
+    return task
 
 
 def log_limit(log: EvalLog) -> int | tuple[int, int] | None:
@@ -512,6 +588,10 @@ class RunIdentity:
     """The run's unreviewed images (None: every image was reviewed, or none is annotated)."""
     judge_card: JudgeAgreement | None = None
     """The judge's agreement with reference grades when the run started (None: unchecked)."""
+    run_label: str = ""
+    """The label the run was given (``--label``; empty: none)."""
+    graded_model: str = ""
+    """A grade run's recorded name for the graded model (empty in older logs and evals)."""
 
     @classmethod
     def from_log(cls, log: EvalLog) -> RunIdentity:
@@ -539,6 +619,8 @@ class RunIdentity:
             created=str(log.eval.created),
             draft_annotations=record.draft_annotations,
             judge_card=record.judge_card,
+            run_label=str(record.label or ""),
+            graded_model=str(record.graded_model or ""),
         )
 
     @property
@@ -564,11 +646,18 @@ class RunIdentity:
         """A run that asked the model (not a grade run of answers made elsewhere)."""
         return self.task in ("priviq", "spatialtrust")
 
+    @property
+    def answered_by(self) -> str:
+        """The model whose answers were graded: the model under test; for a grade run the
+        recorded graded model, else (older logs) the name its predictions path gives."""
+        if self.graded_model:
+            return self.graded_model
+        return answers_name(self.predictions) if self.predictions else self.model
+
     def label(self, given: str | None = None) -> str:
-        """The run's label: the one given, else the predictions file's stem, else the model."""
-        if given:
-            return given
-        return Path(self.predictions).stem if self.predictions else self.model
+        """The run's display name: the one given (a reader's override), else the run's own
+        ``--label``, else :attr:`answered_by`."""
+        return given or self.run_label or self.answered_by
 
 
 def _benchmark_by_name(log: EvalLog) -> Benchmark | None:

@@ -14,7 +14,7 @@ from privbench.formatting import tokens_line
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.log_reading import token_totals
 from privbench.runtime.output_dirs import ensure_writable_dir
-from privbench.runtime.record import RunIdentity
+from privbench.runtime.record import RunIdentity, answers_name, label_task
 from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
@@ -96,7 +96,7 @@ class SpatialTrustRun(RunOutcome):
         document = json_document(
             self.scores,
             self.logged,
-            model=self.model,
+            label=self.model,
             strategy=self.strategy,
             log=self.log,
             extra_ids=self.extra_ids,
@@ -139,7 +139,7 @@ def finish_spatialtrust(
 ) -> SpatialTrustRun:
     """Scores, the box-convention check and exports of a finished (or stopped) run.
 
-    ``model_name``: the run's label (default: the model, or the predictions file's stem).
+    ``model_name``: a label to show instead of the run's own (:meth:`RunIdentity.label`).
     ``box_format``: read the log's answers again in this convention (no model call).
     ``refuse_existing``: stop on existing exports instead of writing beside them.
     """
@@ -199,12 +199,14 @@ def eval_spatialtrust(
     reask_unparsed: int = 0,
     overwrite: bool = False,
     allow_drafts: bool = False,
+    label: str | None = None,
 ) -> SpatialTrustRun:
     """Answer every capture with ``model`` using ``strategy`` and score the answers.
 
     ``reask_unparsed``: times an unreadable answer is asked again (0: one pass, as the
     paper); ``overwrite``: replace this run's exports in ``out_dir`` if they exist;
-    ``allow_drafts``: run even on annotations no person reviewed (the run says so).
+    ``allow_drafts``: run even on annotations no person reviewed (the run says so);
+    ``label``: the run's display name (default: ``model``), recorded in the log.
     """
     options = options or RunOptions()
     directory = Path(data) if data else default_data_dir()
@@ -212,7 +214,7 @@ def eval_spatialtrust(
     _check_reviewed(directory, load_spatialtrust(directory), allow_drafts)
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
     if out is not None:
-        check_free(model, options.judge, strategy, box_format, out, overwrite)
+        check_free(label or model, options.judge, strategy, box_format, out, overwrite)
     task = spatialtrust(
         data=str(directory),
         strategy=strategy,
@@ -223,8 +225,9 @@ def eval_spatialtrust(
         allow_drafts=allow_drafts,
         judge_card=options.judge_card,
     )
+    label_task(task, label)
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
-    return finish_spatialtrust(log, model, out_dir=out, overwrite=overwrite)
+    return finish_spatialtrust(log, label or model, out_dir=out, overwrite=overwrite)
 
 
 def grade_spatialtrust(
@@ -237,6 +240,7 @@ def grade_spatialtrust(
     options: RunOptions | None = None,
     overwrite: bool = False,
     allow_drafts: bool = False,
+    label: str | None = None,
 ) -> SpatialTrustRun:
     """Score ``preds.jsonl`` (boxes in ``box_format``) against a SpatialTrust directory.
 
@@ -244,6 +248,10 @@ def grade_spatialtrust(
     images no person reviewed (unless ``allow_drafts``) and an unwritable ``out_dir`` end
     the run before the judge is called. Exports (the per-image scores CSV and the JSON
     summary) go to ``out_dir`` when it is given.
+
+    ``model_name``: the model that made the predictions (default: the one the file's path
+    names: :func:`~privbench.runtime.record.answers_name`); ``label``: the run's display
+    name (default: that model). Both are recorded in the log.
     """
     options = options or RunOptions()
     directory = Path(data) if data else default_data_dir()
@@ -251,9 +259,9 @@ def grade_spatialtrust(
     _check_reviewed(directory, items, allow_drafts)
     loaded = load_spatial_predictions(Path(predictions), [item.id for item in items])
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
-    label = model_name or Path(predictions).stem
+    graded_model = model_name or answers_name(Path(predictions).absolute())
     if out is not None:
-        check_free(label, options.judge, "predictions", box_format, out, overwrite)
+        check_free(label or graded_model, options.judge, "predictions", box_format, out, overwrite)
     # building the task parses every prediction: a file that mostly fails stops here
     task = spatialtrust_grade(
         predictions=str(predictions),
@@ -264,6 +272,7 @@ def grade_spatialtrust(
         allow_drafts=allow_drafts,
         judge_card=options.judge_card,
     )
+    label_task(task, label, graded_model)
     # two judge calls (q4, q5) per image: half as many samples as judge connections suffice,
     # twice that keeps a freed connection busy (see bench/judge_throughput.py)
     log = run_task(task, NO_MODEL, options, True, options.judge_connections)

@@ -94,7 +94,7 @@ def write_spatial_exports(
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     naming = (
-        str(document["model"]),
+        str(document["label"]),
         logged.judge,
         str(document["strategy"]),
         str(document.get("box_format") or "xyxy"),

@@ -215,7 +215,7 @@ def json_document(
     scores: SpatialScores,
     logged: SpatialTrustLog,
     *,
-    model: str,
+    label: str,
     strategy: str,
     log: EvalLog,
     extra_ids: dict[str, list[str]] | None = None,
@@ -223,13 +223,15 @@ def json_document(
 ) -> dict[str, Any]:
     """The one ``--json`` document for a SpatialTrust run (full precision).
 
-    ``extra_ids``: per input file, ids that match no image (not scored).
+    ``label``: the run's display name; ``extra_ids``: per input file, ids that match no
+    image (not scored).
     """
     log_location = str(log.location)
     identity = RunIdentity.from_log(log)
     return {
         "benchmark": "spatialtrust",
-        "model": model,
+        "model": identity.answered_by,
+        "label": label,
         "strategy": strategy,
         "status": "complete" if logged.complete and log.status == "success" else "partial",
         "log_status": log.status,
