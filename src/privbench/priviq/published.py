@@ -74,7 +74,7 @@ class ReleaseEvidence:
     """The run's data directory is still where the run read it."""
     generated: bool
     """The data is a suite privbench generated (the shipped suite's hash, or the
-    generator's manifest in the directory)."""
+    generator's manifest in the directory); checked only for data of the release's shape."""
 
 
 def is_public_priviq_release(evidence: ReleaseEvidence) -> bool:
@@ -122,9 +122,9 @@ def release_evidence(
     """The evidence of one run: its items' competencies, data directory and hash."""
     directory = Path(data) if data else None
     found = directory is not None and directory.is_dir()
-    return ReleaseEvidence(
-        combinations={item: combination_of(codes) for item, codes in combinations.items()},
-        dataset_hash=recorded_hash,
-        data_found=found,
-        generated=is_generated(directory if found else None, recorded_hash),
+    items = {item: combination_of(codes) for item, codes in combinations.items()}
+    # hashing the shipped suite is only worth it for data of the release's shape
+    generated = has_release_shape(items) and is_generated(
+        directory if found else None, recorded_hash
     )
+    return ReleaseEvidence(items, recorded_hash, found, generated)
