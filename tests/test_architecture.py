@@ -24,6 +24,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"analysis", "audit"}),
     frozenset({"priviq", "spatialtrust"}),
     frozenset({"judges", "models"}),
+    frozenset({"published"}),
     frozenset(
         {
             "generate",

@@ -228,6 +228,14 @@ ExplainOption = Annotated[
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON document and nothing else.")
 ]
+ComparePublishedOption = Annotated[
+    bool,
+    typer.Option(
+        "--compare-published",
+        help="SpatialTrust: show the paper's Tables 2 and 3 (over its own captures) beside "
+        "the run. Priv-IQ runs over the public release show the paper's tables by themselves.",
+    ),
+]
 JudgeCardOption = Annotated[
     Path | None,
     typer.Option(
@@ -549,6 +557,7 @@ def show(
         ),
     ] = None,
     overwrite: OverwriteOption = False,
+    compare_published: ComparePublishedOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Tables and exports of a finished privbench log (also one finished by inspect eval-retry)."""
@@ -561,13 +570,18 @@ def show(
         if benchmark == "priviq":
             if box_format is not None:
                 raise UsageError("--box-format: only for SpatialTrust logs")
-            _show(read_priviq_log(log, model=model_name, out_dir=out), as_json)
+            priviq_run = read_priviq_log(log, model=model_name, out_dir=out)
+            if compare_published and priviq_run.published_reason:
+                reason = priviq_run.published_reason
+                typer.echo(f"--compare-published: no published Priv-IQ rows: {reason}", err=True)
+            _show(priviq_run, as_json)
         else:
             if box_format is not None:
                 _check_spatial_options("direct", box_format)
             run = read_spatialtrust_log(
                 log, model=model_name, out_dir=out, box_format=box_format, overwrite=overwrite
             )
+            run.compare_published = compare_published
             _show(run, as_json)
 
     run_command(action)
@@ -657,6 +671,7 @@ def eval_spatialtrust_command(
     batch: BatchOption = False,
     allow_drafts: AllowDraftsOption = False,
     judge_card: JudgeCardOption = None,
+    compare_published: ComparePublishedOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Answer every SpatialTrust capture with --model and score the five questions."""
@@ -688,6 +703,7 @@ def eval_spatialtrust_command(
                 allow_drafts=allow_drafts,
                 label=label,
             )
+        run.compare_published = compare_published
         _show(run, as_json, _resume_hint("eval spatialtrust", run, out, log_dir))
 
     run_command(action)
@@ -718,6 +734,7 @@ def grade_spatialtrust_command(
     batch: BatchOption = False,
     allow_drafts: AllowDraftsOption = False,
     judge_card: JudgeCardOption = None,
+    compare_published: ComparePublishedOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Score SpatialTrust predictions made elsewhere (format: docs/spatialtrust.md)."""
@@ -748,6 +765,7 @@ def grade_spatialtrust_command(
                 allow_drafts=allow_drafts,
                 label=label,
             )
+        run.compare_published = compare_published
         _show(run, as_json, _resume_hint("grade spatialtrust", run, out, log_dir))
 
     run_command(action)
@@ -973,6 +991,7 @@ def report(
             "declare, else 1; judge: 0–1).",
         ),
     ] = None,
+    compare_published: ComparePublishedOption = False,
 ) -> None:
     """One self-contained HTML report: tables, intervals, comparisons, figures, samples."""
     from privbench.report.html import ReportSettings, write_report
@@ -985,6 +1004,7 @@ def report(
             browse=browse,
             ratings=ratings,
             scale=scale,
+            compare_published=compare_published,
         )
         path, notes = write_report(logs, output, settings)
         for note in notes:

@@ -13,6 +13,9 @@ from pathlib import Path
 DATA = Path(__file__).resolve().parent / "data"
 PRIVIQ_SUITE = DATA / "priviq-suite"
 SPATIALTRUST_SUITE = DATA / "spatialtrust-suite"
+PUBLISHED = DATA / "published"
+"""The papers' published score tables (:mod:`privbench.published`; its ``README.md``
+says how they were recorded)."""
 JUDGE_CALIBRATION = DATA / "judge-calibration"
 """The calibration set ``privbench judge check`` grades when given no reference file:
 independently written answers with their grades, and its dataset card (``README.md``)."""

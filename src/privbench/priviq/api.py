@@ -24,6 +24,14 @@ from privbench.priviq.dataset import load_priviq
 from privbench.priviq.exports import write_exports
 from privbench.priviq.log import PrivIQLog, json_document, priviq_log
 from privbench.priviq.predictions import load_grade_file, load_predictions
+from privbench.priviq.published import (
+    NOTE,
+    ReleaseEvidence,
+    is_public_priviq_release,
+    priviq_published,
+    release_evidence,
+    release_reason,
+)
 from privbench.priviq.scorer import runs_to_grade
 from privbench.priviq.tables import (
     combination_table,
@@ -31,11 +39,13 @@ from privbench.priviq.tables import (
     completeness_lines,
     refusal_line,
     reuse_line,
+    published_beside,
     rule_lines,
     summary_line,
     truncation_lines,
 )
 from privbench.priviq.task import priviq, priviq_grade
+from privbench.published import PublishedTable
 from privbench.runtime.errors import UsageError
 from privbench.runtime.judging import is_offline
 from privbench.runtime.output_dirs import ensure_writable_dir
@@ -63,10 +73,24 @@ class PrivIQRun(RunOutcome):
     """Per input file (predictions, grade file), ids that match no item: reported, unused."""
     export_error: str | None = None
     """Why the exports could not be written (the scores and the log are intact)."""
+    release: ReleaseEvidence | None = None
+    """What the log and the data directory say about the run's data (None: not read)."""
 
     @property
     def item_errors(self) -> dict[str, str]:
         return self.logged.errors
+
+    @property
+    def published(self) -> list[PublishedTable]:
+        """The paper's Tables 3 and 5, when the run's data is the public release; else none."""
+        if self.release is None or not is_public_priviq_release(self.release):
+            return []
+        return priviq_published()
+
+    @property
+    def published_reason(self) -> str:
+        """Why the paper's rows are not shown beside this run ("" when they are)."""
+        return "" if self.release is None else release_reason(self.release)
 
     @property
     def judge_name(self) -> str:
@@ -91,13 +115,15 @@ class PrivIQRun(RunOutcome):
             parts.append(versions)
         parts += truncation_lines(self.logged)
         parts += rule_lines(self.scores, self.logged)
+        parts += published_beside(self.model, self.scores, self.published)
         parts.append(f"log: {self.log_location}")
         parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
         return parts
 
     def json(self) -> dict[str, Any]:
-        """The ``--json`` document."""
-        return json_document(
+        """The ``--json`` document; ``published``: the paper's rows (empty unless the run's
+        data is the public release)."""
+        document = json_document(
             self.scores,
             self.logged,
             label=self.model,
@@ -105,6 +131,8 @@ class PrivIQRun(RunOutcome):
             exports=self.exports,
             extra_ids=self.extra_ids,
         )
+        document["published"] = [row for t in self.published for row in t.documents(NOTE)]
+        return document
 
 
 def _expected_combinations(log: EvalLog) -> list[tuple[str, ...]]:
@@ -151,6 +179,11 @@ def finish_priviq(
     graded = priviq_log(log)
     scores = priviq_scores(graded.grades, _expected_combinations(log))
     run = PrivIQRun(model, log, graded, scores)
+    run.release = release_evidence(
+        {grade.id: grade.competencies for grade in graded.grades},
+        identity.data,
+        identity.dataset_hash,
+    )
     if out_dir is not None and graded.grades:
         try:
             run.exports = write_exports(scores, graded, model=model, out_dir=out_dir)

@@ -16,6 +16,8 @@ from privbench.priviq.aggregate import PrivIQScores, RefusalCell, ScoreCell
 from privbench.priviq.competencies import combination_label
 from privbench.priviq.judge import MAX_ANSWER_CHARS
 from privbench.priviq.log import PrivIQLog
+from privbench.priviq.published import NOTE, TOTAL
+from privbench.published import PublishedTable, terminal_table
 from privbench.runtime.record import unverified_line
 
 
@@ -63,6 +65,24 @@ def combination_table(model: str, scores: PrivIQScores) -> Table:
         table.add_row(combination_label(combination), str(cell.n), _with_std(cell, scores.n_runs))
     table.add_row("Total", str(scores.overall.n), _with_std(scores.overall, scores.n_runs))
     return table
+
+
+def published_beside(model: str, scores: PrivIQScores, tables: list[PublishedTable]) -> list[Table]:
+    """The paper's Table 3 (by competency) and Table 5 (by combination), the run first."""
+    by_table = {
+        3: {code: cell.score for code, cell in scores.competencies.items()},
+        5: {combination_label(c): cell.score for c, cell in scores.combinations.items()},
+    }
+    return [
+        terminal_table(
+            table,
+            f"{model} (this run)",
+            {**by_table.get(table.table, {}), TOTAL: scores.overall.score},
+            NOTE,
+            wide_corner="Combination",
+        )
+        for table in tables
+    ]
 
 
 def summary_line(scores: PrivIQScores, judge: str, protocol: str, prompt_hash: str) -> str:

@@ -56,6 +56,9 @@ from privbench.analysis.paper_tables import (
 from privbench.analysis.runs import SHORT_HASH, Results, load_results
 from privbench.analysis.uncertainty import N_BOOTSTRAP
 from privbench.formatting import fmt
+from privbench.priviq.published import NOTE as PRIVIQ_NOTE
+from privbench.priviq.published import priviq_published, release_evidence, release_reason
+from privbench.published import PublishedTable
 from privbench.report import figures
 from privbench.report.baselines import priviq_empty_answer, spatial_trivial
 from privbench.report.samples import (
@@ -70,6 +73,9 @@ from privbench.report.samples import (
 )
 from privbench.runtime.judging import is_offline
 from privbench.spatialtrust.aggregate import TASK_LABELS, TASKS
+from privbench.spatialtrust.published import NOTE as SPATIAL_NOTE
+from privbench.spatialtrust.published import OVERALL as SPATIAL_OVERALL
+from privbench.spatialtrust.published import spatial_published
 
 DEFAULT_BROWSE = 200
 PAGE_SIZE = 20
@@ -107,6 +113,9 @@ class ReportSettings:
     scale: float | None = None
     """Score range of the human ratings (1 or 10; None: what the rating files declare,
     else 1); judge scores are on 0–1."""
+    compare_published: bool = False
+    """Show SpatialTrust's published tables (the paper's own captures) beside its runs;
+    Priv-IQ's are shown by themselves beside runs over the public release."""
 
 
 class Cell(TypedDict):
@@ -144,6 +153,17 @@ class ScoreTable(TypedDict):
     columns: list[Column]
     rows: list[TableRow]
     transposed: bool
+
+
+class PublishedBlock(TypedDict):
+    """A paper's published table, shown beside a dataset's runs, with its provenance."""
+
+    label: str
+    caption: str
+    paper: str
+    setting: str
+    note: str
+    table: ScoreTable
 
 
 class NumberedFigure(TypedDict):
@@ -206,6 +226,7 @@ class PrivIQSection(TypedDict):
     judge_runs: int
     empty_answer: dict[str, Any] | None
     """The offline judge's empty-answer scores (:mod:`privbench.report.baselines`)."""
+    published: NotRequired[list[PublishedBlock]]
     numbered: NotRequired[list[NumberedFigure]]
 
 
@@ -221,6 +242,7 @@ class SpatialSection(TypedDict):
     figures: list[figures.SavedFigure]
     trivial: dict[str, Any] | None
     """The trivial baseline (:mod:`privbench.report.baselines`)."""
+    published: NotRequired[list[PublishedBlock]]
     numbered: NotRequired[list[NumberedFigure]]
 
 
@@ -435,6 +457,64 @@ def transpose(table: ScoreTable, corner: str) -> ScoreTable:
         for index, column in enumerate(table["columns"])
     ]
     return {"corner": corner, "columns": columns, "rows": rows, "transposed": True}
+
+
+def published_blocks(
+    tables: Sequence[PublishedTable],
+    note: str,
+    heading: dict[str, str] | None = None,
+    wide_corner: str = "Column",
+) -> list[PublishedBlock]:
+    """The papers' tables for the page: a row per model, each labelled as published (a
+    wide table transposed, its rows headed ``wide_corner``); ``heading``: the report's
+    name of a column where it differs from the table's."""
+    names = heading or {}
+    blocks: list[PublishedBlock] = []
+    for published in tables:
+        columns = published.columns
+        table: ScoreTable = {
+            "corner": published.row_heading,
+            "columns": [{"name": names.get(c, c), "n": "", "badge": ""} for c in columns],
+            "rows": [
+                {
+                    "name": row.model,
+                    "badge": published.label,
+                    "kind": "published",
+                    "cells": [
+                        {"score": published.number(row.scores.get(c)), "interval": "", "std": "", "n": "",
+                         "best": False}
+                        for c in columns
+                    ],
+                }
+                for row in published.rows
+            ],
+            "transposed": False,
+        }  # fmt: skip
+        if len(columns) > TRANSPOSE_OVER:
+            table = transpose(table, wide_corner)
+        blocks.append(
+            {
+                "label": published.label,
+                "caption": published.caption,
+                "paper": published.paper,
+                "setting": published.setting,
+                "note": note,
+                "table": table,
+            }
+        )
+    return blocks
+
+
+def _priviq_published(frame: pd.DataFrame, group: DatasetGroup) -> tuple[list[PublishedBlock], str]:
+    """Tables 3 and 5 when the group's data is the public Priv-IQ release, else why not."""
+    rows = frame[frame["run"].isin(group.runs)]
+    combinations = dict(zip(rows["item"], rows["competencies"], strict=True))
+    reason = release_reason(release_evidence(combinations, group.data, group.dataset_hash))
+    return (
+        ([], reason)
+        if reason
+        else (published_blocks(priviq_published(), PRIVIQ_NOTE, wide_corner="Combination"), "")
+    )
 
 
 def _comparison_rows(pairs: pd.DataFrame) -> list[dict[str, str]]:
@@ -805,11 +885,13 @@ def write_report(
                 for r in run_rows
                 if r["benchmark"] == "Priv-IQ" and r["label"] in group.runs
             )
-            sections.append(
-                _priviq_group(
-                    results.priviq, group, index, settings, rng, directory, baseline, offline
-                )
+            priviq_section = _priviq_group(
+                results.priviq, group, index, settings, rng, directory, baseline, offline
             )
+            priviq_section["published"], reason = _priviq_published(results.priviq, group)
+            if reason and settings.compare_published:
+                priviq_section["notes"].append(f"No published Priv-IQ rows: {reason}.")
+            sections.append(priviq_section)
         sprite = Sprite("pq", PRIVIQ_WIDTH)
         cards = priviq_cards(
             results.priviq, [(g.title, g.runs) for g in groups], settings.browse, sprite
@@ -832,9 +914,15 @@ def write_report(
             )
             group.notes += [reason] if reason else []
             group.notes += _draft_notes(run_rows, group)
-            spatial_sections.append(
-                _spatial_group(results.spatial, group, index, settings, rng, directory, baseline)
+            spatial_section = _spatial_group(
+                results.spatial, group, index, settings, rng, directory, baseline
             )
+            if settings.compare_published:
+                labels = {name: f"{TASK_LABELS[name]} ({qid})" for qid, name in TASKS}
+                spatial_section["published"] = published_blocks(
+                    spatial_published(), SPATIAL_NOTE, {**labels, SPATIAL_OVERALL: "Overall"}
+                )
+            spatial_sections.append(spatial_section)
         run_index = {run: i for i, run in enumerate(results.labels("spatialtrust"))}
         sprite = Sprite("st", SPATIAL_WIDTH)
         image_cards = spatial_cards(

@@ -11,6 +11,7 @@ from rich.console import RenderableType
 
 from privbench.exports import ExportError, export_failure
 from privbench.formatting import tokens_line
+from privbench.published import PublishedTable
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.log_reading import token_totals
 from privbench.runtime.output_dirs import ensure_writable_dir
@@ -29,13 +30,19 @@ from privbench.spatialtrust.drafts import ALLOW_DRAFTS_FLAG, draft_annotations, 
 from privbench.spatialtrust.exports import check_free, write_spatial_exports
 from privbench.spatialtrust.log import SpatialTrustLog, json_document, spatialtrust_log
 from privbench.spatialtrust.predictions import load_spatial_predictions
+from privbench.spatialtrust.published import NOTE, spatial_published
 from privbench.spatialtrust.regrade import (
     convention_check,
     full_samples,
     logged_answer,
     regraded_log,
 )
-from privbench.spatialtrust.tables import invalid_box_lines, run_notes, task_table
+from privbench.spatialtrust.tables import (
+    invalid_box_lines,
+    published_beside,
+    run_notes,
+    task_table,
+)
 from privbench.spatialtrust.task import default_data_dir, spatialtrust, spatialtrust_grade
 
 
@@ -56,10 +63,17 @@ class SpatialTrustRun(RunOutcome):
     """The box format the run was made with, when it was read again in another."""
     export_error: str | None = None
     """Why the exports could not be written (the scores and the log are intact)."""
+    compare_published: bool = False
+    """Show the paper's Tables 2 and 3 beside the run (``--compare-published``)."""
 
     @property
     def item_errors(self) -> dict[str, str]:
         return self.logged.errors
+
+    @property
+    def published(self) -> list[PublishedTable]:
+        """The paper's Tables 2 and 3 when asked for (over the paper's own captures)."""
+        return spatial_published() if self.compare_published else []
 
     @property
     def judge_name(self) -> str:
@@ -87,6 +101,7 @@ class SpatialTrustRun(RunOutcome):
         parts.append(tokens_line(token_totals(self.log)))
         if versions := self.logged.versions.line():
             parts.append(versions)
+        parts += published_beside(self.model, self.scores, self.published)
         parts.append(f"log: {self.log_location}")
         parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
         return parts
@@ -113,6 +128,7 @@ class SpatialTrustRun(RunOutcome):
             "regraded_from": self.regraded_from,
             "box_convention_check": self.box_check,
             "warnings": warnings,
+            "published": [row for t in self.published for row in t.documents(NOTE)],
         }
 
 

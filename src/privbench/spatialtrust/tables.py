@@ -9,9 +9,11 @@ from typing import Any
 from rich.table import Table
 
 from privbench.formatting import fmt
+from privbench.published import PublishedTable, terminal_table
 from privbench.spatialtrust.aggregate import TASK_LABELS, TASKS, SpatialScores
 from privbench.spatialtrust.baseline import BASELINE_LABEL
 from privbench.spatialtrust.log import PipelineCounts, SpatialTrustLog
+from privbench.spatialtrust.published import NOTE, OVERALL
 
 
 def task_table(
@@ -34,6 +36,18 @@ def task_table(
     floor = (fmt(baseline["overall"]),) if baseline else ()
     table.add_row("Overall", str(scores.n_images), fmt(scores.overall), *floor)
     return table
+
+
+def published_beside(
+    model: str, scores: SpatialScores, tables: list[PublishedTable]
+) -> list[Table]:
+    """The paper's Tables 2 and 3 (its own captures), the run's scores first."""
+    values = {**scores.tasks, OVERALL: scores.overall}
+    labels = {**TASK_LABELS, OVERALL: "Overall"}
+    return [
+        terminal_table(table, f"{model} (this run)", values, NOTE, lambda c: labels.get(c, c))
+        for table in tables
+    ]
 
 
 def summary_line(scores: SpatialScores, logged: SpatialTrustLog) -> str:
