@@ -208,6 +208,63 @@ JudgeCardOption = Annotated[
 ]
 
 
+DryRunOption = Annotated[
+    bool,
+    typer.Option(
+        "--dry-run",
+        help="Print the calls, tokens and estimated cost; send nothing, write no log "
+        "(docs/cost.md).",
+    ),
+]
+PriceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--price",
+        help="USD per million input/output tokens of the model under test, IN/OUT (e.g. "
+        "2.5/10); default: privbench's price table.",
+    ),
+]
+JudgePriceOption = Annotated[
+    str | None,
+    typer.Option("--judge-price", help="USD per million input/output tokens of the judge, IN/OUT."),
+]
+JudgeOnlyPriceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--price",
+        help="USD per million input/output tokens of the judge (the only model this command "
+        "calls), IN/OUT; same as --judge-price.",
+    ),
+]
+
+
+def _prices(price: str | None, judge_price: str | None, *, judge_only: bool = False) -> Any:
+    """The run's prices: ``--price`` (the model under test; on a command that calls only a
+    judge, the judge), ``--judge-price``, and the shipped table for the rest."""
+    from privbench.runtime.cost.plan import Prices
+    from privbench.runtime.cost.prices import parse_price
+
+    model = parse_price(price, "--price") if price is not None else None
+    judge = parse_price(judge_price, "--judge-price") if judge_price is not None else None
+    if judge_only:
+        if model is not None and judge is not None:
+            raise UsageError("--price, --judge-price: give one (this command calls only the judge)")
+        return Prices(judge=model or judge)
+    return Prices(model=model, judge=judge)
+
+
+def _dry_run(plan: Any, prices: Any, as_json: bool) -> None:
+    """Print what ``plan`` would send and cost (one JSON document with ``--json``)."""
+    from privbench.runtime.cost.plan import dry_run_document, dry_run_lines
+
+    document = dry_run_document(plan, prices)
+    if as_json:
+        print_json(document)
+        return
+    for line in dry_run_lines(document):
+        typer.echo(line)
+
+
 def run_command(action: Callable[[], T]) -> T:
     """Run ``action``; turn user-facing errors into one line on stderr and an exit code."""
     try:
@@ -369,6 +426,9 @@ def grade_priviq_command(
     judge_card: JudgeCardOption = None,
     as_json: JsonOption = False,
     epochs: EpochsOption = None,
+    dry_run: DryRunOption = False,
+    price: JudgeOnlyPriceOption = None,
+    judge_price: JudgePriceOption = None,
 ) -> None:
     """Grade a results.json with the Priv-IQ judge; write the grade file and score CSVs."""
     from privbench.priviq.api import grade_priviq, resume_priviq
@@ -377,6 +437,7 @@ def grade_priviq_command(
 
     def action() -> None:
         _no_epochs(epochs)
+        prices = _prices(price, judge_price, judge_only=True)
         generation = _generation(None, seed, None, max_retries, timeout, cache, batch)
         options = _run_options(
             judge,
@@ -388,6 +449,17 @@ def grade_priviq_command(
             generation,
             judge_card,
         )
+        if dry_run:
+            from privbench.priviq import plan
+
+            if resume is not None:
+                _dry_run(plan.resume_plan(resume, options), prices, as_json)
+            elif predictions is None:
+                raise UsageError("--predictions: required (or --resume LOG)")
+            else:
+                graded = plan.grade_plan(data, predictions, options, grades=grades)
+                _dry_run(graded, prices, as_json)
+            return
         if resume is not None:
             run = resume_priviq(resume, model_name=model_name, out_dir=out, options=options)
         elif predictions is None:
@@ -402,6 +474,7 @@ def grade_priviq_command(
                 options=options,
                 explain=explain,
             )
+        run.prices = prices
         reuse = reuse_line(run.logged)
         if not as_json and reuse:
             typer.echo(reuse)
@@ -439,12 +512,16 @@ def eval_priviq_command(
     judge_card: JudgeCardOption = None,
     as_json: JsonOption = False,
     epochs: EpochsOption = None,
+    dry_run: DryRunOption = False,
+    price: PriceOption = None,
+    judge_price: JudgePriceOption = None,
 ) -> None:
     """Answer every Priv-IQ item once with --model and grade the answers with the judge."""
     from privbench.priviq.api import eval_priviq, resume_priviq
 
     def action() -> None:
         _no_epochs(epochs)
+        prices = _prices(price, judge_price)
         generation = _generation(temperature, seed, max_tokens, max_retries, timeout, cache, batch)
         options = _run_options(
             judge,
@@ -456,6 +533,16 @@ def eval_priviq_command(
             generation,
             judge_card,
         )
+        if dry_run:
+            from privbench.priviq import plan
+
+            if resume is not None:
+                _dry_run(plan.resume_plan(resume, options), prices, as_json)
+            elif model is None:
+                raise UsageError("--model: required (or --resume LOG)")
+            else:
+                _dry_run(plan.eval_plan(data, model, options, limit=limit), prices, as_json)
+            return
         if resume is not None:
             run = resume_priviq(resume, out_dir=out, options=options)
         elif model is None:
@@ -470,6 +557,7 @@ def eval_priviq_command(
                 options=options,
                 explain=explain,
             )
+        run.prices = prices
         _show(run, as_json, _resume_hint("eval priviq", run, out, log_dir))
 
     run_command(action)
@@ -601,16 +689,39 @@ def eval_spatialtrust_command(
     allow_drafts: AllowDraftsOption = False,
     judge_card: JudgeCardOption = None,
     as_json: JsonOption = False,
+    dry_run: DryRunOption = False,
+    price: PriceOption = None,
+    judge_price: JudgePriceOption = None,
 ) -> None:
     """Answer every SpatialTrust capture with --model and score the five questions."""
     from privbench.spatialtrust.api import eval_spatialtrust, resume_spatialtrust
 
     def action() -> None:
         _check_spatial_options(strategy, box_format)
+        prices = _prices(price, judge_price)
         generation = _generation(temperature, seed, max_tokens, max_retries, timeout, cache, batch)
         options = _run_options(
             judge, 1, "paper", judge_connections, log_dir, as_json, generation, judge_card
         )
+        if dry_run:
+            from privbench.spatialtrust import plan
+
+            if resume is not None:
+                _dry_run(plan.resume_plan(resume, options), prices, as_json)
+            elif model is None:
+                raise UsageError("--model: required (or --resume LOG)")
+            else:
+                planned = plan.eval_plan(
+                    data,
+                    model,
+                    options,
+                    strategy=strategy,
+                    box_format=box_format,
+                    reask_unparsed=reask_unparsed,
+                    limit=limit,
+                )
+                _dry_run(planned, prices, as_json)
+            return
         if resume is not None:
             run = resume_spatialtrust(resume, out_dir=out, options=options, overwrite=overwrite)
         elif model is None:
@@ -629,6 +740,7 @@ def eval_spatialtrust_command(
                 overwrite=overwrite,
                 allow_drafts=allow_drafts,
             )
+        run.prices = prices
         _show(run, as_json, _resume_hint("eval spatialtrust", run, out, log_dir))
 
     run_command(action)
@@ -659,16 +771,31 @@ def grade_spatialtrust_command(
     allow_drafts: AllowDraftsOption = False,
     judge_card: JudgeCardOption = None,
     as_json: JsonOption = False,
+    dry_run: DryRunOption = False,
+    price: JudgeOnlyPriceOption = None,
+    judge_price: JudgePriceOption = None,
 ) -> None:
     """Score SpatialTrust predictions made elsewhere (format: docs/spatialtrust.md)."""
     from privbench.spatialtrust.api import grade_spatialtrust, resume_spatialtrust
 
     def action() -> None:
         _check_spatial_options("direct", box_format)
+        prices = _prices(price, judge_price, judge_only=True)
         generation = _generation(None, seed, None, max_retries, timeout, cache, batch)
         options = _run_options(
             judge, 1, "paper", judge_connections, log_dir, as_json, generation, judge_card
         )
+        if dry_run:
+            from privbench.spatialtrust import plan
+
+            if resume is not None:
+                _dry_run(plan.resume_plan(resume, options), prices, as_json)
+            elif predictions is None:
+                raise UsageError("--predictions: required (or --resume LOG)")
+            else:
+                graded = plan.grade_plan(data, predictions, options, box_format=box_format)
+                _dry_run(graded, prices, as_json)
+            return
         if resume is not None:
             run = resume_spatialtrust(
                 resume, model_name=model_name, out_dir=out, options=options, overwrite=overwrite
@@ -686,6 +813,7 @@ def grade_spatialtrust_command(
                 overwrite=overwrite,
                 allow_drafts=allow_drafts,
             )
+        run.prices = prices
         _show(run, as_json, _resume_hint("grade spatialtrust", run, out, log_dir))
 
     run_command(action)
@@ -777,15 +905,28 @@ def build_spatialtrust_command(
     timeout: TimeoutOption = 120,
     cache: CacheOption = False,
     as_json: JsonOption = False,
+    dry_run: DryRunOption = False,
+    price: Annotated[
+        str | None,
+        typer.Option("--price", help="USD per million input/output tokens of the drafter, IN/OUT."),
+    ] = None,
 ) -> None:
     """A SpatialTrust dataset from videos and images: frames, normalized captures, drafted
     annotations, questions (every image a draft until a person reviews it)."""
-    from privbench.spatialtrust.build.api import BuildRequest, build_spatialtrust, resume_build
+    from privbench.spatialtrust.build.api import (
+        BuildRequest,
+        build_spatialtrust,
+        draft_plan,
+        resume_build,
+    )
 
     def action() -> None:
+        prices = _prices(price, None)
         generation = _generation(None, None, None, max_retries, timeout, cache, False)
         options = _run_options("offline", 1, "paper", 32, log_dir, as_json, generation)
         if resume is not None:
+            if dry_run:
+                raise UsageError("--dry-run: plans a new build, not a --resume of one")
             outcome = resume_build(resume, options)
         else:
             if out is None:
@@ -805,6 +946,9 @@ def build_spatialtrust_command(
                 overwrite=overwrite,
                 max_connections=max_connections,
             )
+            if dry_run:
+                _dry_run(draft_plan(request), prices, as_json)
+                return
             outcome = build_spatialtrust(request, options)
         if as_json:
             print_json(outcome.json())
@@ -1238,11 +1382,15 @@ def judge_check_command(
     timeout: TimeoutOption = 120,
     cache: CacheOption = False,
     as_json: JsonOption = False,
+    dry_run: DryRunOption = False,
+    price: JudgeOnlyPriceOption = None,
+    judge_price: JudgePriceOption = None,
 ) -> None:
     """Grade reference-graded answers with a judge, as a run would; report how far it agrees."""
-    from privbench.judgecheck.api import CheckRequest, check_judge
+    from privbench.judgecheck.api import CheckRequest, check_judge, check_plan
 
     def action() -> None:
+        prices = _prices(price, judge_price, judge_only=True)
         generation = _generation(None, seed, None, max_retries, timeout, cache, False)
         options = _run_options(
             judge, runs, judge_protocol, judge_connections, log_dir, as_json, generation
@@ -1255,6 +1403,9 @@ def judge_check_command(
             probe_items=probe_items,
             card_dir=card_dir,
         )
+        if dry_run:
+            _dry_run(check_plan(request, options), prices, as_json)
+            return
         result = check_judge(request, options)
         if as_json:
             print_json(result.json())

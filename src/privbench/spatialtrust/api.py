@@ -11,6 +11,8 @@ from rich.console import RenderableType
 
 from privbench.exports import ExportError, export_failure
 from privbench.formatting import tokens_line
+from privbench.runtime.cost.plan import Prices
+from privbench.runtime.cost.usage import log_cost, log_cost_line
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.log_reading import token_totals
 from privbench.runtime.output_dirs import ensure_writable_dir
@@ -56,6 +58,8 @@ class SpatialTrustRun(RunOutcome):
     """The box format the run was made with, when it was read again in another."""
     export_error: str | None = None
     """Why the exports could not be written (the scores and the log are intact)."""
+    prices: Prices = field(default_factory=Prices)
+    """The prices the run's cost is given in (``--price``, ``--judge-price``, the table)."""
 
     @property
     def item_errors(self) -> dict[str, str]:
@@ -84,7 +88,7 @@ class SpatialTrustRun(RunOutcome):
                 f"PARTIAL: {len(self.logged.missing)} image(s) not run, "
                 f"{len(self.logged.errors)} failed"
             )
-        parts.append(tokens_line(token_totals(self.log)))
+        parts += [tokens_line(token_totals(self.log)), log_cost_line(self.log, self.prices)]
         if versions := self.logged.versions.line():
             parts.append(versions)
         parts.append(f"log: {self.log_location}")
@@ -113,6 +117,7 @@ class SpatialTrustRun(RunOutcome):
             "regraded_from": self.regraded_from,
             "box_convention_check": self.box_check,
             "warnings": warnings,
+            **log_cost(self.log, self.prices),
         }
 
 
