@@ -301,10 +301,10 @@ def cost_line(document: Mapping[str, Any], names: Mapping[Role, str | None]) -> 
         f"cost: {_usd(document['cost_usd'])} ({', '.join(parts)}; prices as of "
         f"{document['price_date']})"
     )
-    unknown = [role for role, value in by_role.items() if value is None]
-    for role in unknown:
-        option = "--judge-price" if role == "judge" and names.get("model") else "--price"
-        line += f"; {role} {names.get(role)}: no price known: pass {option} IN/OUT"
+    for role in ROLES:
+        if role in by_role and by_role[role] is None:
+            option = "--judge-price" if role == "judge" and names.get("model") else "--price"
+            line += f"; {role} {names.get(role)}: no price known: pass {option} IN/OUT"
     return line
 
 
