@@ -377,3 +377,23 @@ def test_an_unknown_model_prints_no_price_and_a_bad_price_is_one_line(
     bad = privbench(*args, "--price", "cheap")
     assert bad.returncode == 2
     assert "--price" in one_line_error(bad) and "'cheap'" in one_line_error(bad)
+
+
+def test_a_resume_dry_run_counts_only_the_unfinished_items(
+    server: LoopbackServer, priviq_data: Path, tmp_path: Path
+) -> None:
+    from loopback_server import Fault
+
+    question_a = r"^(?!.*(Correctness|Reply with the digit 1)).*Is there a card"
+    server.script(question_a, Fault("500"))  # item a fails on every try
+    first = privbench("eval", "priviq", "--data", priviq_data, "--model", MODEL, "--judge", JUDGE,
+                      "--max-retries", "0", "--log-dir", tmp_path / "logs")  # fmt: skip
+    assert first.returncode == 1
+    log = next(line[5:] for line in first.stdout.splitlines() if line.startswith("log: "))
+    server.rules.clear()
+    before = counts(server, JUDGE_PROMPT)
+    plan = dry("eval", "priviq", "--resume", log, "--log-dir", tmp_path / "logs")
+    assert plan["command"] == "eval priviq --resume"
+    assert (plan["model"], plan["judge"]) == (MODEL, JUDGE)  # the log's
+    assert plan["calls"] == {"model": 1, "judge": 1}
+    assert counts(server, JUDGE_PROMPT) == before

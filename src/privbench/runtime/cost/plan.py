@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
+from privbench.runtime.calls import Role
 from privbench.runtime.cost.prices import (
     NO_JUDGE_PRICE,
     NO_PRICE,
@@ -27,7 +28,6 @@ from privbench.runtime.cost.prices import (
 )
 from privbench.runtime.cost.tokens import CHARS_PER_TOKEN
 
-Role = Literal["model", "judge"]
 ROLES: tuple[Role, ...] = ("model", "judge")
 
 
