@@ -361,7 +361,8 @@ def test_the_offline_judge_and_the_local_baseline_cost_nothing(
     plan = dry("eval", "priviq", "--data", priviq_data, "--model", "privbench/ocr-pii",
                "--judge", "offline")  # fmt: skip
     assert plan["calls"] == {"model": 4, "judge": 0}
-    assert plan["cost_usd"] == 0.0 and plan["cost_usd_at_most"] is None  # no --max-tokens
+    assert plan["cost_usd"] == 0.0 and plan["cost_usd_at_most"] == 0.0  # unbounded, but free
+    assert plan["tokens"]["model"]["output_at_most"] is None  # no --max-tokens
     assert plan["prices"]["model"]["source"] == "local"
 
 
@@ -397,3 +398,12 @@ def test_a_resume_dry_run_counts_only_the_unfinished_items(
     assert (plan["model"], plan["judge"]) == (MODEL, JUDGE)  # the log's
     assert plan["calls"] == {"model": 1, "judge": 1}
     assert counts(server, JUDGE_PROMPT) == before
+
+
+def test_a_demo_dry_run_plans_both_suites_and_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    shown = privbench("demo", "--out", out, "--limit", "2", "--dry-run")
+    assert shown.returncode == 0, shown.stderr
+    assert "model privbench/ocr-pii: 4 call(s) (at most 4)" in shown.stdout  # 2 + 2 items
+    assert "estimated cost $0.00 (at most $0.00)" in shown.stdout
+    assert not out.exists()

@@ -1236,14 +1236,30 @@ def demo(
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Only the first N items of each suite.")
     ] = None,
+    dry_run: DryRunOption = False,
+    price: PriceOption = None,
+    judge_price: JudgePriceOption = None,
 ) -> None:
     """Evaluate a model on both shipped suites, offline by default, and build the report."""
     from privbench.demo import check_suites, run_demo
 
     def action() -> None:
+        prices = _prices(price, judge_price)
+        if dry_run:
+            from privbench.priviq.plan import eval_plan as priviq_plan
+            from privbench.runtime.cost.plan import combined
+            from privbench.runtime.running import RunOptions
+            from privbench.spatialtrust.plan import eval_plan as spatial_plan
+
+            options = RunOptions(judge=judge)
+            plans = [priviq_plan(None, model, options, limit=limit),
+                     spatial_plan(None, model, options, limit=limit)]  # fmt: skip
+            _dry_run(combined("demo", plans), prices, as_json=False)
+            return
         for summary in check_suites():
             typer.echo(f"validate: {summary}")
         result = run_demo(out, model=model, judge=judge, limit=limit)
+        result.priviq.prices = result.spatialtrust.prices = prices
         _show(result.priviq, as_json=False)
         _show(result.spatialtrust, as_json=False)
         typer.echo(f"report: {result.report}")

@@ -149,6 +149,15 @@ class CallPlan:
         return self.model if role == "model" else self.judge
 
 
+def combined(command: str, plans: list[CallPlan]) -> CallPlan:
+    """One plan of several runs a command makes in turn (``demo``: both benchmarks); the
+    model and the judge are the first plan's."""
+    first = plans[0]
+    notes = list(dict.fromkeys(note for plan in plans for note in plan.notes))
+    kinds = [kind for plan in plans for kind in plan.kinds]
+    return CallPlan(command, first.model, first.judge, kinds, notes)
+
+
 def _round(value: float) -> float:
     return round(value, 4)
 
@@ -156,11 +165,12 @@ def _round(value: float) -> float:
 def _role_cost(figures: RoleFigures, price: Price | None) -> tuple[float | None, float | None]:
     if price is None:
         return None, None
-    at_most = (
-        None
-        if figures.output_tokens_at_most is None
-        else price.cost(figures.input_tokens_at_most, figures.output_tokens_at_most)
-    )
+    if figures.output_tokens_at_most is not None:
+        at_most: float | None = price.cost(
+            figures.input_tokens_at_most, figures.output_tokens_at_most
+        )
+    else:  # no output limit: unbounded, unless nothing is charged
+        at_most = 0.0 if price.input == price.output == 0 else None
     return price.cost(figures.input_tokens, figures.output_tokens), at_most
 
 

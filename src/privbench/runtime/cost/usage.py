@@ -6,7 +6,8 @@ from typing import Any
 
 from inspect_ai.log import EvalLog
 
-from privbench.runtime.cost.plan import Prices, Role, cost_line, run_cost
+from privbench.runtime.calls import Role
+from privbench.runtime.cost.plan import Prices, cost_line, run_cost
 from privbench.runtime.log_reading import token_totals
 from privbench.runtime.record import RunIdentity
 from privbench.runtime.running import NO_MODEL
