@@ -168,9 +168,10 @@ TYPICAL_DRAFT_TOKENS = 300
 
 def draft_plan(request: BuildRequest) -> CallPlan:
     """The drafter calls :func:`build_spatialtrust` would make (nothing is read but the
-    sources' headers, nothing is written): one per capture. Every image is a capture; a
-    video gives at most one per ``--every`` seconds (dark, blurry and near-duplicate frames
-    are dropped, so the expected count is that bound); ``--max`` caps both."""
+    sources' headers, nothing is written): one per capture. An image gives at most one
+    capture, a video at most one per ``--every`` seconds; dark, blurry and near-duplicate
+    frames are dropped (which only the build can tell), so the expected count is that
+    bound; ``--max`` caps it."""
     _check_request(request)
     plan = CallPlan(
         "build spatialtrust", None if request.drafter == NO_DRAFTER else request.drafter, None
@@ -193,7 +194,7 @@ def draft_plan(request: BuildRequest) -> CallPlan:
         "model",
         text_tokens(SYSTEM_PROMPT) + text_tokens(prompt) + image_tokens(plan.model, width, height),
         captures,
-        at_least=min(images, captures),
+        at_least=0,
         output_typical=TYPICAL_DRAFT_TOKENS,
         output_limit=None,
     )
