@@ -407,3 +407,31 @@ def test_a_demo_dry_run_plans_both_suites_and_writes_nothing(tmp_path: Path) -> 
     assert "model privbench/ocr-pii: 4 call(s) (at most 4)" in shown.stdout  # 2 + 2 items
     assert "estimated cost $0.00 (at most $0.00)" in shown.stdout
     assert not out.exists()
+
+
+def test_a_build_dry_run_counts_one_draft_per_capture_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    from PIL import Image
+
+    sources = tmp_path / "captures"
+    sources.mkdir()
+    for index in range(3):
+        Image.new("RGB", (300, 200), (index * 60, 90, 120)).save(sources / f"c{index}.png")
+    out = tmp_path / "built"
+    args: list[str | Path] = ["build", "spatialtrust", sources, "--out", out,
+                              "--drafter", "google/gemini-2.5-flash", "--size", "1440x960"]  # fmt: skip
+    plan = dry(*args, "--max", "2")
+    assert plan["calls"] == plan["calls_at_most"] == {"model": 2, "judge": 0}
+    assert plan["calls_at_least"]["model"] == 0  # a dark or duplicate image is dropped
+    # each draft: the system prompt, the drafting prompt and one 1440×960 capture (Gemini:
+    # 2 × 2 tiles of 258 tokens)
+    from privbench.spatialtrust.boxes import get_convention
+    from privbench.spatialtrust.build.drafting import draft_prompt
+    from privbench.spatialtrust.prompts import SYSTEM_PROMPT
+
+    prompt = draft_prompt(1440, 960, get_convention("xyxy"))
+    per_draft = text_tokens(SYSTEM_PROMPT) + text_tokens(prompt) + 4 * 258
+    assert plan["tokens"]["model"]["input"] == 2 * per_draft
+    assert plan["cost_usd"] is not None and plan["prices"]["model"]["source"] == "table"
+    assert not out.exists()
