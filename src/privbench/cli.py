@@ -23,6 +23,7 @@ from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.redaction import redact
 
 if TYPE_CHECKING:
+    from privbench.runtime.cost.plan import CallPlan, Prices
     from privbench.runtime.running import BenchmarkRun, Generation, RunOptions
 
 app = typer.Typer(
@@ -238,7 +239,7 @@ JudgeOnlyPriceOption = Annotated[
 ]
 
 
-def _prices(price: str | None, judge_price: str | None, *, judge_only: bool = False) -> Any:
+def _prices(price: str | None, judge_price: str | None, *, judge_only: bool = False) -> Prices:
     """The run's prices: ``--price`` (the model under test; on a command that calls only a
     judge, the judge), ``--judge-price``, and the shipped table for the rest."""
     from privbench.runtime.cost.plan import Prices
@@ -253,7 +254,7 @@ def _prices(price: str | None, judge_price: str | None, *, judge_only: bool = Fa
     return Prices(model=model, judge=judge)
 
 
-def _dry_run(plan: Any, prices: Any, as_json: bool) -> None:
+def _dry_run(plan: CallPlan, prices: Prices, as_json: bool) -> None:
     """Print what ``plan`` would send and cost (one JSON document with ``--json``)."""
     from privbench.runtime.cost.plan import dry_run_document, dry_run_lines
 
