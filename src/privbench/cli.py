@@ -23,6 +23,7 @@ from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.redaction import redact
 
 if TYPE_CHECKING:
+    from privbench.runtime.cost.plan import CallPlan, Prices
     from privbench.runtime.running import BenchmarkRun, Generation, RunOptions
 
 app = typer.Typer(
@@ -246,6 +247,63 @@ JudgeCardOption = Annotated[
 ]
 
 
+DryRunOption = Annotated[
+    bool,
+    typer.Option(
+        "--dry-run",
+        help="Print the calls, tokens and estimated cost; send nothing, write no log "
+        "(docs/cost.md).",
+    ),
+]
+PriceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--price",
+        help="USD per million input/output tokens of the model under test, IN/OUT (e.g. "
+        "2.5/10); default: privbench's price table.",
+    ),
+]
+JudgePriceOption = Annotated[
+    str | None,
+    typer.Option("--judge-price", help="USD per million input/output tokens of the judge, IN/OUT."),
+]
+JudgeOnlyPriceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--price",
+        help="USD per million input/output tokens of the judge (the only model this command "
+        "calls), IN/OUT; same as --judge-price.",
+    ),
+]
+
+
+def _prices(price: str | None, judge_price: str | None, *, judge_only: bool = False) -> Prices:
+    """The run's prices: ``--price`` (the model under test; on a command that calls only a
+    judge, the judge), ``--judge-price``, and the shipped table for the rest."""
+    from privbench.runtime.cost.plan import Prices
+    from privbench.runtime.cost.prices import parse_price
+
+    model = parse_price(price, "--price") if price is not None else None
+    judge = parse_price(judge_price, "--judge-price") if judge_price is not None else None
+    if judge_only:
+        if model is not None and judge is not None:
+            raise UsageError("--price, --judge-price: give one (this command calls only the judge)")
+        return Prices(judge=model or judge)
+    return Prices(model=model, judge=judge)
+
+
+def _dry_run(plan: CallPlan, prices: Prices, as_json: bool) -> None:
+    """Print what ``plan`` would send and cost (one JSON document with ``--json``)."""
+    from privbench.runtime.cost.plan import dry_run_document, dry_run_lines
+
+    document = dry_run_document(plan, prices)
+    if as_json:
+        print_json(document)
+        return
+    for line in dry_run_lines(document):
+        typer.echo(line)
+
+
 def run_command(action: Callable[[], T]) -> T:
     """Run ``action``; turn user-facing errors into one line on stderr and an exit code."""
     try:
@@ -431,6 +489,9 @@ def grade_priviq_command(
     judge_card: JudgeCardOption = None,
     as_json: JsonOption = False,
     epochs: EpochsOption = None,
+    dry_run: DryRunOption = False,
+    price: JudgeOnlyPriceOption = None,
+    judge_price: JudgePriceOption = None,
 ) -> None:
     """Grade a results.json with the Priv-IQ judge; write the grade file and score CSVs."""
     from privbench.priviq.api import grade_priviq, resume_priviq
@@ -439,6 +500,7 @@ def grade_priviq_command(
     def action() -> None:
         _no_epochs(epochs)
         _check_label(label, resume)
+        prices = _prices(price, judge_price, judge_only=True)
         generation = _generation(None, seed, None, max_retries, timeout, cache, batch)
         options = _run_options(
             judge,
@@ -450,6 +512,17 @@ def grade_priviq_command(
             generation,
             judge_card,
         )
+        if dry_run:
+            from privbench.priviq import plan
+
+            if resume is not None:
+                _dry_run(plan.resume_plan(resume, options), prices, as_json)
+            elif predictions is None:
+                raise UsageError("--predictions: required (or --resume LOG)")
+            else:
+                graded = plan.grade_plan(data, predictions, options, grades=grades)
+                _dry_run(graded, prices, as_json)
+            return
         if resume is not None:
             run = resume_priviq(resume, model_name=model_name, out_dir=out, options=options)
         elif predictions is None:
@@ -466,6 +539,7 @@ def grade_priviq_command(
                 label=label,
                 reuse_unverified=reuse_unverified_grades,
             )
+        run.prices = prices
         _show(run, as_json, _resume_hint("grade priviq", run, out, log_dir))
 
     run_command(action)
@@ -501,6 +575,9 @@ def eval_priviq_command(
     judge_card: JudgeCardOption = None,
     as_json: JsonOption = False,
     epochs: EpochsOption = None,
+    dry_run: DryRunOption = False,
+    price: PriceOption = None,
+    judge_price: JudgePriceOption = None,
 ) -> None:
     """Answer every Priv-IQ item once with --model and grade the answers with the judge."""
     from privbench.priviq.api import eval_priviq, resume_priviq
@@ -508,6 +585,7 @@ def eval_priviq_command(
     def action() -> None:
         _no_epochs(epochs)
         _check_label(label, resume)
+        prices = _prices(price, judge_price)
         generation = _generation(temperature, seed, max_tokens, max_retries, timeout, cache, batch)
         options = _run_options(
             judge,
@@ -519,6 +597,16 @@ def eval_priviq_command(
             generation,
             judge_card,
         )
+        if dry_run:
+            from privbench.priviq import plan
+
+            if resume is not None:
+                _dry_run(plan.resume_plan(resume, options), prices, as_json)
+            elif model is None:
+                raise UsageError("--model: required (or --resume LOG)")
+            else:
+                _dry_run(plan.eval_plan(data, model, options, limit=limit), prices, as_json)
+            return
         if resume is not None:
             run = resume_priviq(resume, out_dir=out, options=options)
         elif model is None:
@@ -534,6 +622,7 @@ def eval_priviq_command(
                 explain=explain,
                 label=label,
             )
+        run.prices = prices
         _show(run, as_json, _resume_hint("eval priviq", run, out, log_dir))
 
     run_command(action)
@@ -673,6 +762,9 @@ def eval_spatialtrust_command(
     judge_card: JudgeCardOption = None,
     compare_published: ComparePublishedOption = False,
     as_json: JsonOption = False,
+    dry_run: DryRunOption = False,
+    price: PriceOption = None,
+    judge_price: JudgePriceOption = None,
 ) -> None:
     """Answer every SpatialTrust capture with --model and score the five questions."""
     from privbench.spatialtrust.api import eval_spatialtrust, resume_spatialtrust
@@ -680,10 +772,30 @@ def eval_spatialtrust_command(
     def action() -> None:
         _check_spatial_options(strategy, box_format)
         _check_label(label, resume)
+        prices = _prices(price, judge_price)
         generation = _generation(temperature, seed, max_tokens, max_retries, timeout, cache, batch)
         options = _run_options(
             judge, 1, "paper", judge_connections, log_dir, as_json, generation, judge_card
         )
+        if dry_run:
+            from privbench.spatialtrust import plan
+
+            if resume is not None:
+                _dry_run(plan.resume_plan(resume, options), prices, as_json)
+            elif model is None:
+                raise UsageError("--model: required (or --resume LOG)")
+            else:
+                planned = plan.eval_plan(
+                    data,
+                    model,
+                    options,
+                    strategy=strategy,
+                    box_format=box_format,
+                    reask_unparsed=reask_unparsed,
+                    limit=limit,
+                )
+                _dry_run(planned, prices, as_json)
+            return
         if resume is not None:
             run = resume_spatialtrust(resume, out_dir=out, options=options, overwrite=overwrite)
         elif model is None:
@@ -704,6 +816,7 @@ def eval_spatialtrust_command(
                 label=label,
             )
         run.compare_published = compare_published
+        run.prices = prices
         _show(run, as_json, _resume_hint("eval spatialtrust", run, out, log_dir))
 
     run_command(action)
@@ -736,6 +849,9 @@ def grade_spatialtrust_command(
     judge_card: JudgeCardOption = None,
     compare_published: ComparePublishedOption = False,
     as_json: JsonOption = False,
+    dry_run: DryRunOption = False,
+    price: JudgeOnlyPriceOption = None,
+    judge_price: JudgePriceOption = None,
 ) -> None:
     """Score SpatialTrust predictions made elsewhere (format: docs/spatialtrust.md)."""
     from privbench.spatialtrust.api import grade_spatialtrust, resume_spatialtrust
@@ -743,10 +859,22 @@ def grade_spatialtrust_command(
     def action() -> None:
         _check_spatial_options("direct", box_format)
         _check_label(label, resume)
+        prices = _prices(price, judge_price, judge_only=True)
         generation = _generation(None, seed, None, max_retries, timeout, cache, batch)
         options = _run_options(
             judge, 1, "paper", judge_connections, log_dir, as_json, generation, judge_card
         )
+        if dry_run:
+            from privbench.spatialtrust import plan
+
+            if resume is not None:
+                _dry_run(plan.resume_plan(resume, options), prices, as_json)
+            elif predictions is None:
+                raise UsageError("--predictions: required (or --resume LOG)")
+            else:
+                graded = plan.grade_plan(data, predictions, options, box_format=box_format)
+                _dry_run(graded, prices, as_json)
+            return
         if resume is not None:
             run = resume_spatialtrust(
                 resume, model_name=model_name, out_dir=out, options=options, overwrite=overwrite
@@ -766,6 +894,7 @@ def grade_spatialtrust_command(
                 label=label,
             )
         run.compare_published = compare_published
+        run.prices = prices
         _show(run, as_json, _resume_hint("grade spatialtrust", run, out, log_dir))
 
     run_command(action)
@@ -882,15 +1011,28 @@ def build_spatialtrust_command(
     timeout: TimeoutOption = 120,
     cache: CacheOption = False,
     as_json: JsonOption = False,
+    dry_run: DryRunOption = False,
+    price: Annotated[
+        str | None,
+        typer.Option("--price", help="USD per million input/output tokens of the drafter, IN/OUT."),
+    ] = None,
 ) -> None:
     """A SpatialTrust dataset from videos and images: frames, normalized captures, drafted
     annotations, questions (every image a draft until a person reviews it)."""
-    from privbench.spatialtrust.build.api import BuildRequest, build_spatialtrust, resume_build
+    from privbench.spatialtrust.build.api import (
+        BuildRequest,
+        build_spatialtrust,
+        draft_plan,
+        resume_build,
+    )
 
     def action() -> None:
+        prices = _prices(price, None)
         generation = _generation(None, None, None, max_retries, timeout, cache, False)
         options = _run_options("offline", 1, "paper", 32, log_dir, as_json, generation)
         if resume is not None:
+            if dry_run:
+                raise UsageError("--dry-run: plans a new build, not a --resume of one")
             outcome = resume_build(resume, options)
         else:
             if out is None:
@@ -910,6 +1052,9 @@ def build_spatialtrust_command(
                 overwrite=overwrite,
                 max_connections=max_connections,
             )
+            if dry_run:
+                _dry_run(draft_plan(request), prices, as_json)
+                return
             outcome = build_spatialtrust(request, options)
         if as_json:
             print_json(outcome.json())
@@ -1259,14 +1404,30 @@ def demo(
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Only the first N items of each suite.")
     ] = None,
+    dry_run: DryRunOption = False,
+    price: PriceOption = None,
+    judge_price: JudgePriceOption = None,
 ) -> None:
     """Evaluate a model on both shipped suites, offline by default, and build the report."""
     from privbench.demo import check_suites, run_demo
 
     def action() -> None:
+        prices = _prices(price, judge_price)
+        if dry_run:
+            from privbench.priviq.plan import eval_plan as priviq_plan
+            from privbench.runtime.cost.plan import combined
+            from privbench.runtime.running import RunOptions
+            from privbench.spatialtrust.plan import eval_plan as spatial_plan
+
+            options = RunOptions(judge=judge)
+            plans = [priviq_plan(None, model, options, limit=limit),
+                     spatial_plan(None, model, options, limit=limit)]  # fmt: skip
+            _dry_run(combined("demo", plans), prices, as_json=False)
+            return
         for summary in check_suites():
             typer.echo(f"validate: {summary}")
         result = run_demo(out, model=model, judge=judge, limit=limit)
+        result.priviq.prices = result.spatialtrust.prices = prices
         _show(result.priviq, as_json=False)
         _show(result.spatialtrust, as_json=False)
         typer.echo(f"report: {result.report}")
@@ -1405,11 +1566,15 @@ def judge_check_command(
     timeout: TimeoutOption = 120,
     cache: CacheOption = False,
     as_json: JsonOption = False,
+    dry_run: DryRunOption = False,
+    price: JudgeOnlyPriceOption = None,
+    judge_price: JudgePriceOption = None,
 ) -> None:
     """Grade reference-graded answers with a judge, as a run would; report how far it agrees."""
-    from privbench.judgecheck.api import CheckRequest, check_judge
+    from privbench.judgecheck.api import CheckRequest, check_judge, check_plan
 
     def action() -> None:
+        prices = _prices(price, judge_price, judge_only=True)
         generation = _generation(None, seed, None, max_retries, timeout, cache, False)
         options = _run_options(
             judge, runs, judge_protocol, judge_connections, log_dir, as_json, generation
@@ -1422,6 +1587,9 @@ def judge_check_command(
             probe_items=probe_items,
             card_dir=card_dir,
         )
+        if dry_run:
+            _dry_run(check_plan(request, options), prices, as_json)
+            return
         result = check_judge(request, options)
         if as_json:
             print_json(result.json())

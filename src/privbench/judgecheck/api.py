@@ -39,6 +39,7 @@ from privbench.judgecheck.references import (
 from privbench.judgecheck.spatial import (
     VerdictCheck,
     check_spatial_verdicts,
+    read_verdict_sets,
     shipped_verdict_sets,
 )
 from privbench.judgecheck.statistics import (
@@ -64,12 +65,15 @@ from privbench.priviq.competencies import COMPETENCIES
 from privbench.priviq.dataset import load_priviq
 from privbench.priviq.judge import PROTOCOLS
 from privbench.priviq.log import priviq_log
+from privbench.priviq.plan import add_judge_runs
 from privbench.priviq.scorer import protocol_identity
+from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import PrivbenchError
 from privbench.runtime.judging import is_offline
 from privbench.runtime.running import NO_MODEL, RunOptions, run_task
 from privbench.shipped import PRIVIQ_SUITE
 from privbench.spatialtrust.judge import judge_identity as spatial_judge_identity
+from privbench.spatialtrust.plan import add_verdict_call
 
 ALL = "all"
 """The key of the figures over every item in ``by_competency``-style tables."""
@@ -361,14 +365,18 @@ def _probe_protocols(judge: str, protocol: str) -> tuple[str, ...]:
     return (protocol,) if is_offline(judge) else PROTOCOLS
 
 
-def _probes(request: CheckRequest, options: RunOptions) -> tuple[list[ProbeResult], list[str]]:
+def _probe_cases(request: CheckRequest) -> list[ProbeCase]:
     items = load_priviq(request.probe_data or PRIVIQ_SUITE)
-    cases: list[ProbeCase] = probe_cases(
+    return probe_cases(
         [(item.id, item.question, item.answer) for item in items],
         n_items=request.probe_items,
         seed=request.seed,
         competencies={item.id: item.competencies for item in items},
     )
+
+
+def _probes(request: CheckRequest, options: RunOptions) -> tuple[list[ProbeResult], list[str]]:
+    cases = _probe_cases(request)
     check_cases = [CheckCase(c.id, c.question, c.reference, c.prediction) for c in cases]
     results: list[ProbeResult] = []
     logs: list[str] = []
@@ -379,6 +387,34 @@ def _probes(request: CheckRequest, options: RunOptions) -> tuple[list[ProbeResul
         name, _ = protocol_identity(protocol, options.judge)
         results += summarise_probes(cases, by_case, name, seed=request.seed)
     return results, logs
+
+
+def check_plan(request: CheckRequest, options: RunOptions) -> CallPlan:
+    """The judge calls :func:`check_judge` would make with these settings (nothing is sent):
+    the reference answers × runs, each probe answer once per probed protocol, each verdict
+    set answer once, every call re-asked up to its protocol's limit."""
+    judge = options.judge
+    plan = CallPlan("judge check", None, None if is_offline(judge) else judge)
+    if plan.judge is None:
+        plan.notes.append("offline judge: no judge call")
+        return plan
+    reference = (
+        read_reference_grades(list(request.against))
+        if request.against
+        else shipped_calibration_set(leave_out_tuned_on=judge)
+    )
+    for case in _cases(reference):
+        runs = options.judge_runs
+        add_judge_runs(plan, options.protocol, case.question, case.reference, case.prediction, runs)
+    if request.probes:
+        probes = _probe_cases(request)
+        for protocol in _probe_protocols(judge, options.protocol):
+            for probe in probes:
+                add_judge_runs(plan, protocol, probe.question, probe.reference, probe.prediction, 1)
+    verdict_sets = shipped_verdict_sets() if request.verdicts is None else list(request.verdicts)
+    for item in read_verdict_sets(verdict_sets) if verdict_sets else []:
+        add_verdict_call(plan, item.question, item.answer)
+    return plan
 
 
 def _today() -> str:

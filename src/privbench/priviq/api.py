@@ -19,6 +19,7 @@ from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample
 from rich.console import RenderableType
 
 from privbench.exports import ExportError, export_failure, file_part, write_export
+from privbench.formatting import tokens_line
 from privbench.priviq.aggregate import PrivIQScores, priviq_scores
 from privbench.priviq.dataset import load_priviq
 from privbench.priviq.exports import write_exports
@@ -46,8 +47,11 @@ from privbench.priviq.tables import (
 )
 from privbench.priviq.task import priviq, priviq_grade
 from privbench.published import PublishedTable
+from privbench.runtime.cost.plan import Prices
+from privbench.runtime.cost.usage import log_cost, log_cost_line
 from privbench.runtime.errors import UsageError
 from privbench.runtime.judging import is_offline
+from privbench.runtime.log_reading import token_totals
 from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.record import RunIdentity, answers_name, expected_ids, label_task
 from privbench.runtime.running import (
@@ -75,6 +79,8 @@ class PrivIQRun(RunOutcome):
     """Why the exports could not be written (the scores and the log are intact)."""
     release: ReleaseEvidence | None = None
     """What the log and the data directory say about the run's data (None: not read)."""
+    prices: Prices = field(default_factory=Prices)
+    """The prices the run's cost is given in (``--price``, ``--judge-price``, the table)."""
 
     @property
     def item_errors(self) -> dict[str, str]:
@@ -111,6 +117,7 @@ class PrivIQRun(RunOutcome):
         calls = self.logged.calls.line()
         if calls:
             parts.append(calls)
+        parts += [tokens_line(token_totals(self.log)), log_cost_line(self.log, self.prices)]
         if versions := self.logged.versions.line():
             parts.append(versions)
         parts += truncation_lines(self.logged)
@@ -132,7 +139,7 @@ class PrivIQRun(RunOutcome):
             extra_ids=self.extra_ids,
         )
         document["published"] = [row for t in self.published for row in t.documents(NOTE)]
-        return document
+        return {**document, **log_cost(self.log, self.prices)}
 
 
 def _expected_combinations(log: EvalLog) -> list[tuple[str, ...]]:

@@ -12,6 +12,8 @@ from rich.console import RenderableType
 from privbench.exports import ExportError, export_failure
 from privbench.formatting import tokens_line
 from privbench.published import PublishedTable
+from privbench.runtime.cost.plan import Prices
+from privbench.runtime.cost.usage import log_cost, log_cost_line
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.log_reading import token_totals
 from privbench.runtime.output_dirs import ensure_writable_dir
@@ -65,6 +67,8 @@ class SpatialTrustRun(RunOutcome):
     """Why the exports could not be written (the scores and the log are intact)."""
     compare_published: bool = False
     """Show the paper's Tables 2 and 3 beside the run (``--compare-published``)."""
+    prices: Prices = field(default_factory=Prices)
+    """The prices the run's cost is given in (``--price``, ``--judge-price``, the table)."""
 
     @property
     def item_errors(self) -> dict[str, str]:
@@ -98,7 +102,7 @@ class SpatialTrustRun(RunOutcome):
                 f"PARTIAL: {len(self.logged.missing)} image(s) not run, "
                 f"{len(self.logged.errors)} failed"
             )
-        parts.append(tokens_line(token_totals(self.log)))
+        parts += [tokens_line(token_totals(self.log)), log_cost_line(self.log, self.prices)]
         if versions := self.logged.versions.line():
             parts.append(versions)
         parts += published_beside(self.model, self.scores, self.published)
@@ -129,6 +133,7 @@ class SpatialTrustRun(RunOutcome):
             "box_convention_check": self.box_check,
             "warnings": warnings,
             "published": [row for t in self.published for row in t.documents(NOTE)],
+            **log_cost(self.log, self.prices),
         }
 
 

@@ -18,14 +18,22 @@ from typing import Any, Literal
 
 from inspect_ai.log import EvalLog
 
+from privbench.runtime.cost.plan import CallPlan
+from privbench.runtime.cost.tokens import image_tokens, text_tokens
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.running import RunOptions, read_log_header, resume_task, run_model_task
 from privbench.spatialtrust.boxes import get_convention
 from privbench.spatialtrust.build.annotation import Annotation
-from privbench.spatialtrust.build.captures import CAPTURE_SIZE, collect_captures
+from privbench.spatialtrust.build.captures import (
+    CAPTURE_SIZE,
+    collect_captures,
+    source_files,
+    video_samples_at_most,
+)
 from privbench.spatialtrust.build.drafting import (
     DRAFT_TASK,
     DraftRun,
+    draft_prompt,
     draft_prompt_hash,
     is_draft_log,
     manifest_of,
@@ -42,6 +50,7 @@ from privbench.spatialtrust.build.manifest import (
 from privbench.spatialtrust.build.questions import dataset_records
 from privbench.spatialtrust.dataset import validate_spatialtrust, write_dataset_file
 from privbench.spatialtrust.drafts import review_summary
+from privbench.spatialtrust.prompts import SYSTEM_PROMPT
 
 NO_DRAFTER = "none"
 DEFAULT_DRAFT_CONNECTIONS = 10
@@ -151,6 +160,45 @@ def _check_request(request: BuildRequest) -> None:
         get_convention(request.box_format)
     except ValueError as error:
         raise UsageError(f"--box-format: {error}") from None
+
+
+TYPICAL_DRAFT_TOKENS = 300
+"""Expected output of one draft (a JSON list of a few elements with boxes; docs/cost.md)."""
+
+
+def draft_plan(request: BuildRequest) -> CallPlan:
+    """The drafter calls :func:`build_spatialtrust` would make (nothing is read but the
+    sources' headers, nothing is written): one per capture. An image gives at most one
+    capture, a video at most one per ``--every`` seconds; dark, blurry and near-duplicate
+    frames are dropped (which only the build can tell), so the expected count is that
+    bound; ``--max`` caps it."""
+    _check_request(request)
+    plan = CallPlan(
+        "build spatialtrust", None if request.drafter == NO_DRAFTER else request.drafter, None
+    )
+    if plan.model is None:
+        plan.notes.append("--drafter none: no model call")
+        return plan
+    images = videos = 0
+    for path, kind in source_files(list(request.sources)):
+        if kind == "image":
+            images += 1
+        else:
+            videos += video_samples_at_most(path, request.every)
+    captures = images + videos
+    if request.max_captures is not None:
+        captures = min(captures, request.max_captures)
+    width, height = request.size
+    prompt = draft_prompt(width, height, get_convention(request.box_format))
+    plan.add(
+        "model",
+        text_tokens(SYSTEM_PROMPT) + text_tokens(prompt) + image_tokens(plan.model, width, height),
+        captures,
+        at_least=0,
+        output_typical=TYPICAL_DRAFT_TOKENS,
+        output_limit=None,
+    )
+    return plan
 
 
 def build_spatialtrust(request: BuildRequest, options: RunOptions | None = None) -> BuildOutcome:

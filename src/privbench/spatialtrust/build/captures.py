@@ -291,6 +291,23 @@ decode the same stretch again for every seek.
 """
 
 
+def video_samples_at_most(path: Path, every: float) -> int:
+    """How many frames :func:`video_frames` samples from a video at most: one at 0 s and one
+    per ``every`` seconds of its duration (from its header; nothing is decoded). Dark,
+    blurry and near-duplicate frames are dropped later, so fewer may become captures."""
+    capture = cv2.VideoCapture(str(path))
+    try:
+        if not capture.isOpened():
+            raise PrivbenchError(f"{path}: unreadable video (not a video, or corrupt)")
+        fps = capture.get(cv2.CAP_PROP_FPS)
+        frames = capture.get(cv2.CAP_PROP_FRAME_COUNT)
+    finally:
+        capture.release()
+    if fps <= 0 or frames <= 0:
+        return 1
+    return math.floor(frames / fps / every) + 1
+
+
 def video_frames(path: Path, every: float) -> Iterator[tuple[float, Pixels]]:
     """``(seconds, RGB frame)`` at 0, ``every``, 2 × ``every``, … of a video, by seeking
     or by reading (:data:`SEEK_FROM_EVERY`)."""
