@@ -575,14 +575,15 @@ def _show_tables(
     as_json: bool,
 ) -> None:
     """``show --format``: the paper tables of the logs, on stdout or as files in ``--out``."""
-    from privbench.analysis.table_formats import FORMATS, log_tables, render, write_tables
+    from privbench.analysis.table_formats import check_format, log_tables, render, write_tables
 
-    if table_format not in FORMATS:
-        raise UsageError(f"--format {table_format}: use one of {', '.join(FORMATS)}")
+    check_format(table_format)
     if as_json:
         raise UsageError("--json: not with --format (one output at a time)")
     if box_format is not None:
         raise UsageError("--box-format: not with --format (the tables read the scores as logged)")
+    if model_name is not None and len(logs) > 1:
+        raise UsageError("--model-name: one log at a time")
     tables, notes = log_tables(logs, [model_name] if model_name is not None else ())
     if out is None:
         sys.stdout.write(render(tables, table_format))

@@ -395,6 +395,13 @@ def latex_cell(table: PaperTable, run: str, column: str) -> str:
     return text + (rf"\,{{\scriptsize{small}}}" if small else "")
 
 
+FIT = "privbenchfit"
+"""The macro the ``tabular`` is passed through: the identity unless the document defines
+it first, e.g. as ``\\resizebox{\\linewidth}{!}{#1}``. Why: a cell with its interval is
+about twice as wide as the paper's, and Table 5 has some twenty columns; a regenerated
+file must not need editing to fit the page."""
+
+
 def to_latex(table: PaperTable) -> str:
     """A ``table`` float with a booktabs ``tabular`` (needs ``\\usepackage{booktabs}``)."""
     spec = "l" + "c" * len(table.columns)
@@ -404,6 +411,8 @@ def to_latex(table: PaperTable) -> str:
         r"\centering",
         rf"\caption{{{latex_escape(table.caption)}}}",
         rf"\label{{{table.label}}}",
+        rf"\providecommand{{\{FIT}}}[1]{{#1}}",
+        rf"\{FIT}{{%",
         rf"\begin{{tabular}}{{{spec}}}",
         r"\toprule",
         " & ".join(["Run", *(latex_escape(h) for h in table.headers)]) + r" \\",
@@ -416,7 +425,7 @@ def to_latex(table: PaperTable) -> str:
         r"\midrule",
         " & ".join(["$n$", *(str(table.counts[c]) for c in table.columns)]) + r" \\",
         r"\bottomrule",
-        r"\end{tabular}",
+        r"\end{tabular}}",
         r"\end{table}",
     ]
     return "\n".join(lines) + "\n"
@@ -488,10 +497,15 @@ def to_csv(tables: Iterable[PaperTable]) -> str:
     return buffer.getvalue()
 
 
-def render(tables: Sequence[PaperTable], format: str) -> str:
-    """All ``tables`` in one format, as ``show --format`` prints them."""
+def check_format(format: str) -> None:
+    """A one-line error for a format that is not one of :data:`FORMATS`."""
     if format not in FORMATS:
         raise UsageError(f"--format {format}: use one of {', '.join(FORMATS)}")
+
+
+def render(tables: Sequence[PaperTable], format: str) -> str:
+    """All ``tables`` in one format, as ``show --format`` prints them."""
+    check_format(format)
     if format == "csv":
         return to_csv(tables)
     write = to_latex if format == "latex" else to_markdown
