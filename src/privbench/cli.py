@@ -628,11 +628,26 @@ def eval_priviq_command(
     run_command(action)
 
 
+TableFormatOption = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        help="Print the paper tables of the logs (one benchmark) as latex, markdown or csv "
+        "instead; with --out, write them there as files.",
+    ),
+]
+
+
 @app.command()
 def show(
-    log: Annotated[Path, typer.Argument(help="A privbench inspect log (.eval or .json).")],
+    logs: Annotated[
+        list[Path], typer.Argument(help="privbench inspect logs (.eval or .json), or folders.")
+    ],
     out: Annotated[
-        Path | None, typer.Option("--out", help="Write the exports of this log here.")
+        Path | None,
+        typer.Option(
+            "--out", help="Write the exports of this log (with --format: the tables) here."
+        ),
     ] = None,
     model_name: Annotated[
         str | None, typer.Option("--model-name", help="Label of the model (default: the log's).")
@@ -648,32 +663,95 @@ def show(
     overwrite: OverwriteOption = False,
     compare_published: ComparePublishedOption = False,
     as_json: JsonOption = False,
+    table_format: TableFormatOption = None,
 ) -> None:
-    """Tables and exports of a finished privbench log (also one finished by inspect eval-retry)."""
+    """Tables and exports of finished privbench logs (also ones finished by inspect eval-retry)."""
     from privbench.priviq.api import read_priviq_log
     from privbench.runtime.log_reading import benchmark_of
     from privbench.spatialtrust.api import read_spatialtrust_log
 
-    def action() -> None:
+    def one(log: Path) -> BenchmarkRun:
         benchmark = benchmark_of(log)
         if benchmark == "priviq":
             if box_format is not None:
-                raise UsageError("--box-format: only for SpatialTrust logs")
+                raise UsageError(f"--box-format: only for SpatialTrust logs ({log} is Priv-IQ)")
             priviq_run = read_priviq_log(log, model=model_name, out_dir=out)
             if compare_published and priviq_run.published_reason:
                 reason = priviq_run.published_reason
                 typer.echo(f"--compare-published: no published Priv-IQ rows: {reason}", err=True)
-            _show(priviq_run, as_json)
-        else:
-            if box_format is not None:
-                _check_spatial_options("direct", box_format)
-            run = read_spatialtrust_log(
-                log, model=model_name, out_dir=out, box_format=box_format, overwrite=overwrite
-            )
-            run.compare_published = compare_published
-            _show(run, as_json)
+            return priviq_run
+        if box_format is not None:
+            _check_spatial_options("direct", box_format)
+        run = read_spatialtrust_log(
+            log, model=model_name, out_dir=out, box_format=box_format, overwrite=overwrite
+        )
+        run.compare_published = compare_published
+        return run
+
+    def action() -> None:
+        if table_format is not None:
+            _show_tables(logs, table_format, out, model_name, box_format, overwrite, as_json)
+            return
+        if len(logs) == 1:
+            _show(one(logs[0]), as_json)
+            return
+        _show_several(logs, one, out, model_name, as_json)
 
     run_command(action)
+
+
+def _show_several(
+    logs: Sequence[Path],
+    one: Callable[[Path], BenchmarkRun],
+    out: Path | None,
+    model_name: str | None,
+    as_json: bool,
+) -> None:
+    """``show`` of several logs without ``--format``: each log as alone, in turn; with
+    ``--json`` one document ``{"logs": [...]}``."""
+    if out is not None or model_name is not None:
+        option = "--out" if out is not None else "--model-name"
+        raise UsageError(f"{option}: one log at a time (or --format to tabulate several)")
+    if as_json:
+        runs = [one(log) for log in logs]
+        print_json({"logs": [run.json() for run in runs]})
+        for run in runs:
+            run.require_success()
+        return
+    for index, log in enumerate(logs):
+        if index:
+            typer.echo("")
+        typer.echo(f"== {log}")
+        _show(one(log), False)
+
+
+def _show_tables(
+    logs: Sequence[Path],
+    table_format: str,
+    out: Path | None,
+    model_name: str | None,
+    box_format: str | None,
+    overwrite: bool,
+    as_json: bool,
+) -> None:
+    """``show --format``: the paper tables of the logs, on stdout or as files in ``--out``."""
+    from privbench.analysis.table_formats import check_format, log_tables, render, write_tables
+
+    check_format(table_format)
+    if as_json:
+        raise UsageError("--json: not with --format (one output at a time)")
+    if box_format is not None:
+        raise UsageError("--box-format: not with --format (the tables read the scores as logged)")
+    if model_name is not None and len(logs) > 1:
+        raise UsageError("--model-name: one log at a time")
+    tables, notes = log_tables(logs, [model_name] if model_name is not None else ())
+    if out is None:
+        sys.stdout.write(render(tables, table_format))
+    else:
+        for path in write_tables(tables, out, [table_format], overwrite=overwrite):
+            typer.echo(f"table: {path}")
+    for note in notes:
+        typer.echo(f"note: {note}", err=True)
 
 
 def _warn_extra_ids(run: BenchmarkRun) -> None:
@@ -1137,6 +1215,10 @@ def report(
         ),
     ] = None,
     compare_published: ComparePublishedOption = False,
+    tables: Annotated[
+        Path | None,
+        typer.Option("--tables", help="Also write the paper tables here (LaTeX, Markdown, CSV)."),
+    ] = None,
 ) -> None:
     """One self-contained HTML report: tables, intervals, comparisons, figures, samples."""
     from privbench.report.html import ReportSettings, write_report
@@ -1150,12 +1232,15 @@ def report(
             ratings=ratings,
             scale=scale,
             compare_published=compare_published,
+            tables=tables,
         )
         path, notes = write_report(logs, output, settings)
         for note in notes:
             typer.echo(f"note: {note}", err=True)
         typer.echo(f"report: {path}")
         typer.echo(f"figures: {path.with_name(path.stem + '_figures')}")
+        if tables is not None:
+            typer.echo(f"tables: {tables}")
 
     run_command(action)
 

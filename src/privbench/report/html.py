@@ -54,6 +54,13 @@ from privbench.analysis.paper_tables import (
     wide,
 )
 from privbench.analysis.runs import SHORT_HASH, Results, load_results
+from privbench.analysis.table_formats import (
+    Resampling,
+    clear_tables,
+    priviq_paper_tables,
+    spatial_paper_table,
+    write_tables,
+)
 from privbench.analysis.uncertainty import N_BOOTSTRAP
 from privbench.formatting import fmt
 from privbench.priviq.published import NOTE as PRIVIQ_NOTE
@@ -116,6 +123,8 @@ class ReportSettings:
     compare_published: bool = False
     """Show SpatialTrust's published tables (the paper's own captures) beside its runs;
     Priv-IQ's are shown by themselves beside runs over the public release."""
+    tables: Path | None = None
+    """Also write the paper tables (Table 3, 5, 2) here as LaTeX, Markdown and CSV."""
 
 
 class Cell(TypedDict):
@@ -579,6 +588,9 @@ def _priviq_group(
     """
     frame = frame[frame["run"].isin(group.runs)]
     table3, table5 = priviq_tables(frame, rng, settings.n_boot)
+    if settings.tables is not None:
+        resampling = Resampling(settings.seed, settings.n_boot)
+        write_tables(priviq_paper_tables(table3, table5, group, index, resampling), settings.tables)
     runs = [r for r in group.runs if r in set(table3["run"])]
     prefix = _prefix("priviq", index)
     colors = _colors(group)
@@ -673,6 +685,9 @@ def _spatial_group(
 ) -> SpatialSection:
     frame = frame[frame["run"].isin(group.runs)]
     table2 = spatial_table(frame, rng, settings.n_boot)
+    if settings.tables is not None:
+        resampling = Resampling(settings.seed, settings.n_boot)
+        write_tables([spatial_paper_table(table2, group, index, resampling)], settings.tables)
     labels = {name: f"{TASK_LABELS.get(name, name)} ({qid})" for qid, name in TASKS}
     labels[OVERALL] = "Overall"
     table2 = table2.assign(column=table2["column"].map(lambda c: labels.get(c, c)))
@@ -854,6 +869,8 @@ def write_report(
     out = Path(output)
     directory = out.with_name(out.stem + "_figures")
     _clear_figures(directory)
+    if settings.tables is not None:
+        clear_tables(settings.tables)
     rng = np.random.default_rng(settings.seed)
     run_rows = _run_rows(results)
     context: ReportContext = {
