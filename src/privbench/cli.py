@@ -112,6 +112,15 @@ TemperatureOption = Annotated[
     float | None,
     typer.Option("--temperature", help="Model under test's temperature (default 0)."),
 ]
+JudgeTemperatureOption = Annotated[
+    float,
+    typer.Option(
+        "--judge-temperature",
+        min=0.0,
+        help="The judge's temperature (default 0; re-asks add 0.5 each). Above 0 the judge "
+        "samples, so --judge-runs N measures its noise (docs/judge.md).",
+    ),
+]
 SamplingSeedOption = Annotated[
     int | None, typer.Option("--seed", help="Sampling seed for the model and the judge.")
 ]
@@ -144,6 +153,7 @@ def _generation(
     timeout: int,
     cache: bool,
     batch: bool,
+    judge_temperature: float = 0.0,
 ) -> Generation:
     from privbench.runtime.running import Generation
 
@@ -155,6 +165,7 @@ def _generation(
         timeout=timeout,
         cache=cache,
         batch=batch,
+        judge_temperature=judge_temperature,
     )
 
 
@@ -352,6 +363,7 @@ def grade_priviq_command(
     ] = None,
     judge: JudgeOption = "openai/gpt-4o",
     judge_runs: JudgeRunsOption = 1,
+    judge_temperature: JudgeTemperatureOption = 0.0,
     out: Annotated[
         Path | None, typer.Option("--out", help="Export directory (default: beside --predictions).")
     ] = None,
@@ -377,7 +389,9 @@ def grade_priviq_command(
 
     def action() -> None:
         _no_epochs(epochs)
-        generation = _generation(None, seed, None, max_retries, timeout, cache, batch)
+        generation = _generation(
+            None, seed, None, max_retries, timeout, cache, batch, judge_temperature
+        )
         options = _run_options(
             judge,
             judge_runs,
@@ -416,6 +430,7 @@ def eval_priviq_command(
     data: DataOption = None,
     judge: JudgeOption = "openai/gpt-4o",
     judge_runs: JudgeRunsOption = 1,
+    judge_temperature: JudgeTemperatureOption = 0.0,
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Only the first N items.")
     ] = None,
@@ -445,7 +460,9 @@ def eval_priviq_command(
 
     def action() -> None:
         _no_epochs(epochs)
-        generation = _generation(temperature, seed, max_tokens, max_retries, timeout, cache, batch)
+        generation = _generation(
+            temperature, seed, max_tokens, max_retries, timeout, cache, batch, judge_temperature
+        )
         options = _run_options(
             judge,
             judge_runs,
@@ -576,6 +593,7 @@ def eval_spatialtrust_command(
     model: ModelOption = None,
     data: DataOption = None,
     judge: JudgeOption = "openai/gpt-4o",
+    judge_temperature: JudgeTemperatureOption = 0.0,
     strategy: StrategyOption = "direct",
     box_format: BoxFormatOption = "xyxy",
     reask_unparsed: ReaskOption = 0,
@@ -607,7 +625,9 @@ def eval_spatialtrust_command(
 
     def action() -> None:
         _check_spatial_options(strategy, box_format)
-        generation = _generation(temperature, seed, max_tokens, max_retries, timeout, cache, batch)
+        generation = _generation(
+            temperature, seed, max_tokens, max_retries, timeout, cache, batch, judge_temperature
+        )
         options = _run_options(
             judge, 1, "paper", judge_connections, log_dir, as_json, generation, judge_card
         )
@@ -641,6 +661,7 @@ def grade_spatialtrust_command(
     ] = None,
     data: DataOption = None,
     judge: JudgeOption = "openai/gpt-4o",
+    judge_temperature: JudgeTemperatureOption = 0.0,
     model_name: GradedModelNameOption = None,
     box_format: BoxFormatOption = "xyxy",
     out: Annotated[
@@ -665,7 +686,9 @@ def grade_spatialtrust_command(
 
     def action() -> None:
         _check_spatial_options("direct", box_format)
-        generation = _generation(None, seed, None, max_retries, timeout, cache, batch)
+        generation = _generation(
+            None, seed, None, max_retries, timeout, cache, batch, judge_temperature
+        )
         options = _run_options(
             judge, 1, "paper", judge_connections, log_dir, as_json, generation, judge_card
         )
@@ -1209,6 +1232,7 @@ def judge_check_command(
         ),
     ] = 1,
     judge_protocol: ProtocolOption = "paper",
+    judge_temperature: JudgeTemperatureOption = 0.0,
     verdicts: Annotated[
         list[Path] | None,
         typer.Option(
@@ -1243,7 +1267,9 @@ def judge_check_command(
     from privbench.judgecheck.api import CheckRequest, check_judge
 
     def action() -> None:
-        generation = _generation(None, seed, None, max_retries, timeout, cache, False)
+        generation = _generation(
+            None, seed, None, max_retries, timeout, cache, False, judge_temperature
+        )
         options = _run_options(
             judge, runs, judge_protocol, judge_connections, log_dir, as_json, generation
         )
@@ -1282,12 +1308,18 @@ def _run_options(
 ) -> RunOptions:
     """Run settings from the shared options."""
     from privbench.priviq.judge import get_protocol
+    from privbench.runtime.judging import is_offline
     from privbench.runtime.running import Generation, RunOptions
 
     try:
         get_protocol(protocol)
     except ValueError as error:
         raise UsageError(f"--judge-protocol: {error}") from None
+    if generation is not None and generation.judge_temperature and is_offline(judge):
+        raise UsageError(
+            "--judge-temperature: the offline judge has no temperature (its rules give the "
+            "same grade every time)"
+        )
     return RunOptions(
         judge=judge,
         judge_runs=judge_runs,

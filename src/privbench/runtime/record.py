@@ -265,6 +265,12 @@ class JudgeDetail(_Record):
     reported_model: str = ""
     """The model name the judge's provider reported (none for the offline judge)."""
 
+    @property
+    def unreadable_replies(self) -> int:
+        """Replies that gave no valid verdict (all of them when none did; none for the
+        offline judge, which sends nothing)."""
+        return len(self.replies) - (1 if self.verdict is not None and self.replies else 0)
+
 
 class SpatialScoreRecord(CallCountsRecord):
     """The metadata of one SpatialTrust score: the reading of the answer and the verdicts."""
@@ -512,6 +518,10 @@ class RunIdentity:
     """The run's unreviewed images (None: every image was reviewed, or none is annotated)."""
     judge_card: JudgeAgreement | None = None
     """The judge's agreement with reference grades when the run started (None: unchecked)."""
+    judge_temperature: float | None = None
+    """The temperature of the judge's first try (re-asks add 0.5 each; docs/judge.md), as
+    the ``grader`` role's settings in the log hold it; None when no model judged (the
+    offline judge). A log of a judge whose settings set none was asked at 0."""
 
     @classmethod
     def from_log(cls, log: EvalLog) -> RunIdentity:
@@ -539,6 +549,7 @@ class RunIdentity:
             created=str(log.eval.created),
             draft_annotations=record.draft_annotations,
             judge_card=record.judge_card,
+            judge_temperature=_judge_temperature(log),
         )
 
     @property
@@ -569,6 +580,17 @@ class RunIdentity:
         if given:
             return given
         return Path(self.predictions).stem if self.predictions else self.model
+
+
+def _judge_temperature(log: EvalLog) -> float | None:
+    """The ``grader`` role's temperature in the log (None: no model judged)."""
+    roles = log.eval.model_roles or {}
+    grader = roles.get("grader")
+    if isinstance(grader, list):
+        grader = grader[0] if grader else None
+    if grader is None:
+        return None
+    return float(grader.config.temperature or 0.0)
 
 
 def _benchmark_by_name(log: EvalLog) -> Benchmark | None:
