@@ -118,6 +118,15 @@ TemperatureOption = Annotated[
     float | None,
     typer.Option("--temperature", help="Model under test's temperature (default 0)."),
 ]
+JudgeTemperatureOption = Annotated[
+    float,
+    typer.Option(
+        "--judge-temperature",
+        min=0.0,
+        help="The judge's temperature (default 0; re-asks add 0.5 each). Above 0 the judge "
+        "samples, so --judge-runs N measures its noise (docs/judge.md).",
+    ),
+]
 SamplingSeedOption = Annotated[
     int | None, typer.Option("--seed", help="Sampling seed for the model and the judge.")
 ]
@@ -150,6 +159,7 @@ def _generation(
     timeout: int,
     cache: bool,
     batch: bool,
+    judge_temperature: float = 0.0,
 ) -> Generation:
     from privbench.runtime.running import Generation
 
@@ -161,6 +171,7 @@ def _generation(
         timeout=timeout,
         cache=cache,
         batch=batch,
+        judge_temperature=judge_temperature,
     )
 
 
@@ -471,6 +482,7 @@ def grade_priviq_command(
     ] = False,
     judge: JudgeOption = "openai/gpt-4o",
     judge_runs: JudgeRunsOption = 1,
+    judge_temperature: JudgeTemperatureOption = 0.0,
     out: Annotated[
         Path | None, typer.Option("--out", help="Export directory (default: beside --predictions).")
     ] = None,
@@ -501,7 +513,9 @@ def grade_priviq_command(
         _no_epochs(epochs)
         _check_label(label, resume)
         prices = _prices(price, judge_price, judge_only=True)
-        generation = _generation(None, seed, None, max_retries, timeout, cache, batch)
+        generation = _generation(
+            None, seed, None, max_retries, timeout, cache, batch, judge_temperature
+        )
         options = _run_options(
             judge,
             judge_runs,
@@ -551,6 +565,7 @@ def eval_priviq_command(
     data: DataOption = None,
     judge: JudgeOption = "openai/gpt-4o",
     judge_runs: JudgeRunsOption = 1,
+    judge_temperature: JudgeTemperatureOption = 0.0,
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Only the first N items.")
     ] = None,
@@ -586,7 +601,9 @@ def eval_priviq_command(
         _no_epochs(epochs)
         _check_label(label, resume)
         prices = _prices(price, judge_price)
-        generation = _generation(temperature, seed, max_tokens, max_retries, timeout, cache, batch)
+        generation = _generation(
+            temperature, seed, max_tokens, max_retries, timeout, cache, batch, judge_temperature
+        )
         options = _run_options(
             judge,
             judge_runs,
@@ -813,6 +830,7 @@ def eval_spatialtrust_command(
     model: ModelOption = None,
     data: DataOption = None,
     judge: JudgeOption = "openai/gpt-4o",
+    judge_temperature: JudgeTemperatureOption = 0.0,
     strategy: StrategyOption = "direct",
     box_format: BoxFormatOption = "xyxy",
     reask_unparsed: ReaskOption = 0,
@@ -851,7 +869,9 @@ def eval_spatialtrust_command(
         _check_spatial_options(strategy, box_format)
         _check_label(label, resume)
         prices = _prices(price, judge_price)
-        generation = _generation(temperature, seed, max_tokens, max_retries, timeout, cache, batch)
+        generation = _generation(
+            temperature, seed, max_tokens, max_retries, timeout, cache, batch, judge_temperature
+        )
         options = _run_options(
             judge, 1, "paper", judge_connections, log_dir, as_json, generation, judge_card
         )
@@ -907,6 +927,7 @@ def grade_spatialtrust_command(
     ] = None,
     data: DataOption = None,
     judge: JudgeOption = "openai/gpt-4o",
+    judge_temperature: JudgeTemperatureOption = 0.0,
     model_name: GradedModelNameOption = None,
     label: RunLabelOption = None,
     box_format: BoxFormatOption = "xyxy",
@@ -938,7 +959,9 @@ def grade_spatialtrust_command(
         _check_spatial_options("direct", box_format)
         _check_label(label, resume)
         prices = _prices(price, judge_price, judge_only=True)
-        generation = _generation(None, seed, None, max_retries, timeout, cache, batch)
+        generation = _generation(
+            None, seed, None, max_retries, timeout, cache, batch, judge_temperature
+        )
         options = _run_options(
             judge, 1, "paper", judge_connections, log_dir, as_json, generation, judge_card
         )
@@ -1622,6 +1645,7 @@ def judge_check_command(
         ),
     ] = 1,
     judge_protocol: ProtocolOption = "paper",
+    judge_temperature: JudgeTemperatureOption = 0.0,
     verdicts: Annotated[
         list[Path] | None,
         typer.Option(
@@ -1660,7 +1684,9 @@ def judge_check_command(
 
     def action() -> None:
         prices = _prices(price, judge_price, judge_only=True)
-        generation = _generation(None, seed, None, max_retries, timeout, cache, False)
+        generation = _generation(
+            None, seed, None, max_retries, timeout, cache, False, judge_temperature
+        )
         options = _run_options(
             judge, runs, judge_protocol, judge_connections, log_dir, as_json, generation
         )
@@ -1702,12 +1728,18 @@ def _run_options(
 ) -> RunOptions:
     """Run settings from the shared options."""
     from privbench.priviq.judge import get_protocol
+    from privbench.runtime.judging import is_offline
     from privbench.runtime.running import Generation, RunOptions
 
     try:
         get_protocol(protocol)
     except ValueError as error:
         raise UsageError(f"--judge-protocol: {error}") from None
+    if generation is not None and generation.judge_temperature and is_offline(judge):
+        raise UsageError(
+            "--judge-temperature: the offline judge has no temperature (its rules give the "
+            "same grade every time)"
+        )
     return RunOptions(
         judge=judge,
         judge_runs=judge_runs,

@@ -9,7 +9,9 @@
 * SpatialTrust Table 2 (runs × five task scores + overall), intervals from resampling
   images as clusters of their five questions.
 * Pairwise comparisons of runs on the items both answered: mean paired difference with
-  its bootstrap interval, sign-flip permutation p-value, Holm-adjusted across pairs.
+  its bootstrap interval, sign-flip permutation p-value, Holm-adjusted within each family
+  of comparisons (:func:`pair_family`): a strategy ablation of one model and a comparison
+  of two models answer different questions, so neither's count of tests dilutes the other.
 
 Every frame is long (one row per run × column) so the report and the tests read the same
 numbers; :func:`wide` pivots one for display.
@@ -18,7 +20,7 @@ numbers; :func:`wide` pivots one for display.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -159,17 +161,50 @@ def item_scores(results_frame: pd.DataFrame, benchmark: str) -> pd.DataFrame:
     return table
 
 
+FAMILY_ABLATION = "strategies of one model"
+"""Pairs of one model's runs under different strategies (the paper's Table 3 ablation)."""
+FAMILY_MODELS = "models, same strategy"
+"""Pairs of different models under the same strategy (Priv-IQ: every pair of models)."""
+FAMILY_REPEATS = "same model and strategy"
+"""Pairs of one model's runs under one strategy (e.g. other judges, other dates)."""
+FAMILY_CROSS = "model and strategy both differ"
+"""Pairs that differ in model and in strategy: neither effect alone, corrected on their own."""
+FAMILIES = (FAMILY_ABLATION, FAMILY_MODELS, FAMILY_REPEATS, FAMILY_CROSS)
+"""The families in the order the report lists them."""
+
+
+def pair_family(a: tuple[str, str], b: tuple[str, str]) -> str:
+    """The family of a comparison of runs ``a`` and ``b``, each ``(model, strategy)``."""
+    same_model, same_strategy = a[0] == b[0], a[1] == b[1]
+    if same_model:
+        return FAMILY_REPEATS if same_strategy else FAMILY_ABLATION
+    return FAMILY_MODELS if same_strategy else FAMILY_CROSS
+
+
+def holm_by_family(p_values: Sequence[float], families: Sequence[str]) -> list[float]:
+    """Holm-adjusted p-values, each family of tests corrected on its own (same order)."""
+    adjusted = [float("nan")] * len(p_values)
+    for family in dict.fromkeys(families):
+        members = [i for i, f in enumerate(families) if f == family]
+        for index, p in zip(members, holm([p_values[i] for i in members]), strict=True):
+            adjusted[index] = p
+    return adjusted
+
+
 def comparisons(
     scores: pd.DataFrame,
     rng: np.random.Generator,
     order: Iterable[str] | None = None,
     n_boot: int = N_BOOTSTRAP,
     partitions: Sequence[Sequence[str]] | None = None,
+    identities: Mapping[str, tuple[str, str]] | None = None,
 ) -> pd.DataFrame:
-    """Pairs of runs on their common items: difference (points), interval, p, Holm p.
+    """Pairs of runs on their common items: difference (points), interval, p, family, Holm p.
 
     ``partitions`` restricts pairing to runs within one partition (runs over the same data
-    and the same items); Holm's correction runs over every pair compared.
+    and the same items). ``identities`` gives each run's ``(model, strategy)``, which puts
+    each pair in a family (:func:`pair_family`); Holm's correction runs within each family
+    (without identities every pair is of :data:`FAMILY_MODELS`, one family).
     """
     runs = list(order) if order is not None else list(scores.columns)
     groups = [list(p) for p in partitions] if partitions is not None else [runs]
@@ -193,10 +228,14 @@ def comparisons(
                 "low": 100 * diff.low,
                 "high": 100 * diff.high,
                 "p": p,
+                "family": FAMILY_MODELS
+                if identities is None
+                else pair_family(identities[a], identities[b]),
             }
         )
-    frame = pd.DataFrame(rows, columns=["a", "b", "n", "difference", "low", "high", "p"])
-    frame["p_holm"] = holm(list(frame["p"])) if len(frame) else []
+    columns = ["a", "b", "n", "difference", "low", "high", "p", "family"]
+    frame = pd.DataFrame(rows, columns=columns)
+    frame["p_holm"] = holm_by_family(list(frame["p"]), list(frame["family"]))
     return frame
 
 

@@ -7,7 +7,10 @@ over the same long frames, so results are read once, here:
   ``competencies``, ``combination``, question, reference, answer, judge reply, image;
 * ``spatial``: one row per (run, image, question): ``score`` (0–1, NaN when unscored);
 * ``runs``: one row per log: label, benchmark, model, strategy, judge, protocol, prompt
-  hash, counts of unscored judgments and parse failures, and what makes runs comparable:
+  hash, counts of unscored judgments and parse failures (``parse_failures``: Priv-IQ's
+  unreadable judge replies, SpatialTrust's unreadable model answers; apart:
+  ``unreadable_judge_replies`` of both benchmarks and ``unreadable_answers`` of
+  SpatialTrust), the judge's temperature, and what makes runs comparable:
   the dataset's content hash, the item ids, ``--limit``.
 
 Inputs are taken as users pass them: a directory contributes every privbench inspect log
@@ -278,6 +281,11 @@ def _spatial_rows(log: EvalLog, label: str) -> list[Row]:
                     "height": capture.height,
                     "ground_truth": capture.ground_truth.get(qid, {}),
                     "prediction": record.prediction.get(qid),
+                    "invalid_boxes": [
+                        box
+                        for box in record.listed_invalid_boxes(str(sample.id))
+                        if box.get("question") == qid
+                    ],
                     "judge": record.judge_details[qid].model_dump(exclude_unset=True)
                     if qid in record.judge_details
                     else {},
@@ -295,7 +303,7 @@ def _item_ids(log: EvalLog) -> frozenset[str]:
 
 def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dict[str, object]:
     samples = log.samples or []
-    unscored = parse_failures = judge_runs = reasks = unverified = 0
+    unscored = parse_failures = judge_runs = reasks = unverified = unreadable_judge = 0
     pipeline = PipelineCounts()
     failed_questions: dict[str, int] = {}
     judges: set[str] = set()
@@ -311,6 +319,7 @@ def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dic
                 unverified += record.unverified_runs
                 unscored += sum(1 for run in runs if run.score is None)
                 parse_failures += sum(run.unreadable_replies for run in runs)
+                unreadable_judge += sum(run.unreadable_replies for run in runs)
                 prompt_hash = (
                     record.prompt_hash if "prompt_hash" in record.model_fields_set else prompt_hash
                 )
@@ -320,6 +329,9 @@ def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dic
                 versions.add(spatial)
                 unscored += sum(1 for v in score.value.values() if math.isnan(_number(v)))
                 parse_failures += len(spatial.parse_failures)
+                unreadable_judge += sum(
+                    d.unreadable_replies for d in spatial.judge_details.values()
+                )
                 for qid in spatial.parse_failures:
                     failed_questions[qid] = failed_questions.get(qid, 0) + 1
                 stats = spatial.strategy or StrategyRecord()
@@ -346,6 +358,9 @@ def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dic
         "samples": len(samples),
         "unscored": int(unscored),
         "parse_failures": int(parse_failures),
+        "unreadable_judge_replies": int(unreadable_judge),
+        "unreadable_answers": int(parse_failures) if identity.benchmark == "spatialtrust" else None,
+        "judge_temperature": identity.judge_temperature,
         "parse_failures_by_question": " · ".join(
             f"{qid} {failed_questions[qid]}" for qid in sorted(failed_questions)
         ),

@@ -535,7 +535,7 @@ def ranked_intervals(pairs: pd.DataFrame) -> Figure:
     axes.set_yticks(y, labels)
     axes.set_ylim(len(ranked) - 0.5, -0.5)
     side = blended_transform_factory(axes.transAxes, axes.transData)
-    axes.text(1.02, 1.0, "p (Holm)", transform=axes.transAxes, fontsize=7.5, color=MUTED,
+    axes.text(1.02, 1.0, "p (Holm, per family)", transform=axes.transAxes, fontsize=7.5, color=MUTED,
               va="bottom")  # fmt: skip
     for index, p in enumerate(ranked["p_holm"]):
         axes.text(1.02, index, f"{p:.3g}", transform=side, fontsize=7.5, va="center",

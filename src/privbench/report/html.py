@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
@@ -44,6 +44,7 @@ from privbench.analysis.groups import (
 )
 from privbench.analysis.paper_tables import (
     AVERAGE,
+    FAMILIES,
     OVERALL,
     TOTAL,
     comparisons,
@@ -67,6 +68,13 @@ from privbench.priviq.published import NOTE as PRIVIQ_NOTE
 from privbench.priviq.published import priviq_published, release_evidence, release_reason
 from privbench.published import PublishedTable
 from privbench.report import figures
+from privbench.report.ablation import (
+    Identity,
+    ablations,
+    one_run_per_model,
+    run_identity,
+    strategy_labels,
+)
 from privbench.report.baselines import priviq_empty_answer, spatial_trivial
 from privbench.report.samples import (
     PRIVIQ_WIDTH,
@@ -104,6 +112,17 @@ OFFLINE_NOTE = (
 """The offline judge's caveat on every report page with offline-judged runs. It names no
 figures: a report may read logs graded by older rules, whose version and hash the runs
 table shows."""
+UNREADABLE_JUDGE_NOTE = (
+    "Unreadable judge replies: judge replies that gave no grade (Priv-IQ) or no valid"
+    " q4/q5 verdict (SpatialTrust). Each one was asked again (a re-ask); a judge run whose"
+    " replies never parsed is unscored. The offline judge sends none."
+)
+UNREADABLE_ANSWERS_NOTE = (
+    "Unreadable model answers: SpatialTrust questions whose answer from the model could not"
+    " be read (scored 0), per question below the count. Priv-IQ answers are free text and"
+    " never unreadable (–); an empty one is marked in the sample browser."
+)
+"""What the runs table's two failure columns count (their footnotes and tooltips)."""
 
 
 @dataclass(frozen=True)
@@ -239,13 +258,21 @@ class PrivIQSection(TypedDict):
     numbered: NotRequired[list[NumberedFigure]]
 
 
+class AblationTable(TypedDict):
+    """One model's strategy variants side by side (the SpatialTrust paper's Table 3)."""
+
+    model: str
+    table: ScoreTable
+
+
 class SpatialSection(TypedDict):
-    """Table 2, comparisons and figures of one dataset's SpatialTrust runs."""
+    """Table 2, the ablations, comparisons and figures of one dataset's SpatialTrust runs."""
 
     title: str
     notes: list[str]
     ranked: bool
     table2: ScoreTable
+    ablations: list[AblationTable]
     comparisons: list[dict[str, str]]
     gaps: list[str]
     figures: list[figures.SavedFigure]
@@ -297,6 +324,12 @@ class RunRow(TypedDict):
     samples: object
     unscored: object
     parse_failures: object
+    unreadable_judge_replies: object
+    unreadable_answers: object
+    """SpatialTrust's model answers that did not parse (None for Priv-IQ: a free-text answer
+    is never unreadable, only empty)."""
+    judge_temperature: str
+    """The judge's first-try temperature as shown (empty: no model judged)."""
     parse_failures_by_question: object
     reasks: object
     pipeline: object
@@ -340,6 +373,8 @@ class ReportContext(TypedDict):
     notes: list[str]
     offline: bool
     offline_note: str
+    unreadable_judge_note: str
+    unreadable_answers_note: str
     seed: int
     n_boot: int
     page_size: int
@@ -379,14 +414,19 @@ def display_table(
     with_std: bool,
     baseline: dict[str, float | None] | None = None,
     baseline_label: str = "",
+    average_over: Sequence[str] | None = None,
+    average_name: str = "",
 ) -> ScoreTable:
     """A score table for the template: runs × columns, Average only over averaged runs.
 
     Each cell: score, 95 % interval (kept on one line), std over judge runs when there is
     more than one, and its item count where it differs from the column's. The best score
-    per column is marked among the averaged runs (not ``--limit`` runs).
+    per column is marked among the averaged runs (not ``--limit`` runs). ``average_over``
+    narrows the Average row to some of them (default: all; empty: no Average row), named
+    ``average_name`` (default "Average of N runs").
     """
-    scores = wide(long, average_over=group.averaged)
+    averaged = group.averaged if average_over is None else list(average_over)
+    scores = wide(long, average_over=averaged)
     lows, highs = wide(long, "low", []), wide(long, "high", [])
     stds, counts = wide(long, "std", []), wide(long, "n", [])
     columns = list(dict.fromkeys(long["column"]))
@@ -418,7 +458,7 @@ def display_table(
     if AVERAGE in scores.index:
         rows.append(
             {
-                "name": f"Average of {len(group.averaged)} runs",
+                "name": average_name or f"Average of {len(averaged)} runs",
                 "badge": "",
                 "kind": "average",
                 "cells": [
@@ -527,8 +567,17 @@ def _priviq_published(frame: pd.DataFrame, group: DatasetGroup) -> tuple[list[Pu
 
 
 def _comparison_rows(pairs: pd.DataFrame) -> list[dict[str, str]]:
+    """The pairs for the template, family by family (Holm's correction is per family), each
+    row with its family's size."""
+    sizes = pairs["family"].value_counts().to_dict() if len(pairs) else {}
+    order = {family: index for index, family in enumerate(FAMILIES)}
+    records = sorted(
+        pairs.to_dict("records"), key=lambda r: order.get(str(r["family"]), len(order))
+    )
     return [
         {
+            "family": str(row["family"]),
+            "family_size": str(sizes.get(row["family"], 0)),
             "a": str(row["a"]),
             "b": str(row["b"]),
             "n": str(row["n"]),
@@ -538,7 +587,7 @@ def _comparison_rows(pairs: pd.DataFrame) -> list[dict[str, str]]:
             "p_holm": f"{row['p_holm']:.3g}",
             "significant": "yes" if row["p_holm"] < 0.05 else "no",
         }
-        for row in pairs.to_dict("records")
+        for row in records
     ]
 
 
@@ -553,7 +602,8 @@ def _comparison_figures(
                      "Paired differences between runs, ranked, with 95 % intervals",
                      "no paper counterpart (privbench addition)"),
         figures.save(figures.difference_matrix(pairs, paired), directory, f"{prefix}-matrix",
-                     "Difference matrix (row − column; * Holm p < 0.05; blank: not paired)",
+                     "Difference matrix (row − column; * Holm p < 0.05 within the pair's"
+                     " family; blank: not paired)",
                      "no paper counterpart (privbench addition)"),
     ]  # fmt: skip
 
@@ -561,6 +611,25 @@ def _comparison_figures(
 def _groups(results: Results, benchmark: str, unit: str = "items") -> list[DatasetGroup]:
     rows = results.runs[results.runs["benchmark"] == benchmark].to_dict("records")
     return dataset_groups([ComparedRun.from_row(row) for row in rows], unit)
+
+
+def _identities(results: Results, benchmark: str) -> dict[str, Identity]:
+    """Each run's ``(model, strategy)`` by label (labels are unique within a benchmark)."""
+    rows = results.runs[results.runs["benchmark"] == benchmark].to_dict("records")
+    return {str(row["label"]): run_identity(row) for row in rows}
+
+
+def _label_strategies(results: Results) -> None:
+    """Name every SpatialTrust run with its strategy once several strategies are present,
+    in the runs table, the score tables, the figures and the sample browser alike."""
+    renamed = strategy_labels(results.runs.to_dict("records"))
+    if not renamed:
+        return
+    spatial = results.runs["benchmark"] == "spatialtrust"
+    results.runs.loc[spatial, "label"] = results.runs.loc[spatial, "label"].map(
+        lambda label: renamed.get(label, label)
+    )
+    results.spatial["run"] = results.spatial["run"].map(lambda label: renamed.get(label, label))
 
 
 def _prefix(benchmark: str, index: int) -> str:
@@ -580,6 +649,7 @@ def _priviq_group(
     directory: Path,
     baseline: dict[str, Any] | None,
     offline: bool,
+    identities: dict[str, Identity],
 ) -> PrivIQSection:
     """Tables, comparisons and figures of one dataset's Priv-IQ runs.
 
@@ -645,7 +715,7 @@ def _priviq_group(
                          "mirrors Priv-IQ Fig. 10")
         )  # fmt: skip
     per_item = item_scores(frame, "priviq")
-    pairs = comparisons(per_item, rng, runs, settings.n_boot, group.partitions)
+    pairs = comparisons(per_item, rng, runs, settings.n_boot, group.partitions, identities)
     saved += _comparison_figures(pairs, runs, directory, prefix)
     judge_runs = int(frame["epoch"].max()) if len(frame) else 1
     empty = None
@@ -682,7 +752,10 @@ def _spatial_group(
     rng: np.random.Generator,
     directory: Path,
     baseline: dict[str, Any] | None,
+    identities: dict[str, Identity],
 ) -> SpatialSection:
+    """Table 2 (its Average over models: one run per model), each model's strategy
+    variants side by side (Table 3), comparisons by family and figures."""
     frame = frame[frame["run"].isin(group.runs)]
     table2 = spatial_table(frame, rng, settings.n_boot)
     if settings.tables is not None:
@@ -706,24 +779,63 @@ def _spatial_group(
                      "mirrors SpatialTrust Table 2, overall column"),
     ]  # fmt: skip
     pairs = comparisons(
-        item_scores(frame, "spatialtrust"), rng, runs, settings.n_boot, group.partitions
-    )
+        item_scores(frame, "spatialtrust"), rng, runs, settings.n_boot, group.partitions,
+        identities,
+    )  # fmt: skip
     saved += _comparison_figures(pairs, runs, directory, prefix)
     trivial = None
     if baseline is not None:
         trivial = {labels[name]: baseline.get(qid) for qid, name in TASKS}
         trivial["Overall"] = baseline.get("overall")
+    per_model = one_run_per_model(group.averaged, identities)
+    average_name = ""
+    if len(per_model) < len(group.averaged):
+        average_name = (f"Average of {len(per_model)} models (one run each, the direct one"
+                        " where there is one; strategy variants left out)")  # fmt: skip
     return {
         "title": group.title,
         "notes": group.notes,
         "ranked": len(group.averaged) >= 2,
         "table2": display_table(table2, group, False, trivial,
-                                "Trivial baseline: best constant answer per question"),
+                                "Trivial baseline: best constant answer per question",
+                                per_model, average_name),
+        "ablations": _ablation_tables(table2, group, identities),
         "comparisons": _comparison_rows(pairs),
         "gaps": comparison_gaps(group),
         "figures": saved,
         "trivial": baseline,
     }  # fmt: skip
+
+
+def _ablation_tables(
+    table2: pd.DataFrame, group: DatasetGroup, identities: dict[str, Identity]
+) -> list[AblationTable]:
+    """Per model with runs under several strategies: its variants as rows (direct,
+    + staged, + guard), the five tasks and overall as columns, with intervals; no Average
+    (a mean of one model's variants measures no strategy), the best per column marked
+    among the model's full runs."""
+    tables: list[AblationTable] = []
+    for ablation in ablations(group.runs, identities):
+        names = dict((run, name) for name, run in ablation.runs)
+        rows = table2[table2["run"].isin(list(names))]
+        rows = rows.assign(run=rows["run"].map(names))
+        variants = replace(
+            group,
+            runs=[name for name, _ in ablation.runs],
+            averaged=[names[r] for r in group.averaged if r in names],
+            limits={names[r]: n for r, n in group.limits.items() if r in names},
+        )
+        table = display_table(rows, variants, False, average_over=[])
+        table["corner"] = "Variant"
+        tables.append({"model": ablation.model, "table": table})
+    return tables
+
+
+def _temperature(value: object) -> str:
+    """The judge's temperature as the runs table shows it (empty: no model judged)."""
+    if isinstance(value, int | float) and not _missing(value):
+        return f"{float(value):g}"
+    return ""
 
 
 def _run_rows(results: Results) -> list[RunRow]:
@@ -750,6 +862,11 @@ def _run_rows(results: Results) -> list[RunRow]:
                 "samples": run["samples"],
                 "unscored": run["unscored"],
                 "parse_failures": run["parse_failures"],
+                "unreadable_judge_replies": run["unreadable_judge_replies"],
+                "unreadable_answers": None
+                if _missing(run["unreadable_answers"])
+                else int(run["unreadable_answers"]),
+                "judge_temperature": _temperature(run["judge_temperature"]),
                 "parse_failures_by_question": run["parse_failures_by_question"],
                 "reasks": run["reasks"],
                 "pipeline": run["pipeline"] if isinstance(run["pipeline"], dict) else None,
@@ -866,6 +983,7 @@ def write_report(
     if settings.scale is not None:
         check_scale(settings.scale)
     results = load_results(paths, settings.labels)
+    _label_strategies(results)
     out = Path(output)
     directory = out.with_name(out.stem + "_figures")
     _clear_figures(directory)
@@ -878,6 +996,8 @@ def write_report(
         "notes": list(results.notes),
         "offline": any(r["offline"] for r in run_rows),
         "offline_note": OFFLINE_NOTE,
+        "unreadable_judge_note": UNREADABLE_JUDGE_NOTE,
+        "unreadable_answers_note": UNREADABLE_ANSWERS_NOTE,
         "seed": settings.seed,
         "n_boot": settings.n_boot,
         "page_size": PAGE_SIZE,
@@ -903,7 +1023,15 @@ def write_report(
                 if r["benchmark"] == "Priv-IQ" and r["label"] in group.runs
             )
             priviq_section = _priviq_group(
-                results.priviq, group, index, settings, rng, directory, baseline, offline
+                results.priviq,
+                group,
+                index,
+                settings,
+                rng,
+                directory,
+                baseline,
+                offline,
+                _identities(results, "priviq"),
             )
             priviq_section["published"], reason = _priviq_published(results.priviq, group)
             if reason and settings.compare_published:
@@ -932,7 +1060,14 @@ def write_report(
             group.notes += [reason] if reason else []
             group.notes += _draft_notes(run_rows, group)
             spatial_section = _spatial_group(
-                results.spatial, group, index, settings, rng, directory, baseline
+                results.spatial,
+                group,
+                index,
+                settings,
+                rng,
+                directory,
+                baseline,
+                _identities(results, "spatialtrust"),
             )
             if settings.compare_published:
                 labels = {name: f"{TASK_LABELS[name]} ({qid})" for qid, name in TASKS}

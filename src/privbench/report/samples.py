@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -132,6 +133,8 @@ class RunAnswer(TypedDict):
     no_boxes: bool
     factors: list[FactorMatch]
     unmatched: list[str]
+    invalid_boxes: list[str]
+    """One plain line per box of this answer that was not scored (where, what, why)."""
 
 
 class SpatialQuestion(TypedDict):
@@ -350,6 +353,16 @@ def _truth_boxes(qid: str, truth: Mapping[str, object], scale: float) -> list[Ov
     return boxes
 
 
+def invalid_box_line(box: Mapping[Any, object]) -> str:
+    """An invalid box as the card lists it: where it was, the value as the model wrote it,
+    why it was not scored. Plain text: the template escapes it, once (a value that is text
+    is shown as written, not as a JSON string with its quotes escaped)."""
+    value = box.get("box")
+    shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    where = str(box.get("option") or "").strip()
+    return f"{where + ' ' if where else ''}{shown}: {box.get('reason', '')}"
+
+
 def _choices(prediction: object) -> list[str]:
     if isinstance(prediction, str):
         return [prediction] if prediction else []
@@ -438,6 +451,7 @@ def _run_answer(
         "no_boxes": no_boxes,
         "factors": factors,
         "unmatched": unmatched,
+        "invalid_boxes": [invalid_box_line(_object(b)) for b in _listed(row.get("invalid_boxes"))],
     }
 
 

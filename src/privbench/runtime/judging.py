@@ -67,9 +67,16 @@ CUT_STOP_REASONS = frozenset({"max_tokens", "model_length"})
 """inspect's stop reasons of a reply cut off by a token limit (OpenAI's ``length``)."""
 
 
-def attempt_temperature(attempt: int) -> float:
-    """Temperature of try ``attempt`` (0-based): 0.0, then +0.5 per re-ask."""
-    return TEMPERATURE_STEP * attempt
+MAX_REASK_TEMPERATURE = 2.0
+"""Re-asks stop rising here (OpenAI's ceiling; where the default 0 reaches after 4 re-asks)."""
+
+
+def attempt_temperature(attempt: int, base: float = 0.0) -> float:
+    """Temperature of try ``attempt`` (0-based): ``base`` (``--judge-temperature``, default
+    0), then +0.5 per re-ask up to :data:`MAX_REASK_TEMPERATURE` (never below ``base``)."""
+    if attempt == 0:
+        return base
+    return max(base, min(base + TEMPERATURE_STEP * attempt, MAX_REASK_TEMPERATURE))
 
 
 @dataclass(frozen=True)
@@ -91,7 +98,8 @@ async def ask_until_parsed(
     cache: bool | CachePolicy = False,
     parse_cut: Callable[[str], T | None] | None = None,
 ) -> JudgeReply[T]:
-    """Send ``prompt(attempt)`` until ``parse`` accepts a reply (at most ``max_tries``).
+    """Send ``prompt(attempt)`` until ``parse`` accepts a reply (at most ``max_tries``),
+    the first at the temperature of the judge's settings (0 unless set), re-asks higher.
 
     A reply the judge stopped at a token limit (inspect's stop reason ``max_tokens`` or
     ``model_length``) is read with ``parse_cut`` where one is given (it declines what the
@@ -100,12 +108,15 @@ async def ask_until_parsed(
     """
     replies: list[str] = []
     reported_model = judge.name
+    base = judge.config.temperature or 0.0  # the judge's settings (``--judge-temperature``)
     for attempt in range(max_tries):
         output = await generate_once(
             judge,
             prompt(attempt),
             role="judge",
-            config=GenerateConfig(temperature=attempt_temperature(attempt), max_tokens=max_tokens),
+            config=GenerateConfig(
+                temperature=attempt_temperature(attempt, base), max_tokens=max_tokens
+            ),
             cache=cache,
         )
         reply = output.completion

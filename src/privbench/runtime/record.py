@@ -285,6 +285,12 @@ class JudgeDetail(_Record):
     reported_model: str = ""
     """The model name the judge's provider reported (none for the offline judge)."""
 
+    @property
+    def unreadable_replies(self) -> int:
+        """Replies that gave no valid verdict (all of them when none did; none for the
+        offline judge, which sends nothing)."""
+        return len(self.replies) - (1 if self.verdict is not None and self.replies else 0)
+
 
 class SpatialScoreRecord(CallCountsRecord):
     """The metadata of one SpatialTrust score: the reading of the answer and the verdicts."""
@@ -592,6 +598,10 @@ class RunIdentity:
     """The label the run was given (``--label``; empty: none)."""
     graded_model: str = ""
     """A grade run's recorded name for the graded model (empty in older logs and evals)."""
+    judge_temperature: float | None = None
+    """The temperature of the judge's first try (re-asks add 0.5 each; docs/judge.md), as
+    the ``grader`` role's settings in the log hold it; None when no model judged (the
+    offline judge). A log of a judge whose settings set none was asked at 0."""
 
     @classmethod
     def from_log(cls, log: EvalLog) -> RunIdentity:
@@ -621,6 +631,7 @@ class RunIdentity:
             judge_card=record.judge_card,
             run_label=str(record.label or ""),
             graded_model=str(record.graded_model or ""),
+            judge_temperature=_judge_temperature(log),
         )
 
     @property
@@ -658,6 +669,17 @@ class RunIdentity:
         """The run's display name: the one given (a reader's override), else the run's own
         ``--label``, else :attr:`answered_by`."""
         return given or self.run_label or self.answered_by
+
+
+def _judge_temperature(log: EvalLog) -> float | None:
+    """The ``grader`` role's temperature in the log (None: no model judged)."""
+    roles = log.eval.model_roles or {}
+    grader = roles.get("grader")
+    if isinstance(grader, list):
+        grader = grader[0] if grader else None
+    if grader is None:
+        return None
+    return float(grader.config.temperature or 0.0)
 
 
 def _benchmark_by_name(log: EvalLog) -> Benchmark | None:

@@ -59,8 +59,9 @@ class Generation:
 
     Defaults and why: the model under test answers at temperature 0 (the answer is graded
     once, so a reproducible answer is worth more than a sampled one; pass
-    ``--temperature`` to sample); the judge's temperature and output length are fixed by
-    its protocol (0, then +0.5 per re-ask; docs/judge.md) and not set here. Three retries with
+    ``--temperature`` to sample); the judge's first try is at ``judge_temperature``
+    (``--judge-temperature``, default 0, so that a grade is reproducible), each re-ask 0.5
+    higher (docs/judge.md); its output length is fixed by its protocol. Three retries with
     a 120 s per-attempt timeout bound a failing endpoint to minutes, not hours. ``cache``
     is inspect's model cache (a rerun of the same command with the same inputs is free);
     ``batch`` asks providers with batch APIs (OpenAI, Anthropic, Google) for half-price
@@ -74,6 +75,7 @@ class Generation:
     timeout: int = 120
     cache: bool = False
     batch: bool = False
+    judge_temperature: float = 0.0
 
     def model_config(self, connections: int | None = None) -> GenerateConfig:
         """The model under test's settings."""
@@ -88,8 +90,11 @@ class Generation:
         )
 
     def judge_config(self, connections: int) -> GenerateConfig:
-        """The judge's settings (its temperature and output length come from the protocol)."""
+        """The judge's settings: the temperature of its first try (the re-asks raise it,
+        :func:`~privbench.runtime.judging.attempt_temperature`); the output length comes
+        from the protocol. In the log as the ``grader`` role's settings."""
         return GenerateConfig(
+            temperature=self.judge_temperature,
             seed=self.seed,
             max_retries=self.max_retries,
             attempt_timeout=self.timeout,

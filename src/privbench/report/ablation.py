@@ -1,0 +1,117 @@
+"""SpatialTrust strategy variants of one model: their labels, their ablation table, the Average.
+
+Why: a report often holds one model run three times on the same data — ``direct``,
+``staged`` and ``guard`` — beside other models. Those runs answer two different questions:
+*what does the strategy add for this model* (the SpatialTrust paper's Table 3: the one-pass
+model, then + staged QA decomposition, then + conservative self-verification) and *how do
+models compare* (its Table 2). So the report
+
+* names every run with its strategy wherever a run is named, once more than one strategy
+  is present (a bare ``gpt-4o`` beside ``gpt-4o [guard]`` does not say it is the direct run);
+* lays each model's variants side by side (rows in the paper's order);
+* averages over models, not runs: one run per model (its direct run, else its first), so a
+  model run under three strategies is not counted three times and an inference method is
+  not mixed into the models' mean. The best score per column is still marked among all
+  full runs, as the paper's Table 2 marks SpatialTrustGuard beside the models.
+
+Everything here is a pure function of the runs' identity fields (rows of
+:attr:`privbench.analysis.runs.Results.runs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from privbench.runtime.running import NO_MODEL
+from privbench.spatialtrust.solvers import STRATEGIES
+
+BASE_STRATEGY = "direct"
+"""The one-pass strategy every other one is compared with (the paper's baseline row)."""
+
+Identity = tuple[str, str]
+"""A run's ``(model, strategy)``: what puts a comparison in its family."""
+RunFields = Mapping[Any, object]
+"""One run's row of the runs frame (pandas gives its records untyped keys)."""
+
+
+def run_identity(row: RunFields) -> Identity:
+    """``(model, strategy)`` of one run row; a grade run (answers made elsewhere) is its own
+    model, named by its label, with no strategy."""
+    model = str(row.get("model") or "")
+    if not model or model == NO_MODEL:
+        model = str(row["label"])
+    return model, str(row.get("strategy") or "")
+
+
+def strategy_labels(rows: Sequence[RunFields]) -> dict[str, str]:
+    """New labels for SpatialTrust runs that do not name their strategy, when the runs hold
+    more than one strategy (label → label with `` [strategy]``); other runs are unchanged."""
+    spatial = [r for r in rows if r.get("benchmark") == "spatialtrust"]
+    strategies = {str(r["strategy"]) for r in spatial if r.get("strategy")}
+    if len(strategies) < 2:
+        return {}
+    renamed: dict[str, str] = {}
+    for row in spatial:
+        label, strategy = str(row["label"]), str(row.get("strategy") or "")
+        if strategy and f"[{strategy}]" not in label:
+            renamed[label] = f"{label} [{strategy}]"
+    return renamed
+
+
+def _strategy_order(strategy: str) -> int:
+    return STRATEGIES.index(strategy) if strategy in STRATEGIES else len(STRATEGIES)
+
+
+def row_name(strategy: str) -> str:
+    """A variant's row name as in the paper's Table 3: the base, then ``+ staged`` …"""
+    return strategy if strategy == BASE_STRATEGY else f"+ {strategy}"
+
+
+@dataclass(frozen=True)
+class Ablation:
+    """One model's strategy variants on one dataset, in the paper's row order."""
+
+    model: str
+    runs: list[tuple[str, str]]
+    """``(row name, run label)`` per variant: ``direct``, ``+ staged``, ``+ guard``."""
+
+
+def ablations(runs: Sequence[str], identities: Mapping[str, Identity]) -> list[Ablation]:
+    """Models of ``runs`` (one dataset's) with runs under two strategies or more.
+
+    A model with two runs under one strategy keeps both, the run's label beside the row
+    name, so no run is hidden.
+    """
+    by_model: dict[str, list[str]] = {}
+    for run in runs:
+        by_model.setdefault(identities[run][0], []).append(run)
+    found = []
+    for model, members in by_model.items():
+        strategies = [identities[r][1] for r in members]
+        if len({s for s in strategies if s}) < 2:
+            continue
+        ordered = sorted(members, key=lambda r: _strategy_order(identities[r][1]))
+        rows = []
+        for run in ordered:
+            strategy = identities[run][1] or "predictions"
+            repeated = strategies.count(identities[run][1]) > 1
+            name = row_name(strategy)
+            rows.append((f"{name} ({run})" if repeated else name, run))
+        found.append(Ablation(model, rows))
+    return found
+
+
+def one_run_per_model(runs: Sequence[str], identities: Mapping[str, Identity]) -> list[str]:
+    """The runs an Average over models takes: per model its direct run, else its first
+    (strategy variants of one model are left out), in the given order."""
+    chosen: dict[str, str] = {}
+    for run in runs:
+        model, strategy = identities[run]
+        if model not in chosen or (
+            strategy == BASE_STRATEGY and identities[chosen[model]][1] != BASE_STRATEGY
+        ):
+            chosen[model] = run
+    kept = set(chosen.values())
+    return [run for run in runs if run in kept]
