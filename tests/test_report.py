@@ -32,9 +32,9 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from loopback_server import LoopbackServer
 from PIL import Image
 
+from privbench.formatting import signed
 from privbench.priviq.api import grade_priviq
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
-from privbench.report.figures import signed
 from privbench.report.html import ReportSettings, build_report, scripts_present
 from privbench.report.samples import Overlay, stack_labels
 from privbench.runtime.errors import UsageError

@@ -39,9 +39,9 @@ from privbench.analysis.run_diff import (
     pair_items,
     paired_figure,
     shorten,
-    signed,
     top_changed,
 )
+from privbench.formatting import signed
 from privbench.priviq.api import eval_priviq
 from privbench.spatialtrust.api import eval_spatialtrust
 

@@ -8,6 +8,15 @@ def fmt(value: float | None) -> str:
     return "–" if value is None else f"{value:.1f}"
 
 
+def signed(value: float | None) -> str:
+    """A difference in points with its sign, one decimal; a rounded zero is "0.0",
+    unsigned; an en dash for none (as :func:`fmt`)."""
+    if value is None:
+        return "–"
+    text = f"{value:+.1f}"
+    return "0.0" if float(text) == 0 else text
+
+
 def tokens_line(totals: dict[str, dict[str, int]]) -> str:
     """Token totals per role (what a run cost), from inspect's usage records."""
     parts = [

@@ -35,6 +35,7 @@ from rich.table import Table
 
 from privbench.analysis.runs import SHORT_HASH
 from privbench.analysis.uncertainty import N_BOOTSTRAP, paired_difference, permutation_p_value
+from privbench.formatting import signed
 from privbench.priviq.competencies import COMPETENCIES
 from privbench.priviq.log import priviq_log
 from privbench.runtime.errors import PrivbenchError, UsageError
@@ -389,15 +390,6 @@ def diff_logs(
 
 
 # --- presentation ------------------------------------------------------------------
-
-
-def signed(value: float | None) -> str:
-    """Points with their sign, one decimal; a rounded zero is "0.0"; "–" for none (the
-    report's convention for differences)."""
-    if value is None:
-        return "–"
-    text = f"{value:+.1f}"
-    return "0.0" if float(text) == 0 else text
 
 
 def shorten(text: str | None, limit: int = ANSWER_CHARS) -> str:

@@ -45,6 +45,7 @@ from matplotlib.transforms import blended_transform_factory
 
 from privbench.agreement_measures import bland_altman_limits
 from privbench.analysis.agreement import Ratings
+from privbench.formatting import signed
 
 STYLE = Path(__file__).with_name("privbench.mplstyle")
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#8C8C8C", "#F0E442")
@@ -187,12 +188,6 @@ def save(
         mirrors=mirrors,
         wide=wide,
     )
-
-
-def signed(value: float) -> str:
-    """A difference in points with its sign, one decimal; a rounded zero is "0.0", unsigned."""
-    text = f"{value:+.1f}"
-    return "0.0" if float(text) == 0 else text
 
 
 def _finite(value: Any) -> bool:

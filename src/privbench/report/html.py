@@ -63,7 +63,7 @@ from privbench.analysis.table_formats import (
     write_tables,
 )
 from privbench.analysis.uncertainty import N_BOOTSTRAP
-from privbench.formatting import fmt
+from privbench.formatting import fmt, signed
 from privbench.priviq.published import NOTE as PRIVIQ_NOTE
 from privbench.priviq.published import priviq_published, release_evidence, release_reason
 from privbench.published import PublishedTable
@@ -581,7 +581,7 @@ def _comparison_rows(pairs: pd.DataFrame) -> list[dict[str, str]]:
             "a": str(row["a"]),
             "b": str(row["b"]),
             "n": str(row["n"]),
-            "difference": figures.signed(float(row["difference"])),
+            "difference": signed(float(row["difference"])),
             "interval": _interval(row["low"], row["high"]),
             "p": f"{row['p']:.3g}",
             "p_holm": f"{row['p_holm']:.3g}",
