@@ -7,7 +7,7 @@
    (``privbench audit DIR --json``: start-up, loading and validating every image, the
    figures), and, in this process, loading and the figures apart. Wall and CPU times are
    printed: on a shared machine the CPU time is the better guide to an idle one (the
-   audit runs on one core). Target (issue 10): < 10 s.
+   audit runs on one core). Target: < 10 s.
 3. Times the audit of the shipped Priv-IQ suite with ``--ocr`` (PP-OCR on every image).
 
 Prints the times and the headline figures of both audits.

@@ -6,7 +6,7 @@ after ``--latency`` seconds (default 0.5) with ``--connections`` (default 32) co
 judge connections. Prints wall time, judge calls/s, client CPU ms per item and the ratio
 to the ideal ``ceil(calls / connections) × latency``.
 
-Targets (issue 2): ratio ≤ 1.4 and ≤ 15 ms client CPU per item on a 2-core machine.
+Targets: ratio ≤ 1.4 and ≤ 15 ms client CPU per item on a 2-core machine.
 
     .venv/bin/python bench/judge_throughput.py [--items 1000] [--latency 0.5] [--connections 32]
 """

@@ -7,7 +7,7 @@ factors — and predictions with several boxes per option, then times
 * q1–q3 scoring (eqs. 1–4: exact match, option sets, max-IoU grounding) per image, and
 * q4/q5 scoring (eqs. 5–6) from ready verdicts, IoU included,
 
-and the parsing of the raw JSON answers. Prints items/s for each. Target (issue 3):
+and the parsing of the raw JSON answers. Prints items/s for each. Target:
 ≥ 5,000 images/s for q1–q3 scoring on the 2-core development machine.
 
     .venv/bin/python bench/spatial_scoring.py [--images 10000] [--seed 0]

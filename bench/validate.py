@@ -31,7 +31,7 @@ from privbench.validation import validate_directory
 
 W, H = 1440, 960
 TARGET_S = 10.0
-"""100,000 items sharing images must validate within this (issue 2)."""
+"""100,000 items sharing images must validate within this."""
 
 
 def write_images(directory: Path, count: int, rng: random.Random) -> list[str]:
