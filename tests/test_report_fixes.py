@@ -310,3 +310,23 @@ def test_cli_judge_temperature(tmp_path: Path) -> None:
     assert "--judge-temperature: the offline judge has no temperature" in one_line_error(offline)
     negative = privbench("grade", "priviq", "--judge-temperature", "-1")
     assert negative.returncode == 2 and "--judge-temperature" in negative.stderr
+
+
+def test_a_chosen_label_gets_its_strategy_unless_it_names_it() -> None:
+    rows = [
+        {"benchmark": "spatialtrust", "label": label, "strategy": strategy}
+        for label, strategy in [
+            ("a", "direct"),
+            ("mine", "guard"),
+            ("gpt-4o guard", "guard"),
+            ("x [staged]", "staged"),
+            ("guardian", "guard"),
+        ]
+    ]
+    assert strategy_labels(rows) == {
+        "a": "a [direct]",
+        "mine": "mine [guard]",
+        "guardian": "guardian [guard]",
+    }
+    # one strategy only: nothing to tell apart, labels as given
+    assert strategy_labels([r for r in rows if r["strategy"] == "guard"]) == {}

@@ -20,6 +20,7 @@ Everything here is a pure function of the runs' identity fields (rows of
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,7 +48,11 @@ def run_identity(row: RunFields) -> Identity:
 
 def strategy_labels(rows: Sequence[RunFields]) -> dict[str, str]:
     """New labels for SpatialTrust runs that do not name their strategy, when the runs hold
-    more than one strategy (label → label with `` [strategy]``); other runs are unchanged."""
+    more than one strategy (label → label with `` [strategy]``); other runs are unchanged.
+
+    A label the user chose (``--label``) gets the suffix too unless it already names the
+    strategy as a word (``gpt-4o guard``): in a report that mixes strategies every run must
+    say which one it ran."""
     spatial = [r for r in rows if r.get("benchmark") == "spatialtrust"]
     strategies = {str(r["strategy"]) for r in spatial if r.get("strategy")}
     if len(strategies) < 2:
@@ -55,7 +60,7 @@ def strategy_labels(rows: Sequence[RunFields]) -> dict[str, str]:
     renamed: dict[str, str] = {}
     for row in spatial:
         label, strategy = str(row["label"]), str(row.get("strategy") or "")
-        if strategy and f"[{strategy}]" not in label:
+        if strategy and not re.search(rf"(?<![\w-]){re.escape(strategy)}(?![\w-])", label):
             renamed[label] = f"{label} [{strategy}]"
     return renamed
 
