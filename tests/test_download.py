@@ -209,6 +209,13 @@ def test_data_priviq_means_the_downloaded_copy(
     checked = privbench("validate", "priviq", cwd=tmp_path)
     assert checked.returncode == 0, checked.stderr
     assert f"{default_root() / 'priv-iq'}: Priv-IQ, 4 items" in checked.stdout
+    # a dry run plans the downloaded copy's 4 items, not the shipped suite's 146
+    planned = privbench(
+        "eval", "priviq", "--data", "priviq", "--model", "openai/gpt-4o",
+        "--judge", "openai/gpt-4o", "--dry-run", "--json", cwd=tmp_path,
+    )  # fmt: skip
+    assert planned.returncode == 0, planned.stderr
+    assert json.loads(planned.stdout)["calls"] == {"model": 4, "judge": 4}
     run = privbench(
         "eval", "priviq", "--data", "priviq", "--model", "privbench/ocr-pii",
         "--judge", "offline", "--log-dir", tmp_path / "logs", "--json", cwd=tmp_path,

@@ -506,6 +506,7 @@ def grade_priviq_command(
     judge_price: JudgePriceOption = None,
 ) -> None:
     """Grade a results.json with the Priv-IQ judge; write the grade file and score CSVs."""
+    from privbench.priviq import plan as priviq_plan
     from privbench.priviq.api import grade_priviq, resume_priviq
     from privbench.priviq.task import default_data_dir
 
@@ -526,24 +527,21 @@ def grade_priviq_command(
             generation,
             judge_card,
         )
-        if dry_run:
-            from privbench.priviq import plan
-
-            if resume is not None:
-                _dry_run(plan.resume_plan(resume, options), prices, as_json)
-            elif predictions is None:
-                raise UsageError("--predictions: required (or --resume LOG)")
-            else:
-                graded = plan.grade_plan(data, predictions, options, grades=grades)
-                _dry_run(graded, prices, as_json)
-            return
         if resume is not None:
+            if dry_run:
+                _dry_run(priviq_plan.resume_plan(resume, options), prices, as_json)
+                return
             run = resume_priviq(resume, model_name=model_name, out_dir=out, options=options)
         elif predictions is None:
             raise UsageError("--predictions: required (or --resume LOG)")
         else:
+            priviq_data = _priviq_data(data)
+            if dry_run:
+                graded = priviq_plan.grade_plan(priviq_data, predictions, options, grades=grades)
+                _dry_run(graded, prices, as_json)
+                return
             run = grade_priviq(
-                _priviq_data(data) or default_data_dir(),
+                priviq_data or default_data_dir(),
                 predictions,
                 grades=grades,
                 model_name=model_name,
@@ -595,6 +593,7 @@ def eval_priviq_command(
     judge_price: JudgePriceOption = None,
 ) -> None:
     """Answer every Priv-IQ item once with --model and grade the answers with the judge."""
+    from privbench.priviq import plan as priviq_plan
     from privbench.priviq.api import eval_priviq, resume_priviq
 
     def action() -> None:
@@ -614,23 +613,21 @@ def eval_priviq_command(
             generation,
             judge_card,
         )
-        if dry_run:
-            from privbench.priviq import plan
-
-            if resume is not None:
-                _dry_run(plan.resume_plan(resume, options), prices, as_json)
-            elif model is None:
-                raise UsageError("--model: required (or --resume LOG)")
-            else:
-                _dry_run(plan.eval_plan(data, model, options, limit=limit), prices, as_json)
-            return
         if resume is not None:
+            if dry_run:
+                _dry_run(priviq_plan.resume_plan(resume, options), prices, as_json)
+                return
             run = resume_priviq(resume, out_dir=out, options=options)
         elif model is None:
             raise UsageError("--model: required (or --resume LOG)")
         else:
+            priviq_data = _priviq_data(data)
+            if dry_run:
+                planned = priviq_plan.eval_plan(priviq_data, model, options, limit=limit)
+                _dry_run(planned, prices, as_json)
+                return
             run = eval_priviq(
-                _priviq_data(data),
+                priviq_data,
                 model,
                 limit=limit,
                 out_dir=out,
@@ -863,6 +860,7 @@ def eval_spatialtrust_command(
     judge_price: JudgePriceOption = None,
 ) -> None:
     """Answer every SpatialTrust capture with --model and score the five questions."""
+    from privbench.spatialtrust import plan as spatial_plan
     from privbench.spatialtrust.api import eval_spatialtrust, resume_spatialtrust
 
     def action() -> None:
@@ -875,15 +873,16 @@ def eval_spatialtrust_command(
         options = _run_options(
             judge, 1, "paper", judge_connections, log_dir, as_json, generation, judge_card
         )
-        if dry_run:
-            from privbench.spatialtrust import plan
-
-            if resume is not None:
-                _dry_run(plan.resume_plan(resume, options), prices, as_json)
-            elif model is None:
-                raise UsageError("--model: required (or --resume LOG)")
-            else:
-                planned = plan.eval_plan(
+        if resume is not None:
+            if dry_run:
+                _dry_run(spatial_plan.resume_plan(resume, options), prices, as_json)
+                return
+            run = resume_spatialtrust(resume, out_dir=out, options=options, overwrite=overwrite)
+        elif model is None:
+            raise UsageError("--model: required (or --resume LOG)")
+        else:
+            if dry_run:
+                planned = spatial_plan.eval_plan(
                     data,
                     model,
                     options,
@@ -893,12 +892,7 @@ def eval_spatialtrust_command(
                     limit=limit,
                 )
                 _dry_run(planned, prices, as_json)
-            return
-        if resume is not None:
-            run = resume_spatialtrust(resume, out_dir=out, options=options, overwrite=overwrite)
-        elif model is None:
-            raise UsageError("--model: required (or --resume LOG)")
-        else:
+                return
             run = eval_spatialtrust(
                 data,
                 model,
@@ -953,6 +947,7 @@ def grade_spatialtrust_command(
     judge_price: JudgePriceOption = None,
 ) -> None:
     """Score SpatialTrust predictions made elsewhere (format: docs/spatialtrust.md)."""
+    from privbench.spatialtrust import plan as spatial_plan
     from privbench.spatialtrust.api import grade_spatialtrust, resume_spatialtrust
 
     def action() -> None:
@@ -965,24 +960,20 @@ def grade_spatialtrust_command(
         options = _run_options(
             judge, 1, "paper", judge_connections, log_dir, as_json, generation, judge_card
         )
-        if dry_run:
-            from privbench.spatialtrust import plan
-
-            if resume is not None:
-                _dry_run(plan.resume_plan(resume, options), prices, as_json)
-            elif predictions is None:
-                raise UsageError("--predictions: required (or --resume LOG)")
-            else:
-                graded = plan.grade_plan(data, predictions, options, box_format=box_format)
-                _dry_run(graded, prices, as_json)
-            return
         if resume is not None:
+            if dry_run:
+                _dry_run(spatial_plan.resume_plan(resume, options), prices, as_json)
+                return
             run = resume_spatialtrust(
                 resume, model_name=model_name, out_dir=out, options=options, overwrite=overwrite
             )
         elif predictions is None:
             raise UsageError("--predictions: required (or --resume LOG)")
         else:
+            if dry_run:
+                graded = spatial_plan.grade_plan(data, predictions, options, box_format=box_format)
+                _dry_run(graded, prices, as_json)
+                return
             run = grade_spatialtrust(
                 data,
                 predictions,
