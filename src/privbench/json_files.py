@@ -40,6 +40,16 @@ ENCODING = "utf-8-sig"
 """UTF-8, with or without a leading byte-order mark: Windows tools (Notepad, PowerShell's
 ``Out-File``, Python's ``utf-8-sig``) write one, and it is no reason to reject a file."""
 
+MAX_FILE_BYTES = 1 << 30
+"""Largest input file read (1 GiB): a dataset of 100,000 SpatialTrust records is about a
+fifth of it; a larger file (or a device such as ``/dev/zero``) is refused in one line."""
+
+MAX_LINE_BYTES = 16 << 20
+"""Longest JSONL line read (16 MiB): one record, with a long model answer, is a few
+kilobytes; a longer line is a broken or hostile writer."""
+
+_BLOCK = 1 << 20
+
 MAX_DEPTH = 64
 """Deepest nesting a JSONL line may have. Datasets and predictions need fewer than ten
 levels; a deeper line is a broken writer, and scoring steps that recurse would fail on it."""
@@ -221,15 +231,100 @@ def _surrogate_message(found: str) -> str:
     return f"{found}: half of a UTF-16 pair, not valid Unicode; replace it (e.g. with U+FFFD)"
 
 
-def _read_text(path: Path, display: str) -> tuple[str | None, list[Problem]]:
+def _too_large(limit: int) -> str:
+    return f"larger than {limit:,} bytes, the most privbench reads from one file"
+
+
+def _read_text(
+    path: Path, display: str, max_bytes: int | None = None
+) -> tuple[str | None, list[Problem]]:
+    """The whole text of a JSON file, or the one problem that stops it being read.
+
+    Read up to ``max_bytes`` (default :data:`MAX_FILE_BYTES`) plus one: a device such as
+    ``/dev/zero`` or an endless pipe is refused, not read until memory runs out.
+    """
+    limit = MAX_FILE_BYTES if max_bytes is None else max_bytes
     try:
-        return path.read_text(encoding=ENCODING), []
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
     except FileNotFoundError:
         return None, [Problem(display, None, "file not found")]
-    except UnicodeDecodeError as error:
-        return None, [Problem(display, None, f"not UTF-8 text (byte {error.start})")]
     except OSError as error:
         return None, [Problem(display, None, f"unreadable ({error.strerror})")]
+    if len(data) > limit:
+        return None, [Problem(display, None, _too_large(limit))]
+    try:
+        return data.decode(ENCODING), []
+    except UnicodeDecodeError as error:
+        return None, [Problem(display, None, f"not UTF-8 text (byte {error.start})")]
+
+
+def jsonl_lines(
+    path: Path,
+    display: str,
+    problems: list[Problem],
+    *,
+    max_bytes: int | None = None,
+    max_line_bytes: int | None = None,
+) -> Iterator[tuple[int, str]]:
+    """``(line number, text)`` of every line of a JSONL file: the one way JSONL is split.
+
+    Lines end at ``\n`` only (a ``\r`` before it is JSON whitespace). Why not
+    ``str.splitlines``: it also splits at U+2028, U+2029, U+0085 and other characters
+    that JSON strings may hold unescaped (``json.dumps(..., ensure_ascii=False)`` writes
+    them so), which cut a valid line in two. The file is read in blocks: a line longer
+    than ``max_line_bytes`` (default :data:`MAX_LINE_BYTES`) or a file longer than
+    ``max_bytes`` (:data:`MAX_FILE_BYTES`) is one problem (file and line) and the rest is
+    not read, so ``/dev/zero`` is refused after a few megabytes. A line that is not UTF-8
+    is a problem too, and ends the reading.
+    """
+    file_limit = MAX_FILE_BYTES if max_bytes is None else max_bytes
+    line_limit = MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        problems.append(Problem(display, None, "file not found"))
+        return
+    except OSError as error:
+        problems.append(Problem(display, None, f"unreadable ({error.strerror})"))
+        return
+    with handle:
+        number, start, pending = 0, 0, b""
+        while True:
+            try:
+                block = handle.read(_BLOCK)
+            except OSError as error:
+                problems.append(Problem(display, None, f"unreadable ({error.strerror})"))
+                return
+            if start + len(pending) + len(block) > file_limit:
+                problems.append(Problem(display, None, _too_large(file_limit)))
+                return
+            if block:
+                pieces = (pending + block).split(b"\n")
+                pending = pieces.pop()
+            else:  # the end: a last line without its newline
+                pieces = [pending] if pending else []
+            if len(pending) > line_limit:
+                where = f"{display}:{number + len(pieces) + 1}"
+                message = f"a line longer than {line_limit:,} bytes; the rest is not read"
+                problems.append(Problem(where, None, message))
+                return
+            for raw in pieces:
+                number += 1
+                if len(raw) > line_limit:
+                    message = f"a line longer than {line_limit:,} bytes; the rest is not read"
+                    problems.append(Problem(f"{display}:{number}", None, message))
+                    return
+                try:
+                    line = raw.decode(ENCODING if number == 1 else "utf-8")
+                except UnicodeDecodeError as error:
+                    message = f"not UTF-8 text (byte {start + error.start})"
+                    problems.append(Problem(f"{display}:{number}", None, message))
+                    return
+                start += len(raw) + 1
+                yield number, line
+            if not block:
+                return
 
 
 def read_json_object(path: Path, display: str) -> tuple[JsonObject | None, list[Problem]]:
@@ -304,12 +399,8 @@ def iter_jsonl(
     loader) then never holds every parsed line at once — for 100,000 lines that halves
     the memory and the work of the next cycle collection.
     """
-    text, found = _read_text(path, display)
-    problems.extend(found)
-    if text is None:
-        return
     duplicates = _DuplicateKeys()
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in jsonl_lines(path, display, problems):
         if not line.strip():
             continue
         duplicates.found.clear()

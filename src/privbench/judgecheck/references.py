@@ -316,14 +316,14 @@ class _Collected:
 
 def _read_jsonl(path: Path, part: str | None, found: _Collected) -> None:
     display = str(path)
-    lines = 0
+    lines, before = 0, len(found.problems)
     for number, value in iter_jsonl(path, display, found.problems):
         lines += 1
         item, problems = parse_reference_line(value, f"{display}:{number}", f"line-{number}", part)
         found.problems += problems
         if item is not None:
             found.items.append((item, f"{display}:{number}"))
-    if not lines and not any(problem.file == display for problem in found.problems):
+    if not lines and len(found.problems) == before:  # a line that cannot be read is no line
         found.problems.append(Problem(display, None, f"empty: no lines, each should be {_SHAPE}"))
 
 
