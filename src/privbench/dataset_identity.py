@@ -29,7 +29,8 @@ def _hash(directory: Path, _state: tuple[tuple[str, int, int], ...]) -> str:
     digest = hashlib.sha256()
     for path in _files(directory):
         digest.update(path.relative_to(directory).as_posix().encode("utf-8") + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
+        with path.open("rb") as handle:  # streamed: an image is never held whole
+            digest.update(hashlib.file_digest(handle, "sha256").digest())
     return digest.hexdigest()
 
 

@@ -26,9 +26,15 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from privbench.dataset_identity import dataset_hash
 from privbench.priviq.dataset import DATASET_FILE, validate_priviq
-from privbench.runtime.archive import dataset_roots, member_names, unpack
+from privbench.runtime.archive import (
+    ArchiveRefused,
+    UnpackLimits,
+    dataset_roots,
+    member_names,
+    unpack,
+)
 from privbench.runtime.cache import cache_dir
-from privbench.runtime.download import TIMEOUT_S, fetch, sha256_file
+from privbench.runtime.download import MAX_DOWNLOAD_BYTES, TIMEOUT_S, fetch, sha256_file
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.output_dirs import ensure_writable_dir
 
@@ -245,13 +251,17 @@ def download_priviq(
     force: bool = False,
     progress: bool = True,
     timeout: float = TIMEOUT_S,
+    max_bytes: int = MAX_DOWNLOAD_BYTES,
+    limits: UnpackLimits | None = None,
 ) -> Release:
     """Download, check and unpack the release into ``root`` (default :func:`default_root`).
 
     A complete copy already there is returned as it is (``already``) unless ``force``.
     Raises :class:`PrivbenchError` (one line naming the address) on a network failure (the
-    ``.part`` is kept for a rerun), a hash that is not the pinned one, an unsafe or foreign
-    archive, or a dataset that does not validate (the zip is kept).
+    ``.part`` is kept for a rerun); a file over ``max_bytes`` or an archive that is unsafe
+    to unpack (a name, a size over ``limits``, a clash) — both deleted; or a foreign
+    archive, a dataset that does not validate or that is not the pinned release (the zip
+    is kept for a look).
     """
     option = "--dir" if root is not None else "the cache folder"
     root = default_root() if root is None else root
@@ -264,15 +274,18 @@ def download_priviq(
             f"readable {RECORD_FILE} beside it); move it away or choose another --dir"
         )
     ensure_writable_dir(root, option)
-    archive = fetch(url, root / ARCHIVE, restart=force, timeout=timeout, progress=progress).path
+    fetched = fetch(
+        url, root / ARCHIVE, restart=force, timeout=timeout, progress=progress, max_bytes=max_bytes
+    )
+    archive = fetched.path
     sha256 = sha256_file(archive)
     verified = _check_pin(sha256, url, archive)
-    inside = _archive_root(archive, url)
     staging = root / _UNPACKING
     if staging.exists():
         shutil.rmtree(staging)
     try:
-        files = unpack(archive, staging, inside, f"{url} ({archive})")
+        inside = _archive_root(archive, url)
+        files = unpack(archive, staging, inside, f"{url} ({archive})", limits)
         items = _validated(staging, archive, inside, url)
         record = DownloadRecord(
             url=url,
@@ -284,6 +297,9 @@ def download_priviq(
             archive_root=inside,
         )
         _place(root, staging)
+    except ArchiveRefused:
+        archive.unlink(missing_ok=True)  # never a dataset: nothing of it is kept
+        raise
     finally:
         if staging.exists():
             shutil.rmtree(staging)

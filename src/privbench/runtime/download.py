@@ -11,6 +11,16 @@ those of another. Only a complete file is renamed to ``<name>``.
 Every network failure — connection refused, an unknown host, a timeout, an HTTP error, a
 connection that breaks — is one :class:`~privbench.runtime.errors.PrivbenchError` line
 naming the address; the ``.part`` stays for the next try.
+
+Why limits: the server decides what it sends. Nothing larger than ``max_bytes``
+(:data:`MAX_DOWNLOAD_BYTES` unless the caller says less) is written: a reply that announces
+more is refused before a byte is written, and a body that goes past what it announced, or
+past the maximum when it announces nothing (an endless body), is cut off there. The
+request asks for ``Accept-Encoding: identity``; a server that compresses anyway is read as
+sent (the ``.part`` holds those bytes, so ranges still fit) and decoded at the end with a
+decoder bounded by the same maximum (a "gzip bomb" stops there). A failure that a rerun
+cannot repair (too large, an encoding that does not decode) deletes what it wrote; only a
+broken connection keeps the ``.part``.
 """
 
 from __future__ import annotations
@@ -18,8 +28,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import zlib
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -42,6 +53,12 @@ PART_SUFFIX = ".part"
 SOURCE_SUFFIX = ".part.source"
 TIMEOUT_S = 30.0
 """Seconds to connect, and the longest silence while bytes arrive."""
+MAX_DOWNLOAD_BYTES = 2 << 30
+"""Largest file downloaded (2 GiB), before and after any decoding: the release is far
+smaller; an endless or inflated body stops here."""
+DECODED_SUFFIX = ".decoding"
+_DECODERS = {"gzip": 47, "x-gzip": 47, "deflate": 47}
+"""``Content-Encoding`` values decoded (zlib window bits: 47 reads gzip and zlib)."""
 
 _CONTENT_RANGE = re.compile(r"^\s*bytes\s+(\d+)-(\d+)/(\d+|\*)\s*$")
 
@@ -126,8 +143,12 @@ def _read_source(target: Path) -> dict[str, str]:
     return {key: value for key, value in data.items() if isinstance(value, str)}
 
 
-def _write_source(target: Path, url: str, etag: str | None) -> None:
-    note = {"url": url} | ({"etag": etag} if etag else {})
+def _write_source(target: Path, url: str, etag: str | None, encoding: str | None) -> None:
+    note = (
+        {"url": url}
+        | ({"etag": etag} if etag else {})
+        | ({"encoding": encoding} if encoding else {})
+    )
     source_path(target).write_text(json.dumps(note) + "\n", encoding="utf-8")
 
 
@@ -165,11 +186,13 @@ def fetch(
     restart: bool = False,
     timeout: float = TIMEOUT_S,
     progress: bool = True,
+    max_bytes: int = MAX_DOWNLOAD_BYTES,
 ) -> Fetched:
     """Download ``url`` to ``target``, continuing a ``.part`` an earlier try left.
 
     ``restart`` drops the kept bytes first. Raises :class:`PrivbenchError` (one line naming
-    ``url``) on any network failure or Ctrl-C (exit code 130), keeping the ``.part``.
+    ``url``) on any network failure or Ctrl-C (exit code 130), keeping the ``.part``; and
+    on a file larger than ``max_bytes`` (as sent or decoded), deleting what it wrote.
     """
     if httpx.URL(url).scheme not in ("http", "https"):
         raise UsageError(f"{url}: not an http(s) address")
@@ -201,15 +224,21 @@ def fetch(
                         continue
                     if outcome == "whole":
                         offset = resumed_from = 0
-                    _write_source(target, url, response.headers.get("etag"))
+                    encoding = _encoding(response.headers, url)
+                    if outcome == "append" and encoding != source.get("encoding"):
+                        offset = resumed_from = 0  # kept bytes of another coding: start over
+                        part.unlink(missing_ok=True)
+                        continue
+                    _write_source(target, url, response.headers.get("etag"), encoding)
                     total = expected_size(response.status_code, offset, response.headers)
-                    with (
-                        part.open("ab" if offset else "wb") as out,
-                        _bar(target.name, progress, total, offset) as bar,
-                    ):
-                        for chunk in response.iter_bytes(CHUNK):
-                            out.write(chunk)
-                            bar.advance(bar.task_ids[0], len(chunk))
+                    if total is not None and total > max_bytes:
+                        _discard(target)
+                        raise PrivbenchError(
+                            f"{url}: the server announces {total:,} bytes, more than the "
+                            f"{max_bytes:,} privbench downloads; nothing was kept"
+                        )
+                    bar = _bar(target.name, progress, total, offset)
+                    _receive(response, part, offset, total, max_bytes, bar, url)
                     size = part.stat().st_size
                     if total is not None and size != total:
                         raise PrivbenchError(
@@ -230,6 +259,110 @@ def fetch(
     except httpx.HTTPError as error:  # the connection broke, a malformed reply, too many redirects
         cause = str(error) or type(error).__name__
         raise PrivbenchError(f"{url}: download failed ({cause}){_kept(part)}") from None
-    part.replace(target)
+    encoding = _read_source(target).get("encoding")
+    if encoding:
+        _decode(part, target, encoding, max_bytes, url)
+    else:
+        part.replace(target)
     source_path(target).unlink(missing_ok=True)
     return Fetched(target, target.stat().st_size, resumed_from)
+
+
+def _encoding(headers: httpx.Headers, url: str) -> str | None:
+    """The reply's content coding (None: the bytes are the file's); one line if unknown."""
+    value = str(headers.get("content-encoding", "")).strip().lower()
+    if value in ("", "identity"):
+        return None
+    if value not in _DECODERS:
+        raise PrivbenchError(
+            f"{url}: the server sent the file {value}-encoded although privbench asked for "
+            f"it unencoded (Accept-Encoding: identity); privbench decodes only "
+            f"{', '.join(sorted(set(_DECODERS)))}"
+        )
+    return value
+
+
+def _discard(target: Path) -> None:
+    """Delete everything a download of ``target`` wrote: the ``.part``, its note, a decoding."""
+    for path in (part_path(target), source_path(target), _decoding_path(target)):
+        path.unlink(missing_ok=True)
+
+
+def _decoding_path(target: Path) -> Path:
+    return target.with_name(target.name + DECODED_SUFFIX)
+
+
+def _receive(
+    response: httpx.Response,
+    part: Path,
+    offset: int,
+    total: int | None,
+    max_bytes: int,
+    bar: AbstractContextManager[Progress],
+    url: str,
+) -> None:
+    """Append the reply's bytes, as sent, to ``part`` (kept from ``offset`` on).
+
+    More bytes in all than the reply announced (``total``), or than ``max_bytes`` when it
+    announced nothing, is a body that does not end where it should: the ``.part`` is
+    deleted (its bytes are not the file's) and the error says so.
+    """
+    limit = max_bytes if total is None else total
+    written = offset
+    with part.open("ab" if offset else "wb") as out, bar as shown:
+        for chunk in response.iter_raw(CHUNK):
+            written += len(chunk)
+            if written > limit:
+                out.close()
+                _discard(part.with_name(part.name.removesuffix(PART_SUFFIX)))
+                said = (
+                    "the size it announced" if total is not None else "the most privbench downloads"
+                )
+                raise PrivbenchError(
+                    f"{url}: the server sent more than {limit:,} bytes ({said}); stopped "
+                    "there, nothing was kept"
+                )
+            out.write(chunk)
+            shown.advance(shown.task_ids[0], len(chunk))
+
+
+def _decode(part: Path, target: Path, encoding: str, max_bytes: int, url: str) -> None:
+    """Decode the complete ``.part`` into ``target``, writing at most ``max_bytes``.
+
+    Why bounded: a few megabytes of gzip can inflate to gigabytes. The decoder is asked
+    for at most the bytes still allowed each time, so memory and disk stay bounded.
+    """
+    decoding = _decoding_path(target)
+    written = 0
+    try:
+        with part.open("rb") as source, decoding.open("wb") as out:
+            decoder = zlib.decompressobj(_DECODERS[encoding])
+            for block in iter(lambda: source.read(CHUNK), b""):
+                data = block
+                while data:
+                    room = max_bytes - written + 1
+                    piece = decoder.decompress(data, room)
+                    written += len(piece)
+                    if written > max_bytes:
+                        raise PrivbenchError(
+                            f"{url}: the server's {encoding} body decodes to more than "
+                            f"{max_bytes:,} bytes, the most privbench downloads; stopped "
+                            "there, nothing was kept"
+                        )
+                    out.write(piece)
+                    data = decoder.unconsumed_tail
+                    if decoder.eof and decoder.unused_data:  # another gzip member follows
+                        data = decoder.unused_data
+                        decoder = zlib.decompressobj(_DECODERS[encoding])
+            if not decoder.eof:
+                raise PrivbenchError(f"{url}: the server's {encoding} body ends early")
+    except zlib.error as error:
+        _discard(target)
+        raise PrivbenchError(
+            f"{url}: the server's {encoding} body does not decode ({error}); nothing was kept"
+        ) from None
+    except PrivbenchError:
+        _discard(target)
+        raise
+    decoding.replace(target)
+    part.unlink()
