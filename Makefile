@@ -44,6 +44,7 @@ bench: install
 	$(BIN)/python bench/review.py
 	$(BIN)/python bench/audit.py
 	$(BIN)/python bench/validate.py
+	$(BIN)/python bench/download.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
