@@ -186,7 +186,8 @@ def test_download_unpacks_validates_and_records(
         "items": 4,
         "archive_root": "Priv-IQ",
     }
-    assert f"4 items, 5 files in {dataset}" in result.stdout
+    assert f"Priv-IQ data: 4 items, 5 files in {dataset}" in result.stdout
+    assert f"data from {url}, not verified against the release" in result.stdout
     assert recorded_release_hashes() == frozenset({dataset_hash(dataset)})
     assert served.ranges == [None]
 
@@ -369,19 +370,31 @@ def test_an_archive_without_the_index_file(serve: tuple[Release, str], tmp_path:
     assert "not a zip archive" in one_line_error(result)
 
 
-def test_a_pinned_hash_is_enforced(
+def test_only_the_pinned_content_hash_is_the_release(
     serve: tuple[Release, str], release_zip: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     served, url = serve
     served.body = release_zip
-    monkeypatch.setattr(release, "PINNED_SHA256", "0" * 64)
+    # nothing pinned: the data is named by where it came from, never "the release"
+    found = download_priviq(tmp_path / "first", url, progress=False)
+    assert not found.record.verified
+    assert found.lines()[0].startswith("Priv-IQ data: 4 items")
+    assert found.lines()[1].startswith(
+        f"data from {url}, not verified against the release (privbench pins no release hash)"
+    )
+    assert not any("Priv-IQ release" in line for line in found.lines())
+    # a pinned hash that differs (a mirror with one answer changed): refused, zip kept
+    monkeypatch.setattr(release, "RELEASE_DATASET_HASH", "0" * 64)
     with pytest.raises(PrivbenchError, match=r"is not the release's 0{64}; nothing was unpacked"):
         download_priviq(tmp_path / "rel", url, progress=False)
     assert not (tmp_path / "rel" / "priv-iq").exists()
     assert (tmp_path / "rel" / "Priv-IQ.zip").read_bytes() == release_zip
-    monkeypatch.setattr(release, "PINNED_SHA256", hashlib.sha256(release_zip).hexdigest())
-    found = download_priviq(tmp_path / "rel", url, progress=False)
-    assert found.record.verified and "matches the pinned hash" in found.lines()[1]
+    # the pinned hash itself, from any address: the release
+    monkeypatch.setattr(release, "RELEASE_DATASET_HASH", found.record.dataset_hash)
+    pinned = download_priviq(tmp_path / "rel", url, progress=False)
+    assert pinned.record.verified
+    assert pinned.lines()[0].startswith("Priv-IQ release: 4 items")
+    assert pinned.lines()[1].startswith("the public release (content hash verified)")
 
 
 def test_copies_in_other_folders_are_recorded(

@@ -74,7 +74,9 @@ def test_review_export_of_a_name_holding_a_line_separator(tmp_path: Path) -> Non
     assert len(load_spatialtrust(out)) == 1
     ((_, written),) = read_jsonl(out / DATASET_FILE, DATASET_FILE)[0]
     assert isinstance(written, dict) and isinstance(written["annotation"], dict)
-    assert [element["name"] for element in written["annotation"]["elements"]] == [name]
+    elements = written["annotation"]["elements"]
+    assert isinstance(elements, list) and isinstance(elements[0], dict)
+    assert [elements[0]["name"]] == [name] and len(elements) == 1
 
 
 def test_a_line_over_the_limit_is_one_problem_and_the_rest_is_not_read(tmp_path: Path) -> None:

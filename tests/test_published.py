@@ -27,9 +27,10 @@ from conftest import (
     write_priviq,
     write_spatial,
 )
+from inspect_ai.log import read_eval_log
 
 from privbench.dataset_identity import dataset_hash
-from privbench.priviq.api import grade_priviq
+from privbench.priviq.api import grade_priviq, read_priviq_log
 from privbench.priviq.competencies import COMPETENCIES, Combination, combination_label
 from privbench.priviq.dataset import load_priviq
 from privbench.priviq.generate.allocation import TABLE_1
@@ -46,6 +47,7 @@ from privbench.priviq.published import (
 )
 from privbench.published import PublishedTable, published_tables
 from privbench.report.html import ReportSettings, build_report
+from privbench.runtime.record import RunIdentity
 from privbench.shipped import PRIVIQ_SUITE
 from privbench.spatialtrust.aggregate import TASKS
 from privbench.spatialtrust.api import grade_spatialtrust
@@ -175,13 +177,23 @@ def _evidence(combinations: dict[str, Combination], **change: object) -> Release
         "dataset_hash": "0" * 64,
         "data_found": True,
         "generated": False,
+        "origin": "/data/release",
     }
     return ReleaseEvidence(**(fields | change))  # type: ignore[arg-type]
 
 
-def test_the_release_is_recognised_by_ids_and_table1_counts() -> None:
-    assert is_public_priviq_release(_evidence(_release()))
-    assert release_reason(_evidence(_release())) == ""
+UNVERIFIED = "data from /data/release, not verified against the release"
+
+
+def test_the_release_is_its_shape_and_the_pinned_content_hash() -> None:
+    assert is_public_priviq_release(_evidence(_release(), verified=True))
+    assert release_reason(_evidence(_release(), verified=True)) == ""
+    assert _evidence(_release(), verified=True).note == "same data: the public Priv-IQ release"
+    # the release's ids and Table 1's counts alone: a mirror's copy with one answer changed
+    unverified = _evidence(_release())
+    assert not is_public_priviq_release(unverified)
+    assert release_reason(unverified) == f"{UNVERIFIED} (privbench pins no release hash)"
+    assert unverified.note == release_reason(unverified)
 
 
 def test_anything_else_is_not_the_release() -> None:
@@ -196,22 +208,31 @@ def test_anything_else_is_not_the_release() -> None:
     assert not is_public_priviq_release(_evidence(_release(), data_found=False))
 
 
-def test_a_recorded_download_is_the_release_wherever_it_is_now(
+def test_a_download_is_the_release_only_by_the_pinned_hash(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # an unmodified download counts even where its folder has moved; its shape still counts
-    assert is_public_priviq_release(_evidence(_release(), data_found=False, downloaded=True))
-    short = dict(list(_release().items())[:-1])
-    assert not is_public_priviq_release(_evidence(short, downloaded=True))
-    # the evidence reads the hashes the download recorded
     import privbench.priviq.published as published
+    import privbench.priviq.release as release
 
-    monkeypatch.setattr(published, "recorded_release_hashes", lambda: frozenset({"ab" * 32}))
+    url = "https://mirror.example/Priv-IQ.zip"
+    origins = {"ab" * 32: url}
+    monkeypatch.setattr(published, "download_origin", origins.get)
     gone = "/nonexistent/priviq-release"
-    assert release_evidence(_release(), gone, "ab" * 32).downloaded
+    downloaded = release_evidence(_release(), gone, "ab" * 32)
+    assert not downloaded.verified and not is_public_priviq_release(downloaded)
+    assert downloaded.note == (
+        f"data from {url}, not verified against the release (privbench pins no release hash)"
+    )
+    assert release_evidence(_release(), gone, "cd" * 32).origin == gone  # no download
+    monkeypatch.setattr(release, "RELEASE_DATASET_HASH", "ab" * 32)
     assert is_public_priviq_release(release_evidence(_release(), gone, "ab" * 32))
-    assert not release_evidence(_release(), gone, "cd" * 32).downloaded
-    assert not is_public_priviq_release(release_evidence(_release(), gone, "cd" * 32))
+    short = dict(list(_release().items())[:-1])
+    assert not is_public_priviq_release(release_evidence(short, gone, "ab" * 32))
+    other = release_evidence(_release(), gone, "cd" * 32)
+    assert not is_public_priviq_release(other)
+    assert other.note.endswith(
+        "not verified against the release (its content hash is not the release's)"
+    )
 
 
 def test_the_shipped_generated_suite_is_never_the_release() -> None:
@@ -276,14 +297,40 @@ def _show_json(*args: str | Path) -> dict[str, object]:
     return document
 
 
-def test_show_json_has_the_published_rows_over_the_release(logs: dict[str, Path]) -> None:
-    rows = _show_json(logs["release"])["published"]
+def test_unverified_data_shows_the_rows_only_on_request_and_says_so(
+    logs: dict[str, Path],
+) -> None:
+    data = logs["root"] / "release"
+    note = f"data from {data}, not verified against the release (privbench pins no release hash)"
+    plain = _show_json(logs["release"])
+    assert plain["published"] == [] and plain["release_note"] == note
+    terminal = privbench("show", logs["release"])
+    assert terminal.returncode == 0, terminal.stderr
+    assert "published (paper" not in terminal.stdout
+    assert "same data" not in terminal.stdout and f"data: {note}" in terminal.stdout
+    asked = _show_json(logs["release"], "--compare-published")
+    rows = asked["published"]
+    assert isinstance(rows, list) and len(rows) == 8 + 7
+    assert {r["note"] for r in rows} == {note}
+
+
+def test_show_json_has_the_published_rows_over_the_pinned_release(
+    logs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import privbench.priviq.release as release
+
+    recorded = RunIdentity.from_log(read_eval_log(str(logs["release"]))).dataset_hash
+    monkeypatch.setattr(release, "RELEASE_DATASET_HASH", recorded)
+    document = read_priviq_log(logs["release"]).json()
+    assert document["release_note"] == "same data: the public Priv-IQ release"
+    rows = document["published"]
     assert isinstance(rows, list)
     assert [(r["table"], r["model"]) for r in rows][:2] == [
         (3, "Claude 3 Opus"),
         (3, "Claude 3.5 Sonnet"),
     ]
     assert len(rows) == 8 + 7
+    assert {r["note"] for r in rows} == {"same data: the public Priv-IQ release"}
     gpt4o = next(r for r in rows if r["table"] == 3 and r["model"] == "GPT-4o")
     assert gpt4o["label"] == "published (paper Table 3)"
     assert gpt4o["scores"] == dict(zip((*COMPETENCIES, TOTAL), (84.5, 68.1, 70.8, 69.6, 84.5, 78.2, 74.5, 55.6, 77.7), strict=True))  # fmt: skip
@@ -329,6 +376,9 @@ def test_report_shows_the_published_tables_with_their_captions(logs: dict[str, P
     # dataset and paper text is escaped like every other text of the page
     assert "different data: the paper&#39;s own captures" in html
     assert "different data: the paper's own captures" not in html
+    assert "Data: data from " in html and "not verified against the release" in html
     plain = build_report(paths, out, ReportSettings(n_boot=100, browse=5)).read_text("utf-8")
     assert "published (paper Table 2)" not in plain
-    assert "published (paper Table 3): The performance comparison" in plain
+    # the release-shaped data are not verified: no paper rows unless asked, and it says so
+    assert "published (paper Table 3)" not in plain
+    assert "No published Priv-IQ rows: data from " in plain

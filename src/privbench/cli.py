@@ -244,8 +244,9 @@ ComparePublishedOption = Annotated[
     bool,
     typer.Option(
         "--compare-published",
-        help="SpatialTrust: show the paper's Tables 2 and 3 (over its own captures) beside "
-        "the run. Priv-IQ runs over the public release show the paper's tables by themselves.",
+        help="Show the paper's tables beside the run: SpatialTrust's Tables 2 and 3 (over "
+        "its own captures); Priv-IQ's over data of the release's shape that is not verified "
+        "as the release (runs over the verified release show them by themselves).",
     ),
 ]
 JudgeCardOption = Annotated[
@@ -690,7 +691,8 @@ def show(
             if box_format is not None:
                 raise UsageError(f"--box-format: only for SpatialTrust logs ({log} is Priv-IQ)")
             priviq_run = read_priviq_log(log, model=model_name, out_dir=out)
-            if compare_published and priviq_run.published_reason:
+            priviq_run.compare_published = compare_published
+            if compare_published and not priviq_run.published:
                 reason = priviq_run.published_reason
                 typer.echo(f"--compare-published: no published Priv-IQ rows: {reason}", err=True)
             return priviq_run

@@ -28,6 +28,7 @@ from privbench.priviq.predictions import load_grade_file, load_predictions
 from privbench.priviq.published import (
     NOTE,
     ReleaseEvidence,
+    comparable_on_request,
     is_public_priviq_release,
     priviq_published,
     release_evidence,
@@ -79,6 +80,9 @@ class PrivIQRun(RunOutcome):
     """Why the exports could not be written (the scores and the log are intact)."""
     release: ReleaseEvidence | None = None
     """What the log and the data directory say about the run's data (None: not read)."""
+    compare_published: bool = False
+    """The user asked for the paper's rows (``--compare-published``): shown beside data of
+    the release's shape even when it is not verified, under a note that says so."""
     prices: Prices = field(default_factory=Prices)
     """The prices the run's cost is given in (``--price``, ``--judge-price``, the table)."""
 
@@ -88,10 +92,25 @@ class PrivIQRun(RunOutcome):
 
     @property
     def published(self) -> list[PublishedTable]:
-        """The paper's Tables 3 and 5, when the run's data is the public release; else none."""
-        if self.release is None or not is_public_priviq_release(self.release):
+        """The paper's Tables 3 and 5 when the run's data is the public release (or, asked
+        for, data of its shape that is not verified); else none."""
+        release = self.release
+        if release is None:
             return []
-        return priviq_published()
+        if is_public_priviq_release(release):
+            return priviq_published()
+        if self.compare_published and comparable_on_request(release):
+            return priviq_published()
+        return []
+
+    @property
+    def release_note(self) -> str | None:
+        """How the run's data relate to the public release, when they look like it: the
+        release (verified), or "data from URL, not verified against the release"."""
+        release = self.release
+        if release is None or not comparable_on_request(release):
+            return None
+        return release.note
 
     @property
     def published_reason(self) -> str:
@@ -122,7 +141,11 @@ class PrivIQRun(RunOutcome):
             parts.append(versions)
         parts += truncation_lines(self.logged)
         parts += rule_lines(self.scores, self.logged)
-        parts += published_beside(self.model, self.scores, self.published)
+        if self.release_note not in (None, NOTE):  # data that look like the release, unverified
+            parts.append(f"data: {self.release_note}")
+        parts += published_beside(
+            self.model, self.scores, self.published, self.release_note or NOTE
+        )
         parts.append(f"log: {self.log_location}")
         parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
         return parts
@@ -138,7 +161,9 @@ class PrivIQRun(RunOutcome):
             exports=self.exports,
             extra_ids=self.extra_ids,
         )
-        document["published"] = [row for t in self.published for row in t.documents(NOTE)]
+        note = self.release_note or NOTE
+        document["published"] = [row for t in self.published for row in t.documents(note)]
+        document["release_note"] = self.release_note
         return {**document, **log_cost(self.log, self.prices)}
 
 

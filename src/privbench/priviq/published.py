@@ -8,6 +8,12 @@ privbench generated: ``privbench generate priviq --n 146`` copies those ids and 
 exactly (the shipped suite is one), so ids and counts alone cannot tell the two apart.
 A generated suite is told by its content hash (the shipped suite's) or by the manifest
 the generator writes beside the index (``suite.json``).
+
+Shape is necessary, not enough: a mirror's copy with one answer changed has the same ids
+and counts. Data is the release only when its content hash is the pinned one
+(:func:`privbench.priviq.release.is_release_hash`); other data of the release's shape is
+"data from URL (or DIR), not verified against the release", and the paper's rows are
+shown beside it only when the user asks (``--compare-published``), under that note.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from privbench.priviq.competencies import (
     normalize_competency,
 )
 from privbench.priviq.generate.allocation import PAPER_SIZE, TABLE_1
-from privbench.priviq.release import recorded_release_hashes
+from privbench.priviq.release import download_origin, is_release_hash, unverified_note
 from privbench.published import PublishedTable, published_tables
 from privbench.shipped import PRIVIQ_SUITE
 
@@ -76,23 +82,31 @@ class ReleaseEvidence:
     generated: bool
     """The data is a suite privbench generated (the shipped suite's hash, or the
     generator's manifest in the directory); checked only for data of the release's shape."""
-    downloaded: bool = False
-    """The recorded hash is that of a copy ``privbench download priviq`` unpacked and
-    recorded: the data is that download, unmodified, wherever it is now."""
+    verified: bool = False
+    """The recorded hash is the pinned hash of the public release."""
+    origin: str = ""
+    """Where the data came from: the address of the download whose hash the run recorded,
+    else the run's data directory."""
+
+    @property
+    def note(self) -> str:
+        """How the data relate to the paper's: the release, or where it came from."""
+        return NOTE if self.verified else unverified_note(self.origin or "an unknown folder")
 
 
 def is_public_priviq_release(evidence: ReleaseEvidence) -> bool:
-    """Whether a run's data is the public Priv-IQ release (the published rows may be shown).
+    """Whether a run's data is the public Priv-IQ release (the published rows are shown).
 
-    The release's shape (146 items, its ids, Table 1's counts) is required either way.
-    Then either the data is an unmodified download (its hash was recorded by
-    ``privbench download priviq``), or the directory is still there and is no generated
-    suite: a directory that is gone cannot be told from a generated suite, so it does not
-    count.
+    The release's shape (146 items, its ids, Table 1's counts) and the pinned content
+    hash; without a pinned hash, never.
     """
-    if not has_release_shape(evidence.combinations):
-        return False
-    return evidence.downloaded or (evidence.data_found and not evidence.generated)
+    return has_release_shape(evidence.combinations) and evidence.verified
+
+
+def comparable_on_request(evidence: ReleaseEvidence) -> bool:
+    """Whether the paper's rows may stand beside the run when the user asks for them:
+    data of the release's shape that is no generated suite, verified or not."""
+    return has_release_shape(evidence.combinations) and not evidence.generated
 
 
 def release_reason(evidence: ReleaseEvidence) -> str:
@@ -107,7 +121,7 @@ def release_reason(evidence: ReleaseEvidence) -> str:
         )
     if evidence.generated:
         return "the run's data is a suite privbench generated, not the public release"
-    return "the run's data directory is not where the run read it, so it cannot be checked"
+    return evidence.note
 
 
 def is_generated(directory: Path | None, recorded_hash: str) -> bool:
@@ -133,5 +147,6 @@ def release_evidence(
     generated = has_release_shape(items) and is_generated(
         directory if found else None, recorded_hash
     )
-    downloaded = bool(recorded_hash) and recorded_hash in recorded_release_hashes()
-    return ReleaseEvidence(items, recorded_hash, found, generated, downloaded)
+    verified = bool(recorded_hash) and is_release_hash(recorded_hash)
+    origin = (download_origin(recorded_hash) if recorded_hash else None) or data
+    return ReleaseEvidence(items, recorded_hash, found, generated, verified, origin)

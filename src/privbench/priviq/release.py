@@ -13,6 +13,11 @@ cache (or ``--dir DIR``)::
 the dataset folder. ``ROOT`` is ``<cache>/datasets/priviq`` unless ``--dir`` says otherwise;
 every copy made is listed in ``<cache>/datasets/priviq-downloads.json`` so that
 ``--data priviq`` finds the latest one and :func:`recorded_release_hashes` knows them all.
+
+Why "the release" is said only of a pinned content hash: a mirror (``--url``) may serve
+a zip with one answer changed, and the paper's tables beside a run on it would compare
+different data. A copy is the public release only when its dataset hash equals
+:data:`RELEASE_DATASET_HASH`; anything else is "data from URL, not verified".
 """
 
 from __future__ import annotations
@@ -40,11 +45,17 @@ from privbench.runtime.output_dirs import ensure_writable_dir
 
 DEFAULT_URL = "https://github.com/sakibsh/Priv-IQ/releases/download/data/Priv-IQ.zip"
 """The "Download Dataset" link of the reference repository's README."""
-PINNED_SHA256: str | None = None
-"""SHA-256 of the zip at :data:`DEFAULT_URL`. Unknown: privbench was written where that
-address could not be fetched. Once it is set, every download (from any ``--url``) is
-checked against it and a mismatch is an error (nothing is unpacked); until then the hash
-is computed and recorded, and ``download.json`` says ``verified: false``."""
+RELEASE_DATASET_HASH: str | None = None
+"""The content hash (:func:`privbench.dataset_identity.dataset_hash`) of the public
+release's dataset folder: the one fact by which data counts as "the public release".
+
+None: unknown — privbench was written where the release could not be fetched, and a hash
+computed from a copy of unknown origin would vouch for nothing. While it is None no data
+is called the release: downloads and runs say where their data came from and that it is
+not verified, and the paper's rows are shown beside them only on request
+(``--compare-published``). Once it is set, data whose content hash equals it is the
+release, wherever it came from (a mirror's zip with the same files included), and a
+download whose content differs is refused."""
 KEYWORD = "priviq"
 """``--data priviq``: the downloaded release (unless a path of that name exists)."""
 ARCHIVE = "Priv-IQ.zip"
@@ -63,7 +74,8 @@ class DownloadRecord(BaseModel):
     sha256: str
     """SHA-256 of the zip as downloaded."""
     verified: bool
-    """The zip matched :data:`PINNED_SHA256` (False while no hash is pinned)."""
+    """The dataset's content hash is :data:`RELEASE_DATASET_HASH` (False while none is
+    pinned)."""
     dataset_hash: str
     """:func:`privbench.dataset_identity.dataset_hash` of the unpacked dataset folder: the
     ``dataset_hash`` every run on it records."""
@@ -87,19 +99,42 @@ class Release:
         return self.root / DATASET_DIR
 
     def lines(self) -> list[str]:
-        """What ``privbench download priviq`` prints."""
+        """What ``privbench download priviq`` prints: the release only when verified."""
         record = self.record
+        what = "Priv-IQ release" if record.verified else "Priv-IQ data"
         if self.already:
             return [
-                f"Priv-IQ release already downloaded: {self.dataset} ({record.items} items); "
-                "--force downloads it again"
+                f"{what} already downloaded: {self.dataset} ({record.items} items; "
+                f"{origin_note(record)}); --force downloads it again"
             ]
-        checked = "matches the pinned hash" if record.verified else "no pinned hash to check"
         return [
-            f"Priv-IQ release: {record.items} items, {record.files} files in {self.dataset}",
-            f"zip SHA-256 {record.sha256} ({checked}); dataset_hash {record.dataset_hash}",
+            f"{what}: {record.items} items, {record.files} files in {self.dataset}",
+            f"{origin_note(record)}; zip SHA-256 {record.sha256}; dataset_hash "
+            f"{record.dataset_hash}",
             f"use it with --data {KEYWORD}",
         ]
+
+
+def is_release_hash(content_hash: str) -> bool:
+    """Whether ``content_hash`` is the pinned hash of the public release."""
+    return RELEASE_DATASET_HASH is not None and content_hash == RELEASE_DATASET_HASH
+
+
+def unverified_note(origin: str) -> str:
+    """How data of unknown identity is named on every output: where it came from."""
+    why = (
+        "privbench pins no release hash"
+        if RELEASE_DATASET_HASH is None
+        else "its content hash is not the release's"
+    )
+    return f"data from {origin}, not verified against the release ({why})"
+
+
+def origin_note(record: DownloadRecord) -> str:
+    """``the public release (content hash verified)`` or :func:`unverified_note`."""
+    if record.verified and is_release_hash(record.dataset_hash):
+        return "the public release (content hash verified)"
+    return unverified_note(record.url)
 
 
 def default_root() -> Path:
@@ -160,13 +195,22 @@ def latest_release() -> Release | None:
 
 
 def recorded_release_hashes() -> frozenset[str]:
-    """The dataset hashes of the downloaded copies of the release (those still recorded).
+    """The dataset hashes of the downloaded copies (those still recorded).
 
-    A run whose ``dataset_hash`` is among them ran on an unmodified download. Without a
-    pinned hash that is "what was downloaded from the recorded address", not a proof.
+    A run whose ``dataset_hash`` is among them ran on an unmodified download — of
+    whatever its address served: only :func:`is_release_hash` says it is the release.
     """
     records = (read_record(root) for root in _registered())
     return frozenset(record.dataset_hash for record in records if record is not None)
+
+
+def download_origin(content_hash: str) -> str | None:
+    """The address of the latest recorded download with ``content_hash`` (None: none)."""
+    for root in reversed(_registered()):
+        record = read_record(root)
+        if record is not None and record.dataset_hash == content_hash:
+            return record.url
+    return None
 
 
 def resolve_data(value: Path) -> tuple[Path, str | None]:
@@ -196,13 +240,14 @@ def resolve_data(value: Path) -> tuple[Path, str | None]:
     return release.dataset, None
 
 
-def _check_pin(sha256: str, url: str, archive: Path) -> bool:
-    if PINNED_SHA256 is None:
+def _check_release(content_hash: str, url: str, archive: Path) -> bool:
+    """Whether the unpacked data is the pinned release; a pinned hash that differs refuses."""
+    if RELEASE_DATASET_HASH is None:
         return False
-    if sha256 != PINNED_SHA256.lower():
+    if content_hash != RELEASE_DATASET_HASH:
         raise PrivbenchError(
-            f"{url}: SHA-256 {sha256} is not the release's {PINNED_SHA256}; nothing was "
-            f"unpacked (the file is kept: {archive})"
+            f"{url}: the dataset's content hash {content_hash} is not the release's "
+            f"{RELEASE_DATASET_HASH}; nothing was unpacked (the zip is kept: {archive})"
         )
     return True
 
@@ -279,7 +324,6 @@ def download_priviq(
     )
     archive = fetched.path
     sha256 = sha256_file(archive)
-    verified = _check_pin(sha256, url, archive)
     staging = root / _UNPACKING
     if staging.exists():
         shutil.rmtree(staging)
@@ -287,11 +331,12 @@ def download_priviq(
         inside = _archive_root(archive, url)
         files = unpack(archive, staging, inside, f"{url} ({archive})", limits)
         items = _validated(staging, archive, inside, url)
+        content_hash = dataset_hash(staging)
         record = DownloadRecord(
             url=url,
             sha256=sha256,
-            verified=verified,
-            dataset_hash=dataset_hash(staging),
+            verified=_check_release(content_hash, url, archive),
+            dataset_hash=content_hash,
             files=files,
             items=items,
             archive_root=inside,

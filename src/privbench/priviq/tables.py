@@ -67,8 +67,11 @@ def combination_table(model: str, scores: PrivIQScores) -> Table:
     return table
 
 
-def published_beside(model: str, scores: PrivIQScores, tables: list[PublishedTable]) -> list[Table]:
-    """The paper's Table 3 (by competency) and Table 5 (by combination), the run first."""
+def published_beside(
+    model: str, scores: PrivIQScores, tables: list[PublishedTable], note: str = NOTE
+) -> list[Table]:
+    """The paper's Table 3 (by competency) and Table 5 (by combination), the run first;
+    ``note`` says how the run's data relate to the paper's."""
     by_table = {
         3: {code: cell.score for code, cell in scores.competencies.items()},
         5: {combination_label(c): cell.score for c, cell in scores.combinations.items()},
@@ -78,7 +81,7 @@ def published_beside(model: str, scores: PrivIQScores, tables: list[PublishedTab
             table,
             f"{model} (this run)",
             {**by_table.get(table.table, {}), TOTAL: scores.overall.score},
-            NOTE,
+            note,
             wide_corner="Combination",
         )
         for table in tables

@@ -64,8 +64,13 @@ from privbench.analysis.table_formats import (
 )
 from privbench.analysis.uncertainty import N_BOOTSTRAP
 from privbench.formatting import fmt, signed
-from privbench.priviq.published import NOTE as PRIVIQ_NOTE
-from privbench.priviq.published import priviq_published, release_evidence, release_reason
+from privbench.priviq.published import (
+    comparable_on_request,
+    is_public_priviq_release,
+    priviq_published,
+    release_evidence,
+    release_reason,
+)
 from privbench.published import PublishedTable
 from privbench.report import figures
 from privbench.report.ablation import (
@@ -554,16 +559,25 @@ def published_blocks(
     return blocks
 
 
-def _priviq_published(frame: pd.DataFrame, group: DatasetGroup) -> tuple[list[PublishedBlock], str]:
-    """Tables 3 and 5 when the group's data is the public Priv-IQ release, else why not."""
+def _priviq_published(
+    frame: pd.DataFrame, group: DatasetGroup, asked: bool
+) -> tuple[list[PublishedBlock], str]:
+    """Tables 3 and 5 when the group's data is the public Priv-IQ release, or when ``asked``
+    and the data have its shape but are not verified (under that note); and the note for
+    the dataset ("" for none): data of the release's shape that are not verified are
+    named as such whether the rows are shown or not."""
     rows = frame[frame["run"].isin(group.runs)]
     combinations = dict(zip(rows["item"], rows["competencies"], strict=True))
-    reason = release_reason(release_evidence(combinations, group.data, group.dataset_hash))
-    return (
-        ([], reason)
-        if reason
-        else (published_blocks(priviq_published(), PRIVIQ_NOTE, wide_corner="Combination"), "")
-    )
+    evidence = release_evidence(combinations, group.data, group.dataset_hash)
+    if is_public_priviq_release(evidence):
+        return published_blocks(priviq_published(), evidence.note, wide_corner="Combination"), ""
+    comparable = comparable_on_request(evidence)
+    if asked and comparable:
+        blocks = published_blocks(priviq_published(), evidence.note, wide_corner="Combination")
+        return blocks, f"Data: {evidence.note}."
+    if asked or comparable:
+        return [], f"No published Priv-IQ rows: {release_reason(evidence)}."
+    return [], ""
 
 
 def _comparison_rows(pairs: pd.DataFrame) -> list[dict[str, str]]:
@@ -1033,9 +1047,11 @@ def write_report(
                 offline,
                 _identities(results, "priviq"),
             )
-            priviq_section["published"], reason = _priviq_published(results.priviq, group)
-            if reason and settings.compare_published:
-                priviq_section["notes"].append(f"No published Priv-IQ rows: {reason}.")
+            priviq_section["published"], note = _priviq_published(
+                results.priviq, group, settings.compare_published
+            )
+            if note:
+                priviq_section["notes"].append(note)
             sections.append(priviq_section)
         sprite = Sprite("pq", PRIVIQ_WIDTH)
         cards = priviq_cards(
