@@ -240,21 +240,25 @@ def _read_text(
 ) -> tuple[str | None, list[Problem]]:
     """The whole text of a JSON file, or the one problem that stops it being read.
 
-    Read up to ``max_bytes`` (default :data:`MAX_FILE_BYTES`) plus one: a device such as
+    Read in blocks up to ``max_bytes`` (default :data:`MAX_FILE_BYTES`): a device such as
     ``/dev/zero`` or an endless pipe is refused, not read until memory runs out.
     """
     limit = MAX_FILE_BYTES if max_bytes is None else max_bytes
+    blocks: list[bytes] = []
+    size = 0
     try:
         with path.open("rb") as handle:
-            data = handle.read(limit + 1)
+            for block in iter(lambda: handle.read(_BLOCK), b""):
+                size += len(block)
+                if size > limit:
+                    return None, [Problem(display, None, _too_large(limit))]
+                blocks.append(block)
     except FileNotFoundError:
         return None, [Problem(display, None, "file not found")]
     except OSError as error:
         return None, [Problem(display, None, f"unreadable ({error.strerror})")]
-    if len(data) > limit:
-        return None, [Problem(display, None, _too_large(limit))]
     try:
-        return data.decode(ENCODING), []
+        return b"".join(blocks).decode(ENCODING), []
     except UnicodeDecodeError as error:
         return None, [Problem(display, None, f"not UTF-8 text (byte {error.start})")]
 

@@ -57,6 +57,8 @@ MAX_DOWNLOAD_BYTES = 2 << 30
 """Largest file downloaded (2 GiB), before and after any decoding: the release is far
 smaller; an endless or inflated body stops here."""
 DECODED_SUFFIX = ".decoding"
+_PIECE = 1 << 24
+"""Most bytes decoded at once (16 MiB): memory stays bounded whatever the ratio."""
 _DECODERS = {"gzip": 47, "x-gzip": 47, "deflate": 47}
 """``Content-Encoding`` values decoded (zlib window bits: 47 reads gzip and zlib)."""
 
@@ -339,9 +341,9 @@ def _decode(part: Path, target: Path, encoding: str, max_bytes: int, url: str) -
             decoder = zlib.decompressobj(_DECODERS[encoding])
             for block in iter(lambda: source.read(CHUNK), b""):
                 data = block
-                while data:
-                    room = max_bytes - written + 1
-                    piece = decoder.decompress(data, room)
+                while True:  # until this block is consumed and no output is pending
+                    ask = min(max_bytes - written + 1, _PIECE)
+                    piece = decoder.decompress(data, ask)
                     written += len(piece)
                     if written > max_bytes:
                         raise PrivbenchError(
@@ -354,6 +356,8 @@ def _decode(part: Path, target: Path, encoding: str, max_bytes: int, url: str) -
                     if decoder.eof and decoder.unused_data:  # another gzip member follows
                         data = decoder.unused_data
                         decoder = zlib.decompressobj(_DECODERS[encoding])
+                    if not data and len(piece) < ask:
+                        break
             if not decoder.eof:
                 raise PrivbenchError(f"{url}: the server's {encoding} body ends early")
     except zlib.error as error:
