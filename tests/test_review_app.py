@@ -272,7 +272,9 @@ def _store_row(directory: Path, image: str, annotator: str, text: str) -> None:
     connection.close()
 
 
-def test_an_unreadable_row_is_counted_and_the_rest_served(client: TestClient, dataset: Path) -> None:
+def test_an_unreadable_row_is_counted_and_the_rest_served(
+    client: TestClient, dataset: Path
+) -> None:
     assert client.put("/api/images/st-0002?annotator=carol", json=body()).status_code == 200
     _store_row(dataset, "st-0001", "bob", "{not json")
     _store_row(dataset, "st-0002", "bob", '"a string"')
@@ -608,6 +610,14 @@ def test_the_page_in_headless_chromium(served: Server, tmp_path: Path) -> None:
         cx, cy = corner["x"] + corner["width"] / 2, corner["y"] + corner["height"] / 2
         _drag(page, (cx, cy), (cx + 80, cy + 50))
         page.fill("#box-name", "a calendar on the wall")
+        # a new box has no category until one is chosen, and cannot be accepted without one
+        assert page.locator("#box-category").input_value() == ""
+        assert page.locator("#boxes li .category").first.inner_text() == "no category"
+        page.locator("#panel h2").first.click()
+        page.keyboard.press("a")
+        page.wait_for_selector("#message:not([hidden])")
+        assert "has no category" in page.locator("#message-text").inner_text()
+        assert served.api("GET", "/api/images/st-0002?annotator=alice")[1]["version"] == 0
         page.select_option("#box-category", "near_miss")
         page.fill("#box-why", "it is blank")
         page.screenshot(path=str(shots / "drawn.png"))
@@ -629,7 +639,7 @@ def test_the_page_in_headless_chromium(served: Server, tmp_path: Path) -> None:
         # resized beyond the drawn 300×250 corner by most of the 80×50 handle drag
         assert (300 + 60) * scale < x2 < (380 + 6) * scale
         assert (250 + 35) * scale < y2 < (300 + 6) * scale
-        assert "reviewed 1 of 3" in page.locator("#progress").inner_text()
+        assert page.locator("#progress").inner_text() == "reviewed 1 of 3 · accepted 1"
         # reload: the saved annotation comes back
         page.goto(f"{served.url}&image=st-0002")
         page.wait_for_selector("body[data-image='st-0002']", state="attached")
@@ -683,3 +693,47 @@ def test_the_page_in_headless_chromium(served: Server, tmp_path: Path) -> None:
         keep.mkdir(parents=True, exist_ok=True)
         for shot in shots.iterdir():
             shutil.copy(shot, keep / shot.name)
+
+
+@needs_chromium
+def test_a_lost_answer_to_a_save_is_checked_with_the_server(served: Server) -> None:
+    """The answer to a save is cut after the server stored it: the page must not say
+    "nothing saved"; it asks the server and says the save is there. Cut before the server
+    gets it: the page says nothing was saved and keeps the edits."""
+    from playwright.sync_api import Route, sync_playwright
+
+    def lose_the_answer(route: Route) -> None:
+        if route.request.method == "PUT":
+            route.fetch()  # the server receives and stores the save ...
+            route.abort("connectionreset")  # ... and its answer never reaches the page
+        else:
+            route.continue_()
+
+    def lose_the_request(route: Route) -> None:
+        if route.request.method == "PUT":
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    problems: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True
+        )
+        page = _open(browser.new_context(), served, "alice", problems, set())
+        page.route("**/api/images/st-0001*", lose_the_answer)
+        page.keyboard.press("n")
+        page.wait_for_selector("body[data-saved='1']", state="attached")
+        message = page.locator("#message-text").inner_text()
+        assert "the answer was lost, the server has it" in message, message
+        assert "nothing saved" not in message.lower()
+        assert page.locator("#image-status").inner_text() == "needs_work"
+        assert not page.locator("#dirty").is_visible()
+        assert served.api("GET", "/api/images/st-0001?annotator=alice")[1]["version"] == 1
+        page.unroute("**/api/images/st-0001*")
+        page.route("**/api/images/st-0001*", lose_the_request)
+        page.keyboard.press("d")
+        page.locator("#message-text", has_text="does not have it").wait_for()
+        assert "your edits are still here" in page.locator("#message-text").inner_text()
+        assert served.api("GET", "/api/images/st-0001?annotator=alice")[1]["version"] == 1
+        browser.close()

@@ -81,7 +81,7 @@ def find_surveys(survey_dir: Path) -> dict[str, ServedSurvey]:
     return {s.survey: s for s in found if s is not None}
 
 
-MAX_RATING_BYTES = 4096
+MAX_RATING_BYTES = 16 * 1024
 """A rating body is ``{"score": 0.7}``; a larger one is a mistake or an attack (413)."""
 
 
