@@ -617,6 +617,7 @@ def test_the_page_in_headless_chromium(served: Server, tmp_path: Path) -> None:
         page.keyboard.press("a")
         page.wait_for_selector("#message:not([hidden])")
         assert "has no category" in page.locator("#message-text").inner_text()
+        page.screenshot(path=str(shots / "uncategorised.png"))
         assert served.api("GET", "/api/images/st-0002?annotator=alice")[1]["version"] == 0
         page.select_option("#box-category", "near_miss")
         page.fill("#box-why", "it is blank")
