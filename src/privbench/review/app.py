@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import BinaryIO
 from urllib.parse import urlencode
 
 import jinja2
@@ -245,8 +246,8 @@ def progress(statuses: Mapping[str, int]) -> dict[str, int]:
     }
 
 
-def open_capture(image: ReviewImage) -> int | None:
-    """A read-only descriptor of the capture, or None when it is no longer the file the app
+def open_capture(image: ReviewImage) -> BinaryIO | None:
+    """The capture opened for reading, or None when it is no longer the file the app
     started with. Why checked at every request: a capture swapped for a symbolic link after
     the start would otherwise be followed to wherever it points, outside the dataset; the
     record's path must still resolve to the same file, and the last step is opened without
@@ -257,14 +258,15 @@ def open_capture(image: ReviewImage) -> int | None:
         descriptor = os.open(image.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
+    file = os.fdopen(descriptor, "rb")  # closes the descriptor when it is closed or freed
     if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-        os.close(descriptor)
+        file.close()
         return None
-    return descriptor
+    return file
 
 
-def _chunks(descriptor: int) -> Iterator[bytes]:
-    with os.fdopen(descriptor, "rb") as file:
+def _chunks(file: BinaryIO) -> Iterator[bytes]:
+    with file:
         while chunk := file.read(CAPTURE_CHUNK_BYTES):
             yield chunk
 
@@ -428,11 +430,12 @@ def create_app(
     @routes.get("/images/{image_id:path}")
     def image_file(image_id: str) -> Response:
         image = image_of(image_id)
-        descriptor = open_capture(image)
-        if descriptor is None:
+        file = open_capture(image)
+        if file is None:
             raise HTTPException(status_code=404, detail="no such image")
         kind = _IMAGE_TYPES.get(image.path.suffix.lower(), "application/octet-stream")
-        return StreamingResponse(_chunks(descriptor), media_type=kind)
+        size = str(os.fstat(file.fileno()).st_size)
+        return StreamingResponse(_chunks(file), media_type=kind, headers={"Content-Length": size})
 
     app.include_router(routes)
     if surveys is not None:
