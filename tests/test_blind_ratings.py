@@ -369,3 +369,45 @@ def test_the_review_app_serves_the_rating_forms(exported: SurveyFiles, tmp_path:
     )  # fmt: skip
     assert saved.status_code == 200
     assert ReviewStore.of(dataset).ratings(survey)  # kept in the dataset's review.sqlite
+
+
+def test_the_ratings_api_takes_only_a_score_from_a_named_rater(
+    exported: SurveyFiles, tmp_path: Path
+) -> None:
+    """Strict types, bounded bodies, printable names, and no server path in an answer."""
+    store = ReviewStore(tmp_path / "review.sqlite")
+    app = FastAPI()
+    app.include_router(
+        rating_router(exported.key.parent.parent, store),
+        dependencies=[Depends(require_token(TOKEN))],
+    )
+    client = TestClient(app, raise_server_exceptions=False)
+    survey, item = exported.survey, _ids(exported)[0]
+    url = f"/api/ratings/{survey}/{item}"
+
+    def put(content: bytes, rater: str = "P1") -> int:
+        params = {"rater": rater, "token": TOKEN}
+        headers = {"Content-Type": "application/json"}
+        return client.put(url, params=params, content=content, headers=headers).status_code
+
+    assert put(b'{"score": 0.5}') == 200 and put(b'{"score": null}') == 200
+    assert put(b'{"score": true}') == 422  # not 1.0
+    assert put(b'{"score": "0.5"}') == 422  # a string is not a number
+    assert put(b'{"score": 0.5, "note": "x"}') == 422
+    assert put(b'{"score": 0.5, "pad": "' + b"x" * 1_000_000 + b'"}') == 413
+    assert put(b"[" * 2000 + b"]" * 2000) == 400  # deeper than the parser goes
+    assert put(b'{"score": ' + b"9" * 5000 + b"}") == 400
+    assert put(b'{"score": 0.5, "\\ud800": 1}') == 422
+    for name in ("P\x001", "P\x1b[31m1", "P\u202e1", "P\u200f1"):
+        assert put(b'{"score": 0.5}', rater=name) == 422, repr(name)
+    assert list(store.ratings(survey)) == ["P1"]  # only the good saves were kept
+    assert store.ratings(survey)["P1"][item] is None  # the last good one cleared it
+    missing = client.get("/rate/s-unknown", params={"token": TOKEN})
+    unknown_item = client.put(
+        f"/api/ratings/{survey}/k-nothere",
+        params={"rater": "P1", "token": TOKEN},
+        json={"score": 0.5},
+    )
+    for response in (missing, unknown_item):
+        assert response.status_code == 404
+        assert str(tmp_path) not in response.text and "survey_key" not in response.text

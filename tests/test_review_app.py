@@ -8,6 +8,7 @@ only a real server and a real browser show.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -17,6 +18,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,7 +29,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
+from privbench.review.access import OneTimeCode
 from privbench.review.app import MAX_BODY_BYTES, create_app
+from privbench.review.shortcuts import PAGE_KEYS, SHORTCUTS, markdown_rows
 from privbench.review.store import ReviewStore, StoreError
 from privbench.shipped import SPATIALTRUST_SUITE
 
@@ -142,16 +146,66 @@ def test_two_annotators_each_see_their_own(client: TestClient) -> None:
     )
     assert alice["annotation"] is None and alice["version"] == 0
     stats = client.get("/api/stats", params={"annotator": "bob"}).json()
-    assert stats["total"] == 3 and stats["reviewed"] == 1
-    assert stats["statuses"] == {"draft": 2, "accepted": 1, "needs_work": 0, "discarded": 0}
+    assert stats["total"] == 3 and stats["reviewed"] == 1 and stats["accepted"] == 1
+    assert stats["statuses"] == {
+        "draft": 2,
+        "accepted": 1,
+        "needs_work": 0,
+        "discarded": 0,
+        "unreadable": 0,
+    }
     assert stats["annotators"]["bob"]["reviewed"] == 1
     assert stats["annotators"]["carol"] == {
-        "reviewed": 0,
+        "reviewed": 1,
         "accepted": 0,
         "needs_work": 0,
         "discarded": 1,
+        "unreadable": 0,
     }
     assert client.get("/api/stats").json()["reviewed"] == 0  # alice's own progress
+
+
+def test_reviewed_counts_every_verdict_with_accepted_apart(tmp_path: Path) -> None:
+    """Six verdicts are six reviewed images, whichever verdicts they are."""
+    directory = make_dataset(tmp_path / "six", count=6)
+    with TestClient(create_app(directory, TOKEN, "alice")) as six:
+        six.headers["Authorization"] = f"Bearer {TOKEN}"
+        verdicts = ["accepted"] * 4 + ["needs_work", "discarded"]
+        for number, verdict in enumerate(verdicts, start=1):
+            assert six.put(f"/api/images/st-000{number}", json=body(verdict)).status_code == 200
+        stats = six.get("/api/stats").json()
+    assert (stats["reviewed"], stats["accepted"], stats["total"]) == (6, 4, 6)
+    assert stats["annotators"]["alice"] == {
+        "reviewed": 6,
+        "accepted": 4,
+        "needs_work": 1,
+        "discarded": 1,
+        "unreadable": 0,
+    }
+
+
+def test_a_box_without_a_category_cannot_be_accepted(client: TestClient) -> None:
+    """A drawn box keeps no category until one is chosen: saved as null when the image is
+    sent back or discarded, refused when it is accepted (never filled in for the user)."""
+    refused = client.put("/api/images/st-0001", json=body("accepted", category=None))
+    assert refused.status_code == 422 and "no category" in refused.json()["detail"]
+    kept = client.put("/api/images/st-0001", json=body("needs_work", category=None))
+    assert kept.status_code == 200, kept.text
+    saved = client.get("/api/images/st-0001").json()
+    assert saved["annotation"]["factors"][0]["category"] is None
+    assert saved["status"] == "needs_work"
+
+
+def test_the_shortcut_list_is_the_one_in_the_docs_and_the_script(client: TestClient) -> None:
+    docs = (SRC.parent / "docs" / "review.md").read_text(encoding="utf-8")
+    table = docs[docs.index("| key | action |") :].split("\n\n")[0].splitlines()[2:]
+    assert table == markdown_rows()
+    page = client.get("/").text
+    shown = re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", page)
+    assert shown == [(html.escape(s.label), html.escape(s.action)) for s in SHORTCUTS]
+    script = (SRC / "privbench" / "review" / "static" / "review.js").read_text(encoding="utf-8")
+    bound = script[script.index("const KEYS = {") : script.index("};", script.index("const KEYS"))]
+    assert set(re.findall(r"(\w+): ", bound)) == PAGE_KEYS
 
 
 @pytest.mark.parametrize(
@@ -186,6 +240,166 @@ def test_not_json_an_oversize_body_and_a_bad_annotator(client: TestClient) -> No
         response = client.put("/api/images/st-0001", params={"annotator": name}, json=body())
         assert response.status_code == 422, name
     assert client.put("/api/images/st-9999", json=body()).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("content", "code"),
+    [
+        (json.dumps(body(name="a \ud800 badge")).encode(), 422),  # a lone surrogate
+        (b"[" * 40_000 + b"]" * 40_000, 400),
+        (b'{"version": ' + b"9" * 5000 + b"}", 400),
+        (b'{"version": 0, "annotation": {"status": "accepted", "factors": [' + b"[" * 40_000, 400),
+    ],
+)
+def test_bodies_json_cannot_represent_are_refused_not_a_500(
+    dataset: Path, content: bytes, code: int
+) -> None:
+    with TestClient(create_app(dataset, TOKEN, "alice"), raise_server_exceptions=False) as bare:
+        response = bare.put(
+            "/api/images/st-0001", content=content, headers={"Authorization": f"Bearer {TOKEN}"}
+        )
+        assert response.status_code == code, response.text
+        assert bare.get(f"/api/images/st-0001?token={TOKEN}").json()["version"] == 0
+
+
+def _store_row(directory: Path, image: str, annotator: str, text: str) -> None:
+    connection = sqlite3.connect(directory / "review.sqlite")
+    connection.execute(
+        "INSERT INTO annotations VALUES (?, ?, 1, '2026-01-01T00:00:00+00:00', ?)",
+        (image, annotator, text),
+    )
+    connection.commit()
+    connection.close()
+
+
+def test_an_unreadable_row_is_counted_and_the_rest_served(
+    client: TestClient, dataset: Path
+) -> None:
+    assert client.put("/api/images/st-0002?annotator=carol", json=body()).status_code == 200
+    _store_row(dataset, "st-0001", "bob", "{not json")
+    _store_row(dataset, "st-0002", "bob", '"a string"')
+    _store_row(dataset, "st-0003", "bob", '{"status": "approved", "factors": []}')
+    listed = client.get("/api/images", params={"annotator": "bob"})
+    assert listed.status_code == 200
+    assert [image["status"] for image in listed.json()] == ["unreadable"] * 3
+    stats = client.get("/api/stats", params={"annotator": "bob"}).json()
+    assert stats["statuses"]["unreadable"] == 3 and stats["reviewed"] == 0
+    assert stats["annotators"]["bob"]["unreadable"] == 3
+    assert stats["annotators"]["carol"] == {
+        "reviewed": 1,
+        "accepted": 1,
+        "needs_work": 0,
+        "discarded": 0,
+        "unreadable": 0,
+    }
+    image = client.get("/api/images/st-0001", params={"annotator": "bob"}).json()
+    assert image["annotation"] is None and image["draft"] == [DRAFT] and image["version"] == 1
+    saved = client.put("/api/images/st-0001?annotator=bob", json=body(version=1))
+    assert saved.json() == {"version": 2}  # the annotator saves over the unreadable row
+
+
+def test_a_marked_store_without_its_tables_is_refused_at_start(dataset: Path) -> None:
+    connection = sqlite3.connect(dataset / "review.sqlite")
+    connection.execute("PRAGMA application_id=1886544502")  # privbench's review store
+    connection.execute("CREATE TABLE notes (x)")
+    connection.commit()
+    connection.close()
+    with pytest.raises(StoreError) as error:
+        create_app(dataset, TOKEN, "alice")
+    message = str(error.value)
+    assert "no table 'annotations'" in message and "\n" not in message
+    result = _cli("review", str(dataset), "--no-browser", cwd=dataset.parent)
+    assert result.returncode == 1 and result.stderr.count("\n") == 1, result.stderr
+    assert "no table 'annotations'" in result.stderr
+
+
+def test_a_capture_swapped_for_a_link_later_is_not_followed(
+    client: TestClient, dataset: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside.jpg"
+    outside.write_bytes(b"\xff\xd8 private file outside the dataset")
+    assert client.get("/images/st-0002").status_code == 200
+    capture = dataset / "images" / "st-0002.jpg"
+    capture.unlink()
+    capture.symlink_to(outside)
+    response = client.get("/images/st-0002")
+    assert response.status_code == 404 and b"private" not in response.content
+    capture.unlink()
+    capture.symlink_to(dataset / "spatialtrust.jsonl")  # another file, even inside the dataset
+    assert client.get("/images/st-0002").status_code == 404
+    assert client.get("/images/st-0001").status_code == 200
+
+
+def test_the_opening_code_works_once_and_carries_no_token(dataset: Path) -> None:
+    now = [0.0]
+    opening = OneTimeCode(seconds=60, clock=lambda: now[0])
+    assert TOKEN not in opening.code
+    with TestClient(create_app(dataset, TOKEN, "alice", opening=opening)) as bare:
+        first = bare.get(f"/open/{opening.code}", follow_redirects=False)
+        assert first.status_code == 303
+        assert first.headers["location"] == f"/?token={TOKEN}&annotator=alice"
+        again = bare.get(f"/open/{opening.code}", follow_redirects=False)
+        assert again.status_code == 403 and TOKEN not in again.text
+        assert bare.get("/open/guess", follow_redirects=False).status_code == 403
+    late = OneTimeCode(seconds=60, clock=lambda: now[0])
+    now[0] = 61.0
+    assert not late.redeem(late.code)
+    assert OneTimeCode().redeem("wrong") is False
+
+
+def test_the_browser_is_started_without_the_token(dataset: Path, tmp_path: Path) -> None:
+    """The command line a browser gets is readable by every user (ps): it holds a one-time
+    code, never the token, and that code opens the page once."""
+    argv_file = tmp_path / "argv.json"
+    launcher = tmp_path / "browser.py"
+    launcher.write_text(
+        "import json, os, sys\n"
+        f"open({str(argv_file)!r} + '.part', 'w').write(json.dumps(sys.argv))\n"
+        f"os.replace({str(argv_file)!r} + '.part', {str(argv_file)!r})\n",
+        encoding="utf-8",
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(SRC),
+        "PYTHONUNBUFFERED": "1",
+        "BROWSER": f"{sys.executable} {launcher} %s",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "privbench", "review", str(dataset), "--port", "0"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    found = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=([\w-]+)", line)
+    assert found, line
+    server = Server(process, found[0], int(found[1]), found[2])
+    try:
+        for _ in range(600):  # the server starts the browser half a second after its URL
+            if argv_file.exists() or process.poll() is not None:
+                break
+            time.sleep(0.05)
+        argv = json.loads(argv_file.read_text(encoding="utf-8"))
+        assert not any(server.token in argument for argument in argv), argv
+        opened = argv[-1]
+        assert opened.startswith(f"http://127.0.0.1:{server.port}/open/"), argv
+
+        class NoRedirect(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args: Any) -> None:
+                return None
+
+        opener = urllib.request.build_opener(NoRedirect)
+        with pytest.raises(urllib.error.HTTPError) as first:
+            opener.open(opened, timeout=10)
+        assert first.value.code == 303
+        assert f"token={server.token}" in first.value.headers["location"]
+        with pytest.raises(urllib.error.HTTPError) as second:
+            opener.open(opened, timeout=10)
+        assert second.value.code == 403
+    finally:
+        stop(server)
 
 
 @pytest.mark.parametrize(
@@ -396,6 +610,15 @@ def test_the_page_in_headless_chromium(served: Server, tmp_path: Path) -> None:
         cx, cy = corner["x"] + corner["width"] / 2, corner["y"] + corner["height"] / 2
         _drag(page, (cx, cy), (cx + 80, cy + 50))
         page.fill("#box-name", "a calendar on the wall")
+        # a new box has no category until one is chosen, and cannot be accepted without one
+        assert page.locator("#box-category").input_value() == ""
+        assert page.locator("#boxes li .category").first.inner_text() == "no category"
+        page.locator("#panel h2").first.click()
+        page.keyboard.press("a")
+        page.wait_for_selector("#message:not([hidden])")
+        assert "has no category" in page.locator("#message-text").inner_text()
+        page.screenshot(path=str(shots / "uncategorised.png"))
+        assert served.api("GET", "/api/images/st-0002?annotator=alice")[1]["version"] == 0
         page.select_option("#box-category", "near_miss")
         page.fill("#box-why", "it is blank")
         page.screenshot(path=str(shots / "drawn.png"))
@@ -417,7 +640,7 @@ def test_the_page_in_headless_chromium(served: Server, tmp_path: Path) -> None:
         # resized beyond the drawn 300×250 corner by most of the 80×50 handle drag
         assert (300 + 60) * scale < x2 < (380 + 6) * scale
         assert (250 + 35) * scale < y2 < (300 + 6) * scale
-        assert "reviewed 1 of 3" in page.locator("#progress").inner_text()
+        assert page.locator("#progress").inner_text() == "reviewed 1 of 3 · accepted 1"
         # reload: the saved annotation comes back
         page.goto(f"{served.url}&image=st-0002")
         page.wait_for_selector("body[data-image='st-0002']", state="attached")
@@ -471,3 +694,47 @@ def test_the_page_in_headless_chromium(served: Server, tmp_path: Path) -> None:
         keep.mkdir(parents=True, exist_ok=True)
         for shot in shots.iterdir():
             shutil.copy(shot, keep / shot.name)
+
+
+@needs_chromium
+def test_a_lost_answer_to_a_save_is_checked_with_the_server(served: Server) -> None:
+    """The answer to a save is cut after the server stored it: the page must not say
+    "nothing saved"; it asks the server and says the save is there. Cut before the server
+    gets it: the page says nothing was saved and keeps the edits."""
+    from playwright.sync_api import Route, sync_playwright
+
+    def lose_the_answer(route: Route) -> None:
+        if route.request.method == "PUT":
+            route.fetch()  # the server receives and stores the save ...
+            route.abort("connectionreset")  # ... and its answer never reaches the page
+        else:
+            route.continue_()
+
+    def lose_the_request(route: Route) -> None:
+        if route.request.method == "PUT":
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    problems: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True
+        )
+        page = _open(browser.new_context(), served, "alice", problems, set())
+        page.route("**/api/images/st-0001*", lose_the_answer)
+        page.keyboard.press("n")
+        page.wait_for_selector("body[data-saved='1']", state="attached")
+        message = page.locator("#message-text").inner_text()
+        assert "the answer was lost, the server has it" in message, message
+        assert "nothing saved" not in message.lower()
+        assert page.locator("#image-status").inner_text() == "needs_work"
+        assert not page.locator("#dirty").is_visible()
+        assert served.api("GET", "/api/images/st-0001?annotator=alice")[1]["version"] == 1
+        page.unroute("**/api/images/st-0001*")
+        page.route("**/api/images/st-0001*", lose_the_request)
+        page.keyboard.press("d")
+        page.locator("#message-text", has_text="does not have it").wait_for()
+        assert "your edits are still here" in page.locator("#message-text").inner_text()
+        assert served.api("GET", "/api/images/st-0001?annotator=alice")[1]["version"] == 1
+        browser.close()

@@ -383,6 +383,38 @@ def test_one_annotator_needs_no_choice_and_bad_saves_are_left_out(
     assert outcome.agreement.pooled is None
 
 
+def test_an_unreadable_row_is_counted_and_the_rest_exported(built: Path, tmp_path: Path) -> None:
+    """One damaged row (not JSON) leaves its image out; every other image is exported."""
+    _save(built, "st-0001", "cy", "accepted", [("badge", "direct", D)])
+    _save(built, "st-0002", "cy", "needs_work", [])
+    ReviewStore.of(built).save(  # drawn, not categorised yet: still a needs-work verdict
+        "st-0005",
+        "cy",
+        0,
+        {"status": "needs_work", "factors": [{"name": "x", "category": None, "box": D}]},
+    )
+    connection = sqlite3.connect(built / STORE_FILE)
+    connection.execute(
+        "INSERT INTO annotations VALUES ('st-0003', 'cy', 1, '2026-01-01T00:00:00+00:00', ?)",
+        ("{broken",),
+    )
+    connection.commit()
+    connection.close()
+    outcome = export_reviewed(built, tmp_path / "cy")
+    assert outcome.exported == ["st-0001"]
+    assert outcome.left_out == [("st-0003", "unreadable save: not a JSON object")]
+    assert outcome.statuses["cy"] == {
+        "accepted": 1,
+        "needs_work": 2,
+        "discarded": 0,
+        "unreadable": 1,
+        "unreviewed": 2,
+    }
+    result = privbench("review", "export", built, "--out", tmp_path / "cli")
+    assert result.returncode == 0, result.stderr
+    assert "unreadable 1" in result.stdout
+
+
 def test_bad_requests_are_one_line(reviewed: Path, built: Path, tmp_path: Path) -> None:
     full = tmp_path / "full"
     full.mkdir()

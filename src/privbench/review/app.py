@@ -10,19 +10,24 @@ field before it reaches :class:`~privbench.review.store.ReviewStore`.
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Awaitable, Callable
+import os
+import stat
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import BinaryIO
+from urllib.parse import urlencode
 
 import jinja2
-from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, Response
+from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
 
-from privbench.review.access import CONTENT_SECURITY_POLICY, require_token
+from privbench.review.access import CONTENT_SECURITY_POLICY, OneTimeCode, require_token
+from privbench.review.bodies import parse_json, read_body, valid_name
 from privbench.review.rating_routes import rating_router
+from privbench.review.shortcuts import SHORTCUTS
 from privbench.review.store import ReviewStore, SavedAnnotation, StaleVersion
 from privbench.runtime.errors import UsageError
 from privbench.spatialtrust.build.annotation import CATEGORIES, REVIEW_STATUSES
@@ -35,6 +40,8 @@ MAX_TEXT_CHARS = 2000
 MAX_FACTORS = 500
 VERDICTS = tuple(status for status in REVIEW_STATUSES if status != "draft")
 """What a reviewer may save: a verdict, never "draft" (that is what nobody reviewed)."""
+VERDICT_COUNTS = (*VERDICTS, "unreadable")
+"""What an annotator's saves are counted as."""
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
@@ -60,6 +67,9 @@ class ReviewImage:
 
     id: str
     path: Path
+    """The capture, resolved when the app started (inside the dataset's folder)."""
+    source: Path
+    """The capture as the record names it, resolved again at every request."""
     width: int
     height: int
     status: str | None
@@ -86,6 +96,7 @@ def load_review_images(directory: Path) -> dict[str, ReviewImage]:
         images[item.id] = ReviewImage(
             id=item.id,
             path=path,
+            source=item.image,
             width=item.width,
             height=item.height,
             status=item.review_status,
@@ -132,7 +143,12 @@ def _box(value: object, what: str, width: int, height: int) -> list[float]:
 
 
 def checked_annotation(value: object, width: int, height: int) -> dict[str, object]:
-    """The annotation a reviewer saves, in the store's shape, or :class:`InvalidAnnotation`."""
+    """The annotation a reviewer saves, in the store's shape, or :class:`InvalidAnnotation`.
+
+    A box's category may be ``null`` (drawn, not categorised yet) on a ``needs_work`` or
+    ``discarded`` save, never on an ``accepted`` one. Why no default category: whatever
+    category were filled in for the annotator would reach q2–q5 of the export as their
+    answer, shifting every score measured on the dataset towards it."""
     if not isinstance(value, dict):
         raise InvalidAnnotation("'annotation' must be an object")
     status = value.get("status")
@@ -149,7 +165,11 @@ def checked_annotation(value: object, width: int, height: int) -> dict[str, obje
         if not isinstance(raw, dict):
             raise InvalidAnnotation(f"{what} must be an object")
         category = raw.get("category")
-        if category not in CATEGORIES:
+        if category is None and status != "accepted":
+            pass  # drawn, not yet categorised: kept as such on a needs-work or discarded save
+        elif category is None:
+            raise InvalidAnnotation(f"{what} has no category yet: choose one before accepting")
+        elif category not in CATEGORIES:
             allowed = ", ".join(CATEGORIES)
             raise InvalidAnnotation(f"{what}: 'category' must be one of {allowed}")
         factors.append(
@@ -169,16 +189,9 @@ ANNOTATOR_RULE = (
 
 
 def valid_annotator(name: str) -> str | None:
-    """An annotator name as the store keeps it, or None when it is not one.
-
-    Why a rule at all: the name is a key of every save and is shown to other annotators;
-    control characters, edge spaces (" bob" would be a second bob) or a kilobyte of text
-    there are a mistake or mischief."""
-    if not name or name != name.strip():
-        return None
-    if len(name) > MAX_ANNOTATOR_CHARS or not name.isprintable():
-        return None
-    return name
+    """An annotator name as the store keeps it, or None when it is not one
+    (:func:`~privbench.review.bodies.valid_name`)."""
+    return valid_name(name, MAX_ANNOTATOR_CHARS)
 
 
 def checked_annotator(name: str) -> str:
@@ -189,19 +202,6 @@ def checked_annotator(name: str) -> str:
     return valid
 
 
-async def _read_body(request: Request) -> bytes:
-    """The request body, refused (413) as soon as it passes :data:`MAX_BODY_BYTES`."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise HTTPException(status_code=413, detail=f"body over {MAX_BODY_BYTES} bytes")
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            raise HTTPException(status_code=413, detail=f"body over {MAX_BODY_BYTES} bytes")
-    return bytes(body)
-
-
 def _static(name: str) -> bytes:
     return (resources.files("privbench.review") / "static" / name).read_bytes()
 
@@ -209,21 +209,83 @@ def _static(name: str) -> bytes:
 def _page(token: str) -> str:
     """The page, its asset URLs carrying the token (escaped, though it is URL-safe)."""
     source = (resources.files("privbench.review") / "templates" / "index.html").read_text("utf-8")
-    return jinja2.Environment(autoescape=True).from_string(source).render(token=token)
+    template = jinja2.Environment(autoescape=True).from_string(source)
+    return template.render(token=token, shortcuts=SHORTCUTS)
+
+
+def readable(saved: SavedAnnotation | None) -> dict[str, object] | None:
+    """A stored annotation the page can start from, or None (none saved, or unreadable)."""
+    if saved is None or saved.problem is not None:
+        return None
+    annotation = saved.annotation
+    if annotation.get("status") not in VERDICTS or not isinstance(annotation.get("factors"), list):
+        return None
+    return annotation
 
 
 def effective_status(image: ReviewImage, saved: SavedAnnotation | None) -> str:
-    """What an annotator sees as an image's status: their latest verdict, else the record's."""
+    """What an annotator sees as an image's status: their latest verdict, else the record's;
+    ``unreadable`` for a stored row that is not an annotation (counted, never a 500)."""
     if saved is not None:
-        return str(saved.annotation.get("status", "draft"))
+        annotation = readable(saved)
+        return "unreadable" if annotation is None else str(annotation["status"])
     return image.status or "draft"
 
 
-def create_app(directory: Path, token: str, annotator: str, surveys: Path | None = None) -> FastAPI:
+STATUSES = (*REVIEW_STATUSES, "unreadable")
+"""Every status :func:`effective_status` gives."""
+
+
+def progress(statuses: Mapping[str, int]) -> dict[str, int]:
+    """``reviewed``: images with any verdict (accepted, needs work, discarded); ``accepted``
+    apart. Why every verdict: a discarded image or one sent back is reviewed too; counting
+    only accepted ones told annotators work was left that they had done."""
+    return {
+        "reviewed": sum(statuses.get(status, 0) for status in VERDICTS),
+        "accepted": statuses.get("accepted", 0),
+    }
+
+
+def open_capture(image: ReviewImage) -> BinaryIO | None:
+    """The capture opened for reading, or None when it is no longer the file the app
+    started with. Why checked at every request: a capture swapped for a symbolic link after
+    the start would otherwise be followed to wherever it points, outside the dataset; the
+    record's path must still resolve to the same file, and the last step is opened without
+    following a link (``O_NOFOLLOW``)."""
+    try:
+        if image.source.resolve(strict=True) != image.path:
+            return None
+        descriptor = os.open(image.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    file = os.fdopen(descriptor, "rb")  # closes the descriptor when it is closed or freed
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        file.close()
+        return None
+    return file
+
+
+def _chunks(file: BinaryIO) -> Iterator[bytes]:
+    with file:
+        while chunk := file.read(CAPTURE_CHUNK_BYTES):
+            yield chunk
+
+
+CAPTURE_CHUNK_BYTES = 256 * 1024
+
+
+def create_app(
+    directory: Path,
+    token: str,
+    annotator: str,
+    surveys: Path | None = None,
+    opening: OneTimeCode | None = None,
+) -> FastAPI:
     """The app for one dataset directory; ``annotator`` is who saves without ``?annotator=``.
 
     ``surveys``: a ``survey export`` folder whose rating forms are served at
-    ``/rate/{survey}`` for a lab, their ratings kept in the same store."""
+    ``/rate/{survey}`` for a lab, their ratings kept in the same store. ``opening``: the
+    one-time code the browser is opened with, redeemed at ``/open/{code}`` (no token)."""
     default_annotator = valid_annotator(annotator)
     if default_annotator is None:
         raise UsageError(f"--annotator {annotator!r}: {ANNOTATOR_RULE}")
@@ -232,11 +294,11 @@ def create_app(directory: Path, token: str, annotator: str, surveys: Path | None
     page = _page(token)
     static = {name: (_static(name), kind) for name, kind in _STATIC_FILES.items()}
     app = FastAPI(
-        dependencies=[Depends(require_token(token))],
         docs_url=None,  # the interactive docs load scripts from a CDN: never
         redoc_url=None,
         openapi_url=None,
     )
+    routes = APIRouter(dependencies=[Depends(require_token(token))])
 
     @app.middleware("http")
     async def security_headers(
@@ -246,8 +308,18 @@ def create_app(directory: Path, token: str, annotator: str, surveys: Path | None
         response.headers.update(SECURITY_HEADERS)
         return response
 
-    if surveys is not None:
-        app.include_router(rating_router(surveys, store))  # the app's token check applies
+    @app.get("/open/{code}")
+    def open_once(code: str) -> Response:
+        """The browser's way in: a spent, late or wrong code is 403, never the token."""
+        if opening is None or not opening.redeem(code):
+            return Response(
+                "This link has been used already or is out of date: open the URL the "
+                "review command printed (with its token).\n",
+                status_code=403,
+                media_type="text/plain; charset=utf-8",
+            )
+        target = "/?" + urlencode({"token": token, "annotator": default_annotator})
+        return RedirectResponse(target, status_code=303)
 
     def image_of(image_id: str) -> ReviewImage:
         image = images.get(image_id)
@@ -264,22 +336,22 @@ def create_app(directory: Path, token: str, annotator: str, surveys: Path | None
             by_image.setdefault(saved.image, {})[saved.annotator] = saved
         return by_image
 
-    @app.get("/")
+    @routes.get("/")
     def index() -> Response:
         return Response(page, media_type="text/html; charset=utf-8")
 
-    @app.get("/static/{name:path}")
+    @routes.get("/static/{name:path}")
     def static_file(name: str) -> Response:
         found = static.get(name)
         if found is None:
             raise HTTPException(status_code=404, detail="not found")
         return Response(found[0], media_type=found[1])
 
-    @app.get("/api/session")
+    @routes.get("/api/session")
     def session(annotator: str | None = Query(None)) -> dict[str, object]:
         return {"annotator": who(annotator), "dataset": directory.name, "total": len(images)}
 
-    @app.get("/api/images")
+    @routes.get("/api/images")
     def list_images(annotator: str | None = Query(None)) -> list[dict[str, object]]:
         name = who(annotator)
         saved = latest_by_image()
@@ -292,7 +364,7 @@ def create_app(directory: Path, token: str, annotator: str, surveys: Path | None
             for image in images.values()
         ]
 
-    @app.get("/api/images/{image_id:path}")
+    @routes.get("/api/images/{image_id:path}")
     def get_image(image_id: str, annotator: str | None = Query(None)) -> dict[str, object]:
         image = image_of(image_id)
         saved = store.latest(image.id, who(annotator))
@@ -303,21 +375,17 @@ def create_app(directory: Path, token: str, annotator: str, surveys: Path | None
             "image_url": f"images/{image.id}",
             "status": effective_status(image, saved),
             "draft": list(image.factors),
-            "annotation": saved.annotation if saved else None,
+            "annotation": readable(saved),
             "version": saved.version if saved else 0,
         }
 
-    @app.put("/api/images/{image_id:path}")
+    @routes.put("/api/images/{image_id:path}")
     async def put_image(
         image_id: str, request: Request, annotator: str | None = Query(None)
     ) -> Response:
         image = image_of(image_id)
         name = who(annotator)
-        body = await _read_body(request)
-        try:
-            document = json.loads(body)
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise HTTPException(status_code=400, detail="body is not JSON") from None
+        document = parse_json(await read_body(request, MAX_BODY_BYTES))
         if not isinstance(document, dict):
             raise HTTPException(status_code=400, detail="body must be a JSON object")
         version = document.get("version")
@@ -333,36 +401,43 @@ def create_app(directory: Path, token: str, annotator: str, surveys: Path | None
             return JSONResponse({"detail": str(error), "latest": error.latest}, status_code=409)
         return JSONResponse({"version": new_version})
 
-    @app.get("/api/stats")
+    @routes.get("/api/stats")
     def stats(annotator: str | None = Query(None)) -> dict[str, object]:
         name = who(annotator)
         saved = latest_by_image()
-        statuses: dict[str, int] = dict.fromkeys(REVIEW_STATUSES, 0)
+        statuses: dict[str, int] = dict.fromkeys(STATUSES, 0)
         for image in images.values():
             statuses[effective_status(image, saved.get(image.id, {}).get(name))] += 1
         per_annotator: dict[str, dict[str, int]] = {}
         for image_id, by_annotator in saved.items():
-            if image_id not in images:  # saved for a record since removed from the dataset
+            record = images.get(image_id)
+            if record is None:  # saved for a record since removed from the dataset
                 continue
             for person, annotation in by_annotator.items():
-                counts = per_annotator.setdefault(person, dict.fromkeys(VERDICTS, 0))
-                status = str(annotation.annotation.get("status"))
-                counts[status] = counts.get(status, 0) + 1
+                counts = per_annotator.setdefault(person, dict.fromkeys(VERDICT_COUNTS, 0))
+                counts[effective_status(record, annotation)] += 1
         return {
             "annotator": name,
             "total": len(images),
-            "reviewed": statuses["accepted"],
+            **progress(statuses),
             "statuses": statuses,
             "annotators": {
-                person: {"reviewed": counts["accepted"], **counts}
+                person: {**progress(counts), **counts}
                 for person, counts in sorted(per_annotator.items())
             },
         }
 
-    @app.get("/images/{image_id:path}")
-    def image_file(image_id: str) -> FileResponse:
+    @routes.get("/images/{image_id:path}")
+    def image_file(image_id: str) -> Response:
         image = image_of(image_id)
+        file = open_capture(image)
+        if file is None:
+            raise HTTPException(status_code=404, detail="no such image")
         kind = _IMAGE_TYPES.get(image.path.suffix.lower(), "application/octet-stream")
-        return FileResponse(image.path, media_type=kind)
+        size = str(os.fstat(file.fileno()).st_size)
+        return StreamingResponse(_chunks(file), media_type=kind, headers={"Content-Length": size})
 
+    app.include_router(routes)
+    if surveys is not None:
+        app.include_router(rating_router(surveys, store), dependencies=routes.dependencies)
     return app

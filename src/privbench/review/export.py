@@ -157,6 +157,8 @@ def read_review(annotation: Mapping[str, object]) -> Review:
     status = annotation.get("status")
     if status not in VERDICTS:
         return Review("unreadable", problem=f"unknown status {status!r}")
+    if status != "accepted":  # only accepted elements are exported, merged or compared
+        return Review(str(status))
     factors = annotation.get("factors", [])
     if not isinstance(factors, list):
         return Review("unreadable", problem="'factors' is not a list")
@@ -334,7 +336,11 @@ def export_reviewed(
         if image is None:
             ignored += 1
             continue
-        reviews.setdefault(image, {})[save.annotator] = read_review(save.annotation)
+        reviews.setdefault(image, {})[save.annotator] = (
+            read_review(save.annotation)
+            if save.problem is None
+            else Review("unreadable", problem=save.problem)
+        )
     annotators = tuple(sorted({s.annotator for s in saved}))
     mode = _choose(annotators, annotator, merge, store.path)
     single = annotator or annotators[0]

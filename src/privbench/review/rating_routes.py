@@ -25,6 +25,7 @@ per rater, which ``privbench agreement`` reads like downloaded ones.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +33,6 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel
 
 from privbench.analysis.rating_files import (
     RATERS_FOLDER,
@@ -41,6 +41,7 @@ from privbench.analysis.rating_files import (
 from privbench.analysis.survey import FORM_FILE, form_script, payload_of_form, render_form
 from privbench.generate.writing import dump_json
 from privbench.review.access import presented_token
+from privbench.review.bodies import parse_json, read_body, valid_name
 from privbench.review.store import ReviewStore
 
 RATER_LENGTH = 100
@@ -80,16 +81,33 @@ def find_surveys(survey_dir: Path) -> dict[str, ServedSurvey]:
     return {s.survey: s for s in found if s is not None}
 
 
-class RatingBody(BaseModel):
-    """A PUT's body: the score on the survey's scale, or null to clear it."""
+MAX_RATING_BYTES = 16 * 1024
+"""A rating body is ``{"score": 0.7}``; a larger one is a mistake or an attack (413)."""
 
-    score: float | None
+
+def checked_score(document: object, scale: int) -> float | None:
+    """A PUT's body ``{"score": x}``: a JSON number in ``0..scale`` or ``null`` (clears).
+
+    Why strict types: ``true`` would be stored as 1.0 and ``"0.5"`` as a number, scores no
+    rater gave (422 instead)."""
+    if not isinstance(document, dict) or set(document) != {"score"}:
+        raise HTTPException(422, 'body: {"score": a number, or null to clear}')
+    score = document["score"]
+    if score is None:
+        return None
+    if isinstance(score, bool) or not isinstance(score, int | float):
+        raise HTTPException(422, f"score: a number in 0–{scale}, not {type(score).__name__}")
+    if not (math.isfinite(score) and 0 <= score <= scale):
+        raise HTTPException(422, f"score: a number in 0–{scale}")
+    return float(score)
 
 
 def _rater(rater: str) -> str:
-    name = rater.strip()
-    if not name or len(name) > RATER_LENGTH:
-        raise HTTPException(422, f"rater: a name of 1–{RATER_LENGTH} characters")
+    """The rater's name, trimmed (the form trims it too), or 422: 1–100 printable characters,
+    no control or format characters (:func:`~privbench.review.bodies.valid_name`)."""
+    name = valid_name(rater.strip(), RATER_LENGTH)
+    if name is None:
+        raise HTTPException(422, f"rater: a name of 1–{RATER_LENGTH} printable characters")
     return name
 
 
@@ -100,7 +118,7 @@ def rating_router(survey_dir: Path, store: ReviewStore) -> APIRouter:
     def survey_of(survey: str) -> ServedSurvey:
         found = find_surveys(survey_dir).get(survey)
         if found is None:
-            raise HTTPException(404, f"no survey {survey} in {survey_dir}")
+            raise HTTPException(404, "no such survey")  # never the server's folder
         return found
 
     @router.get("/rate/{survey}", response_class=HTMLResponse)
@@ -127,15 +145,14 @@ def rating_router(survey_dir: Path, store: ReviewStore) -> APIRouter:
         }
 
     @router.put("/api/ratings/{survey}/{item}")
-    def save(
-        survey: str, item: str, body: RatingBody, rater: str = Query(...)
+    async def save(
+        survey: str, item: str, request: Request, rater: str = Query(...)
     ) -> dict[str, object]:
         served, name = survey_of(survey), _rater(rater)
         if item not in served.items:
-            raise HTTPException(404, f"no item {item} in survey {survey}")
-        if body.score is not None and not 0 <= body.score <= served.scale:
-            raise HTTPException(422, f"score: a number in 0–{served.scale}")
-        version = store.save_rating(served.survey, item, name, body.score)
+            raise HTTPException(404, "no such item in this survey")
+        score = checked_score(parse_json(await read_body(request, MAX_RATING_BYTES)), served.scale)
+        version = store.save_rating(served.survey, item, name, score)
         return {"survey": served.survey, "item": item, "rater": name, "version": version}
 
     return router

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlencode
 
-from privbench.review.access import new_token
+from privbench.review.access import OneTimeCode, new_token
 from privbench.review.app import MAX_ANNOTATOR_CHARS, create_app
 from privbench.runtime.errors import UsageError
 from privbench.spatialtrust.dataset import DATASET_FILE
@@ -39,6 +39,12 @@ def default_annotator() -> str:
 
 def review_url(port: int, token: str, annotator: str) -> str:
     return f"http://{HOST}:{port}/?" + urlencode({"token": token, "annotator": annotator})
+
+
+def opening_url(port: int, opening: OneTimeCode) -> str:
+    """The URL the browser is started with: a one-time code, no token (see
+    :mod:`privbench.review.access`)."""
+    return f"http://{HOST}:{port}/open/{opening.code}"
 
 
 def bind(port: int) -> socket.socket:
@@ -76,7 +82,9 @@ def serve(
     token = new_token()
     if surveys is not None and not surveys.is_dir():
         raise UsageError(f"--surveys {surveys}: no such directory")
-    app = create_app(directory, token, annotator, surveys)  # DatasetError, StoreError: one line
+    opening = OneTimeCode()
+    # DatasetError, StoreError: one line
+    app = create_app(directory, token, annotator, surveys, opening=opening)
     sock = bind(port)
     url = review_url(sock.getsockname()[1], token, annotator)
     echo(f"reviewing {directory} as {annotator}: {url}")
@@ -85,8 +93,9 @@ def serve(
         echo(f"rating forms of {surveys}: /rate/SURVEY_ID?token=… on the same address")
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
-    if open_browser:
-        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    if open_browser:  # never the token's URL: a browser's command line is public (ps)
+        first = opening_url(sock.getsockname()[1], opening)
+        threading.Timer(0.5, webbrowser.open, args=(first,)).start()
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it handled: the normal end

@@ -44,6 +44,12 @@ CREATE TABLE IF NOT EXISTS ratings (
 );
 """
 
+_TABLES = {
+    "annotations": {"image", "annotator", "version", "saved_at", "annotation"},
+    "ratings": {"survey", "item", "rater", "version", "saved_at", "score"},
+}
+"""The columns every store has (:data:`_SCHEMA`)."""
+
 
 class StoreError(PrivbenchError):
     """A ``review.sqlite`` that is broken or not privbench's."""
@@ -69,7 +75,26 @@ class SavedAnnotation:
     version: int
     saved_at: str
     annotation: dict[str, object]
-    """``{"status": ..., "factors": [{"name", "category", "why", "box"}]}``."""
+    """``{"status": ..., "factors": [{"name", "category", "why", "box"}]}`` (``{}`` when the
+    row cannot be read: see :attr:`problem`)."""
+    problem: str | None = None
+    """Why the stored row is not an annotation (not JSON, not an object), or None."""
+
+
+def _saved(
+    image: str, annotator: str, version: int, saved_at: str, text: object
+) -> SavedAnnotation:
+    """One stored row, read. Why a row that cannot be read becomes a :class:`SavedAnnotation`
+    with a problem rather than an exception: one damaged row (an edit by hand, a disk error)
+    must not stop every annotator's page or the export of every other image; the app and the
+    export count it as unreadable."""
+    try:
+        annotation = json.loads(text) if isinstance(text, str | bytes) else None
+    except (ValueError, RecursionError):
+        annotation = None
+    if not isinstance(annotation, dict):
+        return SavedAnnotation(image, annotator, version, saved_at, {}, "not a JSON object")
+    return SavedAnnotation(image, annotator, version, saved_at, annotation)
 
 
 class ReviewStore:
@@ -115,8 +140,21 @@ class ReviewStore:
                             f"{self.path}: written by a newer privbench (store version "
                             f"{version}); upgrade privbench"
                         )
+                    self._check_tables(connection)
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{self.path}: not a readable review store ({error})") from None
+
+    def _check_tables(self, connection: sqlite3.Connection) -> None:
+        """A marked store must hold its tables with their columns; why here: a damaged store
+        would otherwise start the app and then fail every request."""
+        for table, columns in _TABLES.items():
+            found = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
+            if not columns <= found:
+                what = "no table" if not found else "a damaged table"
+                raise StoreError(
+                    f"{self.path}: a privbench review store with {what} {table!r}; "
+                    "restore it from a backup or move it away"
+                )
 
     def latest(self, image: str, annotator: str) -> SavedAnnotation | None:
         with self._connect() as connection:
@@ -127,7 +165,7 @@ class ReviewStore:
             ).fetchone()
         if row is None:
             return None
-        return SavedAnnotation(image, annotator, row[0], row[1], json.loads(row[2]))
+        return _saved(image, annotator, row[0], row[1], row[2])
 
     def save(self, image: str, annotator: str, version: int, annotation: dict[str, object]) -> int:
         """Store a new version (``version`` + 1) in one transaction; raise
@@ -164,7 +202,7 @@ class ReviewStore:
                 "ON a.image = m.image AND a.annotator = m.annotator AND a.version = m.v "
                 "ORDER BY a.image, a.annotator"
             ).fetchall()
-        return [SavedAnnotation(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+        return [_saved(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     def versions(self, image: str, annotator: str) -> int:
         """How many versions an annotator saved of an image (earlier ones are kept)."""

@@ -1,7 +1,9 @@
 // The review page: one capture at a time, its boxes editable with Annotorious.
 // Every text from the dataset, a model or an annotator is set with textContent, never
 // parsed as HTML. Edits not yet saved are kept per image while navigating, and a save
-// refused as stale (409) leaves them on screen with a visible message.
+// refused as stale (409) leaves them on screen with a visible message. A new box has no
+// category until the annotator picks one (an image with such a box cannot be accepted),
+// and a save whose answer is lost is checked against the server before saying anything.
 "use strict";
 
 (() => {
@@ -10,6 +12,7 @@
   const chosenAnnotator = params.get("annotator");
   const CATEGORIES = ["direct", "indirect", "near_miss"];
   const COLORS = { direct: "#e74c3c", indirect: "#f39c12", near_miss: "#3498db" };
+  const UNSET_COLOR = "#d0d0d0"; // a box whose category is not chosen yet
   const $ = (id) => document.getElementById(id);
 
   let ids = [];
@@ -80,14 +83,14 @@
   function currentFactors() {
     if (!anno) return [];
     return anno.getAnnotations().map((a) => {
-      const meta = attrs.get(a.id) || { name: "", category: "indirect", why: "" };
-      return { name: meta.name, category: meta.category, why: meta.why, box: boxOf(a) };
+      const meta = attrs.get(a.id) || { name: "", category: null, why: "" };
+      return { name: meta.name, category: meta.category || null, why: meta.why, box: boxOf(a) };
     });
   }
 
   function style(annotation, state) {
     const meta = attrs.get(annotation.id);
-    const color = COLORS[meta ? meta.category : "indirect"] || "#fff";
+    const color = (meta && COLORS[meta.category]) || UNSET_COLOR;
     const selected = state && state.selected;
     return { stroke: color, strokeWidth: selected ? 3 : 2, fill: color, fillOpacity: selected ? 0.25 : 0.1 };
   }
@@ -103,8 +106,8 @@
       li.dataset.id = a.id;
       if (a.id === selectedId) li.classList.add("selected");
       const badge = document.createElement("span");
-      badge.className = "category " + (CATEGORIES.includes(meta.category) ? meta.category : "");
-      badge.textContent = meta.category || "?";
+      badge.className = "category " + (CATEGORIES.includes(meta.category) ? meta.category : "unset");
+      badge.textContent = meta.category || "no category";
       const name = document.createElement("span");
       if (meta.name) name.textContent = meta.name;
       else { name.textContent = "(no name yet)"; name.className = "missing"; }
@@ -119,7 +122,7 @@
     $("box-form").hidden = !meta;
     if (!meta) return;
     $("box-name").value = meta.name;
-    $("box-category").value = meta.category;
+    $("box-category").value = meta.category || "";
     $("box-why").value = meta.why;
     renderCoords();
   }
@@ -140,7 +143,7 @@
   function editSelected(field, value) {
     const meta = selectedId ? attrs.get(selectedId) : null;
     if (!meta) return;
-    meta[field] = value;
+    meta[field] = field === "category" ? value || null : value;
     setDirty(true);
     if (field === "category") anno.setStyle(style);
     renderBoxes();
@@ -162,10 +165,11 @@
     const response = await api("api/stats");
     if (!response.ok) return;
     const stats = await response.json();
-    $("progress").textContent = `reviewed ${stats.reviewed} of ${stats.total}`;
+    // reviewed: every verdict (accepted, needs work, discarded); accepted shown apart
+    $("progress").textContent = `reviewed ${stats.reviewed} of ${stats.total} · accepted ${stats.accepted}`;
     const others = Object.entries(stats.annotators).map(
-      ([person, counts]) => `${person}: ${counts.reviewed}/${stats.total}`);
-    $("per-annotator").textContent = others.length ? "accepted per annotator: " + others.join(" · ") : "";
+      ([person, counts]) => `${person} ${counts.reviewed} reviewed, ${counts.accepted} accepted`);
+    $("per-annotator").textContent = others.length ? "per annotator: " + others.join(" · ") : "";
   }
 
   // ---- one image ----
@@ -191,12 +195,12 @@
         anno.setDrawingTool("rectangle");
         const shapes = factors.map((f) => {
           const id = "box-" + ++sequence;
-          attrs.set(id, { name: f.name || "", category: CATEGORIES.includes(f.category) ? f.category : "indirect", why: f.why || "" });
+          attrs.set(id, { name: f.name || "", category: CATEGORIES.includes(f.category) ? f.category : null, why: f.why || "" });
           return shapeOf(id, f.box);
         });
         anno.setAnnotations(shapes);
         anno.on("createAnnotation", (a) => {
-          attrs.set(a.id, { name: "", category: "indirect", why: "" });
+          attrs.set(a.id, { name: "", category: null, why: "" }); // chosen by the annotator
           setDirty(true);
           selectedId = a.id;
           renderForm();
@@ -252,6 +256,56 @@
     }
   }
 
+  // the annotation as the server stores it (trimmed texts, keys in order), to compare
+  function normalized(status, factors) {
+    return JSON.stringify({ status, factors: factors.map((f) => ({
+      box: f.box.map(Number), category: f.category || null, name: f.name.trim(), why: (f.why || "").trim() })) });
+  }
+
+  async function saved(version, status, note = "") {
+    current.version = version;
+    current.status = status;
+    statuses[current.id] = status;
+    pending.delete(current.id);
+    setDirty(false);
+    clearMessage();
+    showMessage(`Saved as ${status} (version ${version})${note}.`, "info");
+    $("image-status").textContent = status;
+    await refreshProgress();
+    document.body.dataset.saved = String(version);
+  }
+
+  // The answer to a save was lost (server gone, connection cut): the save may be on disk.
+  // Ask the server what it holds rather than guess; the edits stay on screen until then.
+  async function afterLostAnswer(id, status, factors, sentVersion) {
+    showMessage("The answer to your save was lost: it may have been saved. Reloading what the server holds…", "info");
+    let response;
+    try {
+      response = await api("api/images/" + encodeURIComponent(id));
+    } catch (_) {
+      response = null;
+    }
+    if (!response || !response.ok) {
+      showMessage("The review server cannot be reached: your save may or may not have been stored. " +
+        "Your edits are still here; when the server is back, save again (if it was stored, the page offers to reload it).");
+      return false;
+    }
+    const data = await response.json();
+    if (!current || current.id !== id) return false;
+    if (data.version > sentVersion && data.annotation &&
+        normalized(data.annotation.status, data.annotation.factors) === normalized(status, factors)) {
+      await saved(data.version, status, ": the answer was lost, the server has it");
+      return true;
+    }
+    if (data.version > sentVersion) {
+      conflict = { status, latest: data.version };
+      showMessage("The answer to your save was lost and the server holds another version: reload to see it, or save yours over it.", "conflict");
+      return false;
+    }
+    showMessage("The answer to your save was lost and the server does not have it: nothing saved, your edits are still here.");
+    return false;
+  }
+
   async function save(status, version) {
     if (!current || busy) return false;
     const factors = currentFactors();
@@ -261,18 +315,26 @@
       select(anno.getAnnotations()[unnamed].id);
       return false;
     }
-    const body = JSON.stringify({ version: version ?? current.version, annotation: { status, factors } });
+    const uncategorised = factors.findIndex((f) => !CATEGORIES.includes(f.category));
+    if (status === "accepted" && uncategorised >= 0) {
+      showMessage(`Box ${uncategorised + 1} has no category: choose one before accepting.`);
+      select(anno.getAnnotations()[uncategorised].id);
+      return false;
+    }
+    const id = current.id;
+    const sentVersion = version ?? current.version;
+    const body = JSON.stringify({ version: sentVersion, annotation: { status, factors } });
     let response;
     busy = true;
     try {
-      response = await api("api/images/" + encodeURIComponent(current.id), {
+      response = await api("api/images/" + encodeURIComponent(id), {
         method: "PUT", headers: { "Content-Type": "application/json" }, body });
     } catch (_) {
-      showMessage("Could not reach the review server: nothing saved, your edits are still here.");
-      return false;
+      response = null;
     } finally {
       busy = false;
     }
+    if (!response) return afterLostAnswer(id, status, factors, sentVersion);
     if (response.status === 409) {
       const detail = await response.json();
       conflict = { status, latest: detail.latest };
@@ -283,17 +345,8 @@
       showMessage("Not saved: " + await detailOf(response));
       return false;
     }
-    const saved = await response.json();
-    current.version = saved.version;
-    current.status = status;
-    statuses[current.id] = status;
-    pending.delete(current.id);
-    setDirty(false);
-    clearMessage();
-    showMessage(`Saved as ${status} (version ${saved.version}).`, "info");
-    $("image-status").textContent = status;
-    await refreshProgress();
-    document.body.dataset.saved = String(saved.version);
+    const answer = await response.json();
+    await saved(answer.version, status);
     return true;
   }
 
@@ -302,7 +355,7 @@
       const i = (index + step) % ids.length;
       if (statuses[ids[i]] !== "accepted" && statuses[ids[i]] !== "discarded") return show(i);
     }
-    showMessage("Every image is accepted or discarded.", "info");
+    showMessage("Nothing left to do: every image is accepted or discarded.", "info");
   }
 
   // ---- wiring ----
