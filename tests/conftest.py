@@ -112,6 +112,9 @@ def _quiet_inspect(
     monkeypatch.setenv("INSPECT_DISPLAY", "none")
     # judge cards written by one test are never found by another, nor by the user's runs
     monkeypatch.setenv("PRIVBENCH_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    # inspect's model cache too: a reply cached by one test (or one parallel worker) is
+    # never served to another, so every test sees the requests it makes
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path_factory.mktemp("inspect-cache")))
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("PRIVBENCH_JUDGE", raising=False)
 
