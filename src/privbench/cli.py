@@ -1217,8 +1217,20 @@ def report(
         int, typer.Option("--browse", min=0, help="Items / images shown in the sample browser.")
     ] = 200,
     ratings: Annotated[
-        Path | None,
-        typer.Option("--ratings", help="Filled rating sheet: adds judge–human agreement."),
+        list[Path] | None,
+        typer.Option(
+            "--ratings",
+            help="Filled rating sheets or rating files, as for agreement (repeatable): adds "
+            "judge–human agreement. Checked before anything is computed.",
+        ),
+    ] = None,
+    key: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--key",
+            help="survey_key.json of a blind survey, as for agreement (default: found beside "
+            "the ratings); repeatable.",
+        ),
     ] = None,
     scale: Annotated[
         float | None,
@@ -1243,7 +1255,8 @@ def report(
             seed=seed,
             n_boot=bootstrap,
             browse=browse,
-            ratings=ratings,
+            ratings=ratings or None,
+            keys=key or (),
             scale=scale,
             compare_published=compare_published,
             tables=tables,

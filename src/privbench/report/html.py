@@ -28,6 +28,7 @@ import pandas as pd
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from privbench.analysis.agreement import (
+    Ratings,
     agreement_notes,
     agreement_table,
     as_records,
@@ -134,8 +135,11 @@ class ReportSettings:
     n_boot: int = N_BOOTSTRAP
     browse: int = DEFAULT_BROWSE
     """At most this many items (Priv-IQ) / images (SpatialTrust) in the sample browser."""
-    ratings: Path | None = None
-    """A filled rating sheet: adds the judge–human agreement section (Table 6, Figs. 11–12)."""
+    ratings: Path | Sequence[Path] | None = None
+    """Filled rating sheets or rating files (as ``agreement --ratings``): add the
+    judge–human agreement section (Table 6, Figs. 11–12)."""
+    keys: Sequence[Path] = ()
+    """The keys of blind surveys (``agreement --key``); default: found beside the ratings."""
     scale: float | None = None
     """Score range of the human ratings (1 or 10; None: what the rating files declare,
     else 1); judge scores are on 0–1."""
@@ -895,10 +899,17 @@ def _draft_notes(run_rows: Sequence[RunRow], group: DatasetGroup) -> list[str]:
     ]
 
 
-def _agreement_section(
-    ratings_path: Path, given_scale: float | None, directory: Path
-) -> AgreementSection:
-    ratings = read_ratings(ratings_path, scale=given_scale)
+def _read_ratings(settings: ReportSettings) -> Ratings | None:
+    """The ratings of ``--ratings``, read and checked (files, keys, columns, scale).
+
+    Why first: a report takes a while to compute, and a ratings file that cannot be used
+    must stop it before any of that is done (and before any figure is written)."""
+    if settings.ratings is None:
+        return None
+    return read_ratings(settings.ratings, scale=settings.scale, keys=settings.keys)
+
+
+def _agreement_section(ratings: Ratings, directory: Path) -> AgreementSection:
     scale = ratings.scale
     tolerance = scale / 10
     columns = agreement_table(ratings, tolerance)
@@ -982,6 +993,7 @@ def write_report(
     settings = settings or ReportSettings()
     if settings.scale is not None:
         check_scale(settings.scale)
+    ratings = _read_ratings(settings)
     results = load_results(paths, settings.labels)
     _label_strategies(results)
     out = Path(output)
@@ -1089,8 +1101,8 @@ def write_report(
             "browsed_of": sum(results.spatial[results.spatial["run"].isin(g.runs)]["image_id"].nunique() for g in groups),
         }  # fmt: skip
         texts += [q["text"] for c in image_cards for q in c["questions"]]
-    if settings.ratings is not None:
-        context["agreement"] = _agreement_section(settings.ratings, settings.scale, directory)
+    if ratings is not None:
+        context["agreement"] = _agreement_section(ratings, directory)
     context["scripts"] = scripts_present(texts)
     _number_figures(context)
     environment = Environment(
