@@ -1075,7 +1075,8 @@ def build_spatialtrust_command(
         typer.Argument(help="Videos (mp4, mov, webm, avi), images, or folders of images."),
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Folder to write the dataset into (new).")
+        Path | None,
+        typer.Option("--out", help="Folder to write the dataset into (required; new or empty)."),
     ] = None,
     every: Annotated[
         float, typer.Option("--every", help="Seconds between frames sampled from a video.")

@@ -150,6 +150,10 @@ Prints the tables of a finished privbench log (`.eval` or `.json`, also one fini
 under a `== LOG` line (with `--json`: one document `{"logs": [...]}` of the logs'
 documents, in order); `--out` and `--model-name` take one log.
 
+Terminal tables (here and in every command) never cut a number, at any width or in a
+pipe (`COLUMNS` sets the width there): a table too wide wraps its text columns, and one
+that still does not fit is printed long, one line per cell (row, column, value).
+
 ### Paper tables: `show LOG... --format F`
 
 The logs (files or folders, as for `report`) must be of one benchmark; mixing Priv-IQ and
@@ -303,14 +307,12 @@ runs of one model with different prompts, say). With both, tables and file names
 label and `--json` has both (`model`, `label`).
 """,
     "Generation options": """
-The options that shape each call, on `eval` (both benchmarks), `grade` (the judge's calls
-only), `judge check` and `build spatialtrust`, as their tables list them:
-`--temperature` (the model under test's; default 0; the judge's is `--judge-temperature`),
+The options that shape each call, on the commands that call a model, as their tables list
+them: `--temperature` (the model under test's; the judge's is `--judge-temperature`),
 `--seed` (sampling seed for the model and the judge), `--max-tokens` (the model under
-test's output limit; default the provider's), `--max-retries` (retries per call, model and
-judge; default 3), `--timeout` (seconds per attempt of a call; default 120), `--cache`
-(inspect's model cache: a rerun of the same calls is free) and `--batch` (provider batch
-APIs where inspect supports them).
+test's output limit; default the provider's), `--max-retries` (retries per call),
+`--timeout` (seconds per attempt of a call), `--cache` (inspect's model cache: a rerun of
+the same calls is free) and `--batch` (provider batch APIs where inspect supports them).
 """,
     "Cost options: `--dry-run`, `--price`, `--judge-price`": """
 On every command that calls a model (`eval priviq`, `eval spatialtrust`, `grade priviq`,
@@ -357,6 +359,9 @@ INTRO = """
 Every command and option of `privbench`, and the inspect tasks it registers.
 `privbench COMMAND --help` prints the same options with their defaults. File formats:
 [formats.md](formats.md).
+
+This page is generated from the command definitions: `make docs` (or `python -m
+privbench.command_docs > docs/commands.md`) writes it again after a command changes.
 """
 
 
