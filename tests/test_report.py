@@ -123,6 +123,15 @@ def test_layout_rules_in_the_html(report: Path) -> None:
     # two runs over the same items: Average row over both; judge runs shown as std
     assert "Average of 2 runs" in html
     assert "its std over 2 judge runs" in html
+    # the runs: a table per benchmark; the judge's agreement a short cell, its sentence on
+    # hover and as the table's numbered note
+    start = html.index('<section id="runs"')
+    runs = html[start : html.index("</section>", start)]
+    assert runs.count('<table class="runs runs-') == 2 and "<th>Benchmark</th>" not in runs
+    sentence = "judge not checked (privbench judge check --judge JUDGE measures it)"
+    assert f'title="{sentence}">not checked<sup><a href="#agreement-priviq-1">1</a>' in runs
+    assert f'<li id="agreement-priviq-1">{sentence}</li>' in runs
+    assert f'<li id="agreement-spatialtrust-1">{sentence}</li>' in runs
     # the single SpatialTrust run has no Average row, no best marking, no comparison
     spatial = html[html.index('<section id="spatial"') : html.index('id="spatial-samples"')]
     assert "Average of" not in spatial and 'class="best"' not in spatial
