@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install demo test lint typecheck pytest bench clean
+.PHONY: install demo test lint typecheck pytest bench docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ bench: install
 	$(BIN)/python bench/audit.py
 	$(BIN)/python bench/validate.py
 	$(BIN)/python bench/download.py
+
+# docs/commands.md is generated from the command definitions (a test checks it is current)
+docs: install
+	$(BIN)/python -m privbench.command_docs > docs/commands.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

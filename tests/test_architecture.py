@@ -17,7 +17,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "privbench"
 
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"__main__"}),
+    frozenset({"__main__", "command_docs"}),
     frozenset({"cli"}),
     frozenset({"demo", "_registry"}),
     frozenset({"report", "validation", "review", "judgecheck"}),
@@ -32,6 +32,7 @@ LAYERS: tuple[frozenset[str], ...] = (
             "json_files",
             "images",
             "formatting",
+            "terminal_tables",
             "dataset_identity",
             "shipped",
             "agreement_measures",

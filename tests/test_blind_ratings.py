@@ -162,6 +162,31 @@ def test_agreement_reads_rating_files_with_their_key(exported: SurveyFiles, tmp_
     assert document["agreement"]["Overall"]["mae"] == pytest.approx(0.05, abs=0.01)
 
 
+def test_report_takes_the_key_and_checks_ratings_before_computing(
+    exported: SurveyFiles, logs: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "returned"
+    folder.mkdir()
+    rating = _filled_rating_file(exported, folder / "p1.json", "P1", 0.0)
+    out = tmp_path / "report" / "report.html"
+    figures = out.with_name("report_figures")
+    args = ("report", logs, "-o", out, "--bootstrap", "100", "--ratings", folder)
+    # no key beside the rating file: one line naming it and --key; nothing computed or written
+    line = one_line_error(privbench(*args))
+    assert str(rating) in line and "--key FILE" in line
+    assert not out.exists() and not figures.exists()
+    # an unreadable ratings file stops it the same way
+    broken = write_json(tmp_path / "broken.csv", {"not": "a sheet"})
+    line = one_line_error(privbench(*args[:-1], broken))
+    assert str(broken) in line and "missing column" in line
+    assert not figures.exists()
+    # with --key, as agreement takes it, the report has the agreement section
+    result = privbench(*args, "--key", exported.key)
+    assert result.returncode == 0, result.stderr
+    html = out.read_text(encoding="utf-8")
+    assert "Judge–human agreement" in html and "1 human rater(s)" in html
+
+
 def test_the_filled_blind_sheet_finds_its_key(exported: SurveyFiles) -> None:
     sheet = pd.read_csv(exported.sheet)
     sheet["score"] = [0.5 if rater == "rater1" else 0.6 for rater in sheet["rater"]]

@@ -11,6 +11,7 @@ the top, a Priv-IQ card and a SpatialTrust card to a folder it prints.
 from __future__ import annotations
 
 import re
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -32,6 +33,7 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from loopback_server import LoopbackServer
 from PIL import Image
 
+from privbench.analysis.runs import load_results
 from privbench.formatting import signed
 from privbench.priviq.api import grade_priviq
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
@@ -43,6 +45,16 @@ from privbench.spatialtrust.api import grade_spatialtrust
 CHROMIUM = find_chromium()
 SCRIPT_ATTACK = "<script>document.body.dataset.pwned = 'script'</script>"
 IMG_ATTACK = "<img src=x onerror=\"document.body.dataset.pwned = 'img'\">"
+RUNS_LAYOUT = """() => Array.from(document.querySelectorAll('#runs table.runs')).map(t => ({
+  width: t.getBoundingClientRect().width,
+  room: t.parentElement.clientWidth,
+  cut: Array.from(t.querySelectorAll('td, th'))
+    .filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent.trim().slice(0, 60)),
+  rows: Array.from(t.rows).slice(1).map(r => r.getBoundingClientRect().height),
+  line: parseFloat(getComputedStyle(t).lineHeight),
+}))"""
+"""Per runs table: its width and its container's, cells whose content is cut, row heights
+and the line height (px)."""
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)"
 )
@@ -53,7 +65,10 @@ def report(server: LoopbackServer, tmp_path: Path) -> Path:
     server.script(JUDGE_MARK, VERDICT)
     server.default_reply = "0.6"
     data = write_priviq(tmp_path / "data", FOUR_ITEMS)
-    honest = write_json(tmp_path / "honest.json", {k: f"answer {k}" for k in FOUR_ITEMS})
+    honest = write_json(  # a long model name, as a local server names it
+        tmp_path / "openai-api-local-Qwen2.5-VL-72B-Instruct-AWQ-honest.json",
+        {k: f"answer {k}" for k in FOUR_ITEMS},
+    )
     hostile = write_json(
         tmp_path / "hostile.json",
         {k: f"{SCRIPT_ATTACK} {IMG_ATTACK} </pre></div><b>bold</b> {k}" for k in FOUR_ITEMS},
@@ -108,6 +123,15 @@ def test_layout_rules_in_the_html(report: Path) -> None:
     # two runs over the same items: Average row over both; judge runs shown as std
     assert "Average of 2 runs" in html
     assert "its std over 2 judge runs" in html
+    # the runs: a table per benchmark; the judge's agreement a short cell, its sentence on
+    # hover and as the table's numbered note
+    start = html.index('<section id="runs"')
+    runs = html[start : html.index("</section>", start)]
+    assert runs.count('<table class="runs runs-') == 2 and "<th>Benchmark</th>" not in runs
+    sentence = "judge not checked (privbench judge check --judge JUDGE measures it)"
+    assert f'title="{sentence}">not checked<sup><a href="#agreement-priviq-1">1</a>' in runs
+    assert f'<li id="agreement-priviq-1">{sentence}</li>' in runs
+    assert f'<li id="agreement-spatialtrust-1">{sentence}</li>' in runs
     # the single SpatialTrust run has no Average row, no best marking, no comparison
     spatial = html[html.index('<section id="spatial"') : html.index('id="spatial-samples"')]
     assert "Average of" not in spatial and 'class="best"' not in spatial
@@ -164,6 +188,9 @@ def test_report_in_headless_chromium(report: Path, capsys: pytest.CaptureFixture
             )
             assert len(sizes) >= 6
             assert all(complete and natural > 0 for _, complete, natural in sizes), sizes
+            for table in page.evaluate(RUNS_LAYOUT):  # the runs tables fit, rows stay short
+                assert table["width"] <= table["room"] and table["cut"] == [], table
+                assert max(table["rows"]) <= 8 * table["line"], table
             page.close()
         page = browser.new_page()
         page.set_viewport_size({"width": 1400, "height": 900})
@@ -202,6 +229,29 @@ def test_report_in_headless_chromium(report: Path, capsys: pytest.CaptureFixture
     assert all((shots / name).stat().st_size > 10_000 for name in ("top.png", "spatial-card.png"))
     with capsys.disabled():
         print(f"\nreport screenshots: {shots}")
+
+
+def test_skipped_logs_are_named_with_why(report: Path, tmp_path: Path) -> None:
+    """Logs of judge check and of other tasks in the folder: the note says which and why."""
+    folder = tmp_path / "mixed"
+    run = next((tmp_path / "logs").glob("*priviq*.eval"))
+    folder.mkdir(exist_ok=True)
+    shutil.copy(run, folder / run.name)
+    log = read_eval_log(str(run))
+    for n in range(4):
+        checked = log.model_copy(deep=True)
+        checked.eval.metadata = {**(log.eval.metadata or {}), "judge_check": "priviq"}
+        write_eval_log(checked, str(folder / f"check-{n}.eval"))
+    other = log.model_copy(deep=True)
+    other.eval.task, other.eval.metadata, other.results = "my_task", {}, None
+    write_eval_log(other, str(folder / "mine.eval"))
+    notes = load_results([folder]).notes
+    skipped = next(note for note in notes if note.startswith("Skipped 5 inspect log(s)"))
+    assert (
+        "4 of privbench judge check" in skipped
+        and "check-0.eval, check-1.eval, check-2.eval, …" in skipped
+    )
+    assert "1 of task my_task: mine.eval" in skipped
 
 
 def test_report_cli(report: Path, tmp_path: Path) -> None:

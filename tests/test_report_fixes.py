@@ -207,7 +207,9 @@ def test_report_of_strategy_variants(strategy_logs: Path, tmp_path: Path) -> Non
     model = MODEL
     # every run is named with its strategy: runs table, tables, legends' labels, browser
     for strategy in ("direct", "staged", "guard"):
-        assert f"{model} [{strategy}]" in _section(html, 'id="runs"', "</table>")
+        assert f"{model} [{strategy}]" in _section(
+            html, 'id="runs"', '<p class="note"><sup>a</sup>'
+        )
         assert '<option value="' in html and f">{model} [{strategy}]</option>" in html
     assert f'<tr><td>{model}<span class="sub file">' not in html  # no bare direct label
     legend = (tmp_path / "r_figures" / "spatial-tasks.svg").read_text()
@@ -243,7 +245,7 @@ def test_failure_columns_say_what_they_count(strategy_logs: Path, tmp_path: Path
     html = build_report(
         [strategy_logs], tmp_path / "r.html", ReportSettings(n_boot=100)
     ).read_text()
-    runs = _section(html, 'id="runs"', "</table>")
+    runs = _section(html, 'id="runs"', '<p class="note"><sup>a</sup>')
     assert "Parse failures" not in html
     assert "Unreadable judge replies<sup>a</sup>" in runs
     assert "Unreadable model answers<sup>b</sup>" in runs
@@ -282,7 +284,7 @@ def test_judge_temperature_reaches_the_judge_and_the_report(
     html = build_report(
         [tmp_path / "logs"], tmp_path / "r.html", ReportSettings(n_boot=50)
     ).read_text()
-    runs = _section(html, 'id="runs"', "</table>")
+    runs = _section(html, 'id="runs"', '<p class="note"><sup>a</sup>')
     assert '<span class="sub">temperature 0.7 (sampling)</span>' in runs
     assert re.search(r'title="Unreadable judge replies[^"]*">1</td>', runs)
 

@@ -21,6 +21,7 @@ from typer.core import TyperGroup
 
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.redaction import redact
+from privbench.terminal_tables import whole
 
 if TYPE_CHECKING:
     from privbench.runtime.cost.plan import CallPlan, Prices
@@ -198,7 +199,10 @@ MaxConnectionsOption = Annotated[
     int | None, typer.Option("--max-connections", min=1, help="Concurrent requests to the model.")
 ]
 ModelOption = Annotated[
-    str | None, typer.Option("--model", help="Model under test, as inspect names it.")
+    str | None,
+    typer.Option(
+        "--model", help="Model under test, as inspect names it (required unless --resume)."
+    ),
 ]
 GradedModelNameOption = Annotated[
     str | None,
@@ -403,7 +407,7 @@ def audit(
         for document in documents:
             show = priviq_tables if document["benchmark"] == "priviq" else spatial_tables
             for table in show(document):
-                stdout.print(table)
+                stdout.print(whole(table))
             for line in summary_lines(document):
                 typer.echo(line)
 
@@ -454,7 +458,7 @@ def _show(run: BenchmarkRun, as_json: bool, resume: str | None = None) -> None:
             if isinstance(part, str):
                 typer.echo(part)
             else:
-                stdout.print(part)
+                stdout.print(whole(part))
         _judge_agreement(run)
     _offline_notice(run.judge_name)
     _warn_extra_ids(run)
@@ -1073,7 +1077,8 @@ def build_spatialtrust_command(
         typer.Argument(help="Videos (mp4, mov, webm, avi), images, or folders of images."),
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Folder to write the dataset into (new).")
+        Path | None,
+        typer.Option("--out", help="Folder to write the dataset into (required; new or empty)."),
     ] = None,
     every: Annotated[
         float, typer.Option("--every", help="Seconds between frames sampled from a video.")
@@ -1219,8 +1224,20 @@ def report(
         int, typer.Option("--browse", min=0, help="Items / images shown in the sample browser.")
     ] = 200,
     ratings: Annotated[
-        Path | None,
-        typer.Option("--ratings", help="Filled rating sheet: adds judge–human agreement."),
+        list[Path] | None,
+        typer.Option(
+            "--ratings",
+            help="Filled rating sheets or rating files, as for agreement: adds judge–human "
+            "agreement. Read and checked before anything is computed.",
+        ),
+    ] = None,
+    key: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--key",
+            help="survey_key.json of a blind survey, as for agreement (default: found beside "
+            "the ratings).",
+        ),
     ] = None,
     scale: Annotated[
         float | None,
@@ -1245,7 +1262,8 @@ def report(
             seed=seed,
             n_boot=bootstrap,
             browse=browse,
-            ratings=ratings,
+            ratings=ratings or None,
+            keys=key or (),
             scale=scale,
             compare_published=compare_published,
             tables=tables,
@@ -1285,7 +1303,7 @@ def diff(
             if isinstance(part, str):
                 typer.echo(part)
             else:
-                stdout.print(part)
+                stdout.print(whole(part))
 
     run_command(action)
 
@@ -1385,7 +1403,7 @@ def agreement(
                 }
             )
             return
-        stdout.print(_agreement_table(columns))
+        stdout.print(whole(_agreement_table(columns)))
         typer.echo(
             f"{ratings_data.raters} human rater(s) on 0–{used:g}; {ratings_data.blank} blank "
             f"rating(s) skipped; plots: {', '.join(str(p) for p in saved)}"
@@ -1569,7 +1587,7 @@ def review_export_command(
             typer.echo("agreement: no image was accepted by two annotators")
         else:
             rows = [*figures.pairs, figures.pooled] if len(figures.pairs) > 1 else figures.pairs
-            stdout.print(_review_agreement_table(figures.images, rows))
+            stdout.print(whole(_review_agreement_table(figures.images, rows)))
             for row in rows:
                 kappas = (("presence", row.presence_kappa), ("category", row.category_kappa))
                 for what, kappa in kappas:
@@ -1704,7 +1722,7 @@ def judge_check_command(
             if isinstance(part, str):
                 typer.echo(part)
             else:
-                console.print(part)
+                console.print(whole(part))
 
     run_command(action)
 

@@ -49,6 +49,7 @@ from privbench.runtime.record import (
     SpatialSampleRecord,
     SpatialScoreRecord,
     StrategyRecord,
+    TaskRecord,
     unverified_line,
 )
 from privbench.spatialtrust.dataset import QUESTION_IDS
@@ -146,7 +147,7 @@ def _headers(paths: Sequence[str | Path], notes: list[str]) -> list[_Candidate]:
     """Headers of the privbench logs among ``paths``; other files skipped with one note."""
     candidates: list[_Candidate] = []
     skipped: list[Path] = []
-    foreign: list[Path] = []
+    foreign: list[tuple[Path, EvalLog]] = []
     for path, explicit in _expand(paths):
         try:
             header = read_eval_log(str(path), header_only=True)
@@ -158,7 +159,7 @@ def _headers(paths: Sequence[str | Path], notes: list[str]) -> list[_Candidate]:
             skipped.append(path)
             continue
         if RunIdentity.from_log(header).benchmark is None:
-            foreign.append(path)
+            foreign.append((path, header))
             continue
         candidates.append(_Candidate(path, explicit, header))
     if skipped:
@@ -168,9 +169,7 @@ def _headers(paths: Sequence[str | Path], notes: list[str]) -> list[_Candidate]:
             f" (e.g. {names})."
         )
     if foreign:
-        notes.append(
-            f"Skipped {len(foreign)} inspect log(s) of tasks other than Priv-IQ and SpatialTrust."
-        )
+        notes.append(foreign_note(foreign))
     if not candidates:
         if skipped or foreign:
             raise UsageError(
@@ -179,6 +178,28 @@ def _headers(paths: Sequence[str | Path], notes: list[str]) -> list[_Candidate]:
             )
         raise UsageError("no inspect logs found in " + ", ".join(str(p) for p in paths))
     return _in_run_order(candidates)
+
+
+def foreign_note(logs: Sequence[tuple[Path, EvalLog]], shown: int = 3) -> str:
+    """Which inspect logs were left out for not being benchmark runs, and why, by reason:
+    ``privbench judge check``'s own logs (graded reference answers), other tasks by name."""
+    by_reason: dict[str, list[str]] = {}
+    for path, header in logs:
+        task = header.eval.task.split("/")[-1]
+        if TaskRecord.from_log(header).judge_check:
+            reason = "of privbench judge check (reference answers it graded, not a benchmark run)"
+        else:
+            reason = f"of task {task}"
+        by_reason.setdefault(reason, []).append(path.name)
+    parts = []
+    for reason, names in by_reason.items():
+        listed = ", ".join(sorted(names)[:shown]) + (", …" if len(names) > shown else "")
+        parts.append(f"{len(names)} {reason}: {listed}")
+    return (
+        f"Skipped {len(logs)} inspect log(s) that are not Priv-IQ or SpatialTrust runs: "
+        + "; ".join(parts)
+        + "."
+    )
 
 
 def superseded(headers: Sequence[tuple[str, str, str, str]]) -> dict[int, int]:
@@ -370,6 +391,7 @@ def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dic
         "draft_annotations": "" if drafts is None else drafts.line(),
         "unverified_grades": unverified_line(unverified),
         "judge_agreement": identity.judge_agreement_line,
+        "judge_agreement_short": identity.judge_agreement_short,
         "model_versions": ", ".join(versions.record()["model"]),
         "judge_versions": ", ".join(versions.record()["judge"]),
         "status": identity.status,

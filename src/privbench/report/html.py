@@ -28,6 +28,7 @@ import pandas as pd
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from privbench.analysis.agreement import (
+    Ratings,
     agreement_notes,
     agreement_table,
     as_records,
@@ -125,7 +126,8 @@ UNREADABLE_JUDGE_NOTE = (
 UNREADABLE_ANSWERS_NOTE = (
     "Unreadable model answers: SpatialTrust questions whose answer from the model could not"
     " be read (scored 0), per question below the count. Priv-IQ answers are free text and"
-    " never unreadable (–); an empty one is marked in the sample browser."
+    " never unreadable (its table has no such column); an empty one is marked in the sample"
+    " browser."
 )
 """What the runs table's two failure columns count (their footnotes and tooltips)."""
 
@@ -139,8 +141,11 @@ class ReportSettings:
     n_boot: int = N_BOOTSTRAP
     browse: int = DEFAULT_BROWSE
     """At most this many items (Priv-IQ) / images (SpatialTrust) in the sample browser."""
-    ratings: Path | None = None
-    """A filled rating sheet: adds the judge–human agreement section (Table 6, Figs. 11–12)."""
+    ratings: Path | Sequence[Path] | None = None
+    """Filled rating sheets or rating files (as ``agreement --ratings``): add the
+    judge–human agreement section (Table 6, Figs. 11–12)."""
+    keys: Sequence[Path] = ()
+    """The keys of blind surveys (``agreement --key``); default: found beside the ratings."""
     scale: float | None = None
     """Score range of the human ratings (1 or 10; None: what the rating files declare,
     else 1); judge scores are on 0–1."""
@@ -343,11 +348,29 @@ class RunRow(TypedDict):
     unverified_grades: str
     """The run's "N grade(s) reused without an answer check", or empty."""
     judge_agreement: str
+    """The judge's agreement with reference grades, the full sentence (hover, footnote)."""
+    judge_agreement_short: str
+    """The same in a few words, the cell's text."""
+    agreement_note: int
+    """The number of the footnote that holds :attr:`judge_agreement` (0: none)."""
     model_versions: str
     judge_versions: str
     """The run's "draft annotations: N of M images not reviewed by a person", or empty."""
     status: object
     log: str
+
+
+class RunsTable(TypedDict):
+    """The runs of one benchmark in the runs table, with the judge-agreement sentences its
+    judge cells point to: a cell shows the figures in a few words, the sentence on hover
+    and as a numbered footnote (one per distinct sentence), so rows stay a few lines tall."""
+
+    benchmark: str
+    rows: list[RunRow]
+    agreements: list[str]
+    """Footnote n is ``agreements[n - 1]``."""
+    spatial: bool
+    """SpatialTrust: the strategy and unreadable-answer columns are shown."""
 
 
 class PrivIQBrowser(TypedDict):
@@ -375,6 +398,7 @@ class ReportContext(TypedDict):
     """Everything the page template is rendered with."""
 
     runs: list[RunRow]
+    run_tables: list[RunsTable]
     notes: list[str]
     offline: bool
     offline_note: str
@@ -852,14 +876,22 @@ def _temperature(value: object) -> str:
     return ""
 
 
+BENCHMARK_NAMES = {"priviq": "Priv-IQ", "spatialtrust": "SpatialTrust"}
+
+
 def _run_rows(results: Results) -> list[RunRow]:
     rows: list[RunRow] = []
+    footnotes: dict[str, dict[str, int]] = {}  # benchmark → sentence → footnote number
     for run in results.runs.to_dict("records"):
         judges = [j.strip() for j in str(run["judge"]).split(",") if j.strip()]
+        benchmark = BENCHMARK_NAMES.get(str(run["benchmark"]), "SpatialTrust")
+        sentence = str(run.get("judge_agreement") or "")
+        numbered = footnotes.setdefault(benchmark, {})
+        note = numbered.setdefault(sentence, len(numbered) + 1) if sentence else 0
         rows.append(
             {
                 "label": run["label"],
-                "benchmark": "Priv-IQ" if run["benchmark"] == "priviq" else "SpatialTrust",
+                "benchmark": benchmark,
                 "model": run["model"],
                 "strategy": run["strategy"],
                 "judge": run["judge"],
@@ -887,7 +919,9 @@ def _run_rows(results: Results) -> list[RunRow]:
                 "pipeline_warnings": list(run["pipeline_warnings"] or []),
                 "draft_annotations": str(run["draft_annotations"] or ""),
                 "unverified_grades": str(run.get("unverified_grades") or ""),
-                "judge_agreement": str(run.get("judge_agreement") or ""),
+                "judge_agreement": sentence,
+                "judge_agreement_short": str(run.get("judge_agreement_short") or ""),
+                "agreement_note": note,
                 "model_versions": str(run.get("model_versions") or ""),
                 "judge_versions": str(run.get("judge_versions") or ""),
                 "status": run["status"],
@@ -895,6 +929,25 @@ def _run_rows(results: Results) -> list[RunRow]:
             }
         )
     return rows
+
+
+def runs_tables(rows: Sequence[RunRow]) -> list[RunsTable]:
+    """The runs table split by benchmark (Priv-IQ first), each with its footnotes."""
+    tables: list[RunsTable] = []
+    for benchmark in BENCHMARK_NAMES.values():
+        mine = [row for row in rows if row["benchmark"] == benchmark]
+        if not mine:
+            continue
+        notes = {row["agreement_note"]: row["judge_agreement"] for row in mine}
+        tables.append(
+            {
+                "benchmark": benchmark,
+                "rows": mine,
+                "agreements": [notes[n] for n in sorted(notes) if n],
+                "spatial": benchmark == "SpatialTrust",
+            }
+        )
+    return tables
 
 
 def _draft_notes(run_rows: Sequence[RunRow], group: DatasetGroup) -> list[str]:
@@ -909,10 +962,17 @@ def _draft_notes(run_rows: Sequence[RunRow], group: DatasetGroup) -> list[str]:
     ]
 
 
-def _agreement_section(
-    ratings_path: Path, given_scale: float | None, directory: Path
-) -> AgreementSection:
-    ratings = read_ratings(ratings_path, scale=given_scale)
+def _read_ratings(settings: ReportSettings) -> Ratings | None:
+    """The ratings of ``--ratings``, read and checked (files, keys, columns, scale).
+
+    Why first: a report takes a while to compute, and a ratings file that cannot be used
+    must stop it before any of that is done (and before any figure is written)."""
+    if settings.ratings is None:
+        return None
+    return read_ratings(settings.ratings, scale=settings.scale, keys=settings.keys)
+
+
+def _agreement_section(ratings: Ratings, directory: Path) -> AgreementSection:
     scale = ratings.scale
     tolerance = scale / 10
     columns = agreement_table(ratings, tolerance)
@@ -996,6 +1056,7 @@ def write_report(
     settings = settings or ReportSettings()
     if settings.scale is not None:
         check_scale(settings.scale)
+    ratings = _read_ratings(settings)
     results = load_results(paths, settings.labels)
     _label_strategies(results)
     out = Path(output)
@@ -1007,6 +1068,7 @@ def write_report(
     run_rows = _run_rows(results)
     context: ReportContext = {
         "runs": run_rows,
+        "run_tables": runs_tables(run_rows),
         "notes": list(results.notes),
         "offline": any(r["offline"] for r in run_rows),
         "offline_note": OFFLINE_NOTE,
@@ -1105,8 +1167,8 @@ def write_report(
             "browsed_of": sum(results.spatial[results.spatial["run"].isin(g.runs)]["image_id"].nunique() for g in groups),
         }  # fmt: skip
         texts += [q["text"] for c in image_cards for q in c["questions"]]
-    if settings.ratings is not None:
-        context["agreement"] = _agreement_section(settings.ratings, settings.scale, directory)
+    if ratings is not None:
+        context["agreement"] = _agreement_section(ratings, directory)
     context["scripts"] = scripts_present(texts)
     _number_figures(context)
     environment = Environment(

@@ -459,9 +459,21 @@ class JudgeAgreement(_Record):
             f"within ±0.1 {self._figure(within, 0)} %"
         )
 
+    def short(self, benchmark: Benchmark | None = "priviq") -> str:
+        """The figures of :meth:`line` in a few words, for a table cell beside the judge
+        (the report shows the full sentence on hover and in a footnote)."""
+        if benchmark == "spatialtrust":
+            values = [v for v in self.verdict_accuracy.values() if v is not None]
+            if not values:
+                return "q4/q5 not checked"
+            return f"verdicts ≥ {self._figure(100 * min(values), 0)} % right"
+        return f"ρ {self._figure(self.spearman)}, MAE {self._figure(self.mae)}"
+
 
 NOT_CHECKED = "judge not checked (privbench judge check --judge JUDGE measures it)"
 """The line for a run whose judge had no card."""
+NOT_CHECKED_SHORT = "not checked"
+""":data:`NOT_CHECKED` in a table cell."""
 
 
 class TaskRecord(_Record):
@@ -638,6 +650,13 @@ class RunIdentity:
     def judge_agreement_line(self) -> str:
         """The judge's agreement with reference grades when the run started, in one line."""
         return NOT_CHECKED if self.judge_card is None else self.judge_card.line(self.benchmark)
+
+    @property
+    def judge_agreement_short(self) -> str:
+        """:attr:`judge_agreement_line` in a few words, for a table cell."""
+        if self.judge_card is None:
+            return NOT_CHECKED_SHORT
+        return self.judge_card.short(self.benchmark)
 
     @property
     def limit_count(self) -> int | None:
