@@ -1097,6 +1097,9 @@ def build_spatialtrust_command(
         bool, typer.Option("--overwrite", help="Replace an earlier build in --out.")
     ] = False,
     max_connections: MaxConnectionsOption = None,
+    max_tokens: Annotated[
+        int | None, typer.Option("--max-tokens", min=1, help="The drafter's output limit.")
+    ] = None,
     log_dir: LogDirOption = "logs",
     resume: ResumeOption = None,
     max_retries: MaxRetriesOption = 3,
@@ -1120,11 +1123,13 @@ def build_spatialtrust_command(
 
     def action() -> None:
         prices = _prices(price, None)
-        generation = _generation(None, None, None, max_retries, timeout, cache, False)
+        generation = _generation(None, None, max_tokens, max_retries, timeout, cache, False)
         options = _run_options("offline", 1, "paper", 32, log_dir, as_json, generation)
         if resume is not None:
             if dry_run:
                 raise UsageError("--dry-run: plans a new build, not a --resume of one")
+            if max_tokens is not None:
+                raise UsageError("--max-tokens: a resumed build keeps the limit it started with")
             outcome = resume_build(resume, options)
         else:
             if out is None:
@@ -1143,6 +1148,7 @@ def build_spatialtrust_command(
                 seed=seed,
                 overwrite=overwrite,
                 max_connections=max_connections,
+                max_tokens=max_tokens,
             )
             if dry_run:
                 _dry_run(draft_plan(request), prices, as_json)

@@ -38,6 +38,8 @@ class BuildSettings(_Entry):
     drafter: str
     box_format: str
     seed: int
+    max_tokens: int | None = None
+    """The drafter's output limit (``--max-tokens``; None: the provider's)."""
 
 
 class DrafterEntry(_Entry):
