@@ -356,3 +356,23 @@ def test_small_photos_are_said_to_be_upscaled(tmp_path: Path) -> None:
     assert "upscaled" not in one.stdout
     assert "sources: 1 image\n" in one.stdout and "SpatialTrust, 1 image;" in one.stdout
     assert "0 of 1 image reviewed" in one.stdout
+
+
+def test_review_export_keeps_the_build_provenance(
+    tmp_path: Path, sources: tuple[Path, Path]
+) -> None:
+    from privbench.review.export import export_reviewed
+    from privbench.review.store import ReviewStore
+
+    folder, _ = sources
+    out = tmp_path / "built"
+    assert privbench("build", "spatialtrust", folder, "--out", out).returncode == 0
+    store = ReviewStore.of(out)
+    element = {"name": "note", "category": "direct", "why": "readable", "box": [10, 10, 90, 90]}
+    store.save("cap_0001", "ann", store.versions("cap_0001", "ann"),
+               {"status": "accepted", "factors": [element]})  # fmt: skip
+    exported = export_reviewed(out, tmp_path / "reviewed", annotator="ann")
+    assert exported.validation.endswith("1 of 1 image reviewed by a person")
+    document = json.loads((tmp_path / "reviewed" / "review.json").read_text(encoding="utf-8"))
+    assert document["build"] == json.loads((out / "build.json").read_text(encoding="utf-8"))
+    assert document["build"]["sources"][0]["sha256"]

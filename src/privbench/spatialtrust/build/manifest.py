@@ -103,3 +103,18 @@ def read_manifest(directory: Path) -> BuildManifest:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise UsageError(f"{path}: {where}: {first['msg']} (not a privbench build?)") from None
+
+
+def build_provenance(directory: Path) -> dict[str, object] | None:
+    """A build's ``build.json`` as written (sources with their SHA-256, settings, drafter,
+    counts, every capture's source), for a dataset made from it to carry along; None when
+    ``directory`` is not a readable build.
+
+    Why the whole document: the exported dataset is what people evaluate on and share, and
+    without it the link back to the videos and the drafter is lost.
+    """
+    try:
+        document = json.loads((directory / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return document if isinstance(document, dict) and document.get("tool") == TOOL else None
