@@ -384,7 +384,9 @@ def _type_cue(items: Sequence[SpatialItem], qid: str, *, grounded: bool) -> Type
 
     def best(group: Sequence[Choice]) -> tuple[float, str]:
         """The best constant's total score on ``group`` (ties: dataset order)."""
-        totals = {k: math.fsum(c.constant_score(k, grounded=grounded) for c in group) for k in names}
+        totals = {
+            k: math.fsum(c.constant_score(k, grounded=grounded) for c in group) for k in names
+        }
         key = max(totals, key=lambda k: totals[k])
         return totals[key], names[key]
 

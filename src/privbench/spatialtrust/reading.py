@@ -30,10 +30,10 @@ from privbench.spatialtrust.answer_text import TITLE, embedded_json, final_answe
 from privbench.spatialtrust.box_values import (
     BOX_KEYS,
     box_values,
-    string_boxes,
     is_scalar,
     keyed_box,
     plain_boxes,
+    string_boxes,
 )
 from privbench.spatialtrust.boxes import BOX_CONVENTIONS, Box, BoxConvention, check_box
 from privbench.spatialtrust.dataset import (

@@ -388,7 +388,9 @@ def _move_into_place(staging: Path, manifest: BuildManifest) -> Path:
             shutil.rmtree(out)  # empty, or an earlier build the user asked to replace
         os.replace(staging, out)
     except OSError as error:
-        raise PrivbenchError(f"--out {out}: could not move the build there ({error}); {where}")
+        raise PrivbenchError(
+            f"--out {out}: could not move the build there ({error}); {where}"
+        ) from None
     return out
 
 
