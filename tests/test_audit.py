@@ -5,6 +5,7 @@ Every figure is checked against a hand computation on a few synthetic images or 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -159,9 +160,11 @@ def test_question_type_cue_by_hand() -> None:
     # q3 is single everywhere: nothing to read; q1's best per q2/q3 type pair is "Yes" in both
     assert (cue["q3"].floor, cue["q3"].gain) == (75.0, 0.0)
     assert (cue["q1"].floor, cue["q1"].format_only) == (75.0, 75.0)
-    # boxes assumed perfect: "A" is credited on i1 and half on i4; per type the same 62.5
+    # boxes assumed perfect: for all four, None is still best (2 of 4; "A" by position 1.5);
+    # per type, None on the single ones and options A and C by position on i4 → 3 / 4
     perfect = question_type_cue(four_images(), grounded=False)
-    assert (perfect["q2"].floor, perfect["q2"].format_only) == (50.0, 62.5)
+    assert (perfect["q2"].floor, perfect["q2"].format_only) == (50.0, 75.0)
+    assert perfect["q2"].answers["multiple"] == "options A and C by position"
 
 
 def test_question_type_cue_gives_q1_away() -> None:
@@ -179,13 +182,27 @@ def test_question_type_cue_gives_q1_away() -> None:
         question_type_cue([])
 
 
-def test_shipped_suite_question_types_are_worth_under_three_points() -> None:
-    """The shipped suite types q2/q3 by how many options are right; measured here, reading
-    the type alone adds nothing as scored and 1.5 points with boxes assumed perfect."""
+def test_shipped_suite_question_type_cue_and_its_neutral_typing() -> None:
+    """The shipped suite types q2/q3 by how many options are right. Reading the type alone
+    adds nothing as scored (every right option needs a box), but with boxes assumed perfect
+    one option by position where the type is "multiple" adds 3 (q2) and 4 (q3) points;
+    typed neutrally (always "multiple") the type is worth nothing."""
     items = load_spatialtrust(SPATIALTRUST_SUITE)
+    scored = question_type_cue(items)
+    assert {q: c.gain for q, c in scored.items()} == {"q1": 0.0, "q2": 0.0, "q3": 0.0}
+    perfect = question_type_cue(items, grounded=False)
+    assert {q: round(c.gain, 6) for q, c in perfect.items()} == {"q1": 0.0, "q2": 3.0, "q3": 4.0}
+    neutral = [
+        dataclasses.replace(
+            item,
+            q2=dataclasses.replace(item.q2, type="multiple"),
+            q3=dataclasses.replace(item.q3, type="multiple"),
+        )
+        for item in items
+    ]
     for grounded in (True, False):
-        gains = {q: c.gain for q, c in question_type_cue(items, grounded=grounded).items()}
-        assert max(gains.values()) <= 3.0, gains
+        cue = question_type_cue(neutral, grounded=grounded)
+        assert all(c.gain == 0.0 for c in cue.values())
 
 
 def _leaky_images(n: int, seed: int) -> list[SpatialItem]:

@@ -358,7 +358,7 @@ def test_small_photos_are_said_to_be_upscaled(tmp_path: Path) -> None:
     assert "0 of 1 image reviewed" in one.stdout
 
 
-def test_review_export_keeps_the_build_provenance(
+def test_review_export_keeps_the_build_provenance_and_question_types(
     tmp_path: Path, sources: tuple[Path, Path]
 ) -> None:
     from privbench.review.export import export_reviewed
@@ -366,7 +366,10 @@ def test_review_export_keeps_the_build_provenance(
 
     folder, _ = sources
     out = tmp_path / "built"
-    assert privbench("build", "spatialtrust", folder, "--out", out).returncode == 0
+    built = privbench("build", "spatialtrust", folder, "--out", out, "--question-types", "neutral")
+    assert built.returncode == 0, built.stderr
+    types = {q.type for item in load_spatialtrust(out) for q in (item.q2, item.q3)}
+    assert types == {"multiple"}  # the type does not say how many options are right
     store = ReviewStore.of(out)
     element = {"name": "note", "category": "direct", "why": "readable", "box": [10, 10, 90, 90]}
     store.save("cap_0001", "ann", store.versions("cap_0001", "ann"),
@@ -376,3 +379,6 @@ def test_review_export_keeps_the_build_provenance(
     document = json.loads((tmp_path / "reviewed" / "review.json").read_text(encoding="utf-8"))
     assert document["build"] == json.loads((out / "build.json").read_text(encoding="utf-8"))
     assert document["build"]["sources"][0]["sha256"]
+    assert document["build"]["settings"]["question_types"] == "neutral"
+    (exported_item,) = load_spatialtrust(tmp_path / "reviewed")
+    assert (exported_item.q2.type, exported_item.q3.type) == ("multiple", "multiple")

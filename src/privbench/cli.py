@@ -25,6 +25,7 @@ from privbench.runtime.redaction import redact
 if TYPE_CHECKING:
     from privbench.runtime.cost.plan import CallPlan, Prices
     from privbench.runtime.running import BenchmarkRun, Generation, RunOptions
+    from privbench.spatialtrust.question_design import QuestionTypes
 
 app = typer.Typer(
     name="privbench",
@@ -1021,14 +1022,42 @@ def generate_priviq_command(
     _generate(generate_priviq, n, seed, out, force)
 
 
+QuestionTypesOption = Annotated[
+    str,
+    typer.Option(
+        "--question-types",
+        help="q2/q3 types: paper (multiple exactly when 2+ options are right, as the paper) "
+        "or neutral (always multiple: the type does not tell how many to pick).",
+    ),
+]
+
+
+def _question_types(text: str) -> QuestionTypes:
+    """``--question-types`` checked (one line naming the choices)."""
+    from privbench.spatialtrust.question_design import QUESTION_TYPES
+
+    for types in QUESTION_TYPES:
+        if text == types:
+            return types
+    raise UsageError(f"--question-types: {' or '.join(QUESTION_TYPES)}, not '{text}'")
+
+
 @generate_app.command("spatialtrust")
 def generate_spatialtrust_command(
-    out: OutOption, n: SizeOption = 100, seed: SeedOption = 0, force: ForceOption = False
+    out: OutOption,
+    n: SizeOption = 100,
+    seed: SeedOption = 0,
+    force: ForceOption = False,
+    question_types: QuestionTypesOption = "paper",
 ) -> None:
     """A SpatialTrust-format suite of 1440×960 captures with the five questions."""
     from privbench.spatialtrust.generate.suite import generate_spatialtrust
 
-    _generate(generate_spatialtrust, n, seed, out, force)
+    def generator(n: int, seed: int, out: Path, *, force: bool) -> Path:
+        types = _question_types(question_types)
+        return generate_spatialtrust(n, seed, out, force=force, question_types=types)
+
+    _generate(generator, n, seed, out, force)
 
 
 @download_app.command("priviq")
@@ -1100,6 +1129,7 @@ def build_spatialtrust_command(
     max_tokens: Annotated[
         int | None, typer.Option("--max-tokens", min=1, help="The drafter's output limit.")
     ] = None,
+    question_types: QuestionTypesOption = "paper",
     log_dir: LogDirOption = "logs",
     resume: ResumeOption = None,
     max_retries: MaxRetriesOption = 3,
@@ -1149,6 +1179,7 @@ def build_spatialtrust_command(
                 overwrite=overwrite,
                 max_connections=max_connections,
                 max_tokens=max_tokens,
+                question_types=_question_types(question_types),
             )
             if dry_run:
                 _dry_run(draft_plan(request), prices, as_json)

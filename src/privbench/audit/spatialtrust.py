@@ -24,8 +24,8 @@ eqs. 1–6), so a floor reported here is exactly what a run would score.
 * **Question-type cue** — q2/q3 are typed ``single`` or ``multiple``, and a generated
   suite types a question ``multiple`` exactly when two or more options are right, so the
   type tells a model how many to pick. :func:`question_type_cue` scores the format-only
-  strategy: the trivial baseline with its constant chosen separately for each question
-  type (q1: for each pair of q2/q3 types), against the same constants chosen once for all
+  strategy: the best constant or positional answer chosen separately for each question
+  type (q1: for each pair of q2/q3 types), against the best one chosen once for all
   questions (the cue-blind floor). The difference is what reading the type alone is worth.
 * **Shapes** — factor types (offered present vs offered absent, per category), the
   direct / indirect / both / neither shares, answer-set sizes and box sizes.
@@ -33,10 +33,12 @@ eqs. 1–6), so a floor reported here is exactly what a run would score.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal, TypedDict, TypeGuard
@@ -375,20 +377,56 @@ def _stratum(item: SpatialItem, qid: str) -> str:
     return item.choice(qid).type
 
 
+POSITIONAL_SIZES = (1, 2)
+"""How many options a positional answer of the format-only strategy picks ("B", "A and
+C"): one or two, the answer-set sizes of the suites privbench makes."""
+
+
+def _positional_sets(choices: Sequence[Choice]) -> list[tuple[str, ...]]:
+    """Every set of :data:`POSITIONAL_SIZES` real-option letters the questions offer."""
+    letters = sorted({letter for c in choices for _, letter in c.offered})
+    return [s for size in POSITIONAL_SIZES for s in itertools.combinations(letters, size)]
+
+
+def _answers(
+    choices: Sequence[Choice], qid: str, grounded: bool
+) -> dict[str, Callable[[Choice], float]]:
+    """Every answer the format-only strategy may give, by label → its score on a question:
+    the trivial baseline's constants, and for q2/q3 letters by position."""
+    answers: dict[str, Callable[[Choice], float]] = {
+        name: functools.partial(_constant, key=key, grounded=grounded)
+        for key, name in display_names(choices).items()
+    }
+    if qid != "q1":
+        for letters in _positional_sets(choices):
+            label = f"option{'s' if len(letters) > 1 else ''} {' and '.join(letters)} by position"
+            answers[label] = functools.partial(_positional, letters=letters, grounded=grounded)
+    return answers
+
+
+def _constant(choice: Choice, *, key: str, grounded: bool) -> float:
+    return choice.constant_score(key, grounded=grounded)
+
+
+def _positional(choice: Choice, *, letters: tuple[str, ...], grounded: bool) -> float:
+    """Eq. 3 of choosing ``letters`` whatever they say (no box given)."""
+    question = choice.question
+    return score_choice(question.answer, letters, question.evidence if grounded else {}, {})
+
+
 def _type_cue(items: Sequence[SpatialItem], qid: str, *, grounded: bool) -> TypeCue:
     choices = choices_of(items, qid)
-    names = display_names(choices)
+    answers = _answers(choices, qid, grounded)
     strata: dict[str, list[Choice]] = defaultdict(list)
     for item, choice in zip(items, choices, strict=True):
         strata[_stratum(item, qid)].append(choice)
 
     def best(group: Sequence[Choice]) -> tuple[float, str]:
-        """The best constant's total score on ``group`` (ties: dataset order)."""
-        totals = {
-            k: math.fsum(c.constant_score(k, grounded=grounded) for c in group) for k in names
-        }
-        key = max(totals, key=lambda k: totals[k])
-        return totals[key], names[key]
+        """The best answer's total score on ``group`` (ties: constants in dataset order,
+        then positions)."""
+        totals = {label: math.fsum(map(score, group)) for label, score in answers.items()}
+        label = max(totals, key=lambda k: totals[k])
+        return totals[label], label
 
     chosen = {stratum: best(group) for stratum, group in sorted(strata.items())}
     return TypeCue(
@@ -402,12 +440,13 @@ def question_type_cue(items: Sequence[SpatialItem], *, grounded: bool = True) ->
     """q1–q3: the format-only strategy against the cue-blind floor (module docstring).
 
     The strategy never sees the image or reads anything but the question type: per type
-    stratum it answers the one constant (an option text, "None of the above", or for q1
-    "Yes" / "No" / …) that scores best there, exactly as the trivial baseline answers one
-    constant for all. With ``grounded`` the constants are scored as a run is (a constant
-    gives no box, so a boxed option is never credited); without, boxes are assumed
-    perfect, as for option-name leakage. Like the trivial baseline, the constants are
-    chosen on the images they are scored on.
+    stratum it gives the one answer that scores best there — a constant of the trivial
+    baseline (an option text, "None of the above", for q1 "Yes" / "No" / …) or, for q2/q3,
+    one or two options by letter whatever they say. The floor is the best such answer for
+    every question, type unread (for q1 the trivial baseline itself). With ``grounded``
+    answers are scored as a run is (no box is given, so a boxed option is never
+    credited); without, boxes are assumed perfect, as for option-name leakage. Like the
+    trivial baseline, the answers are chosen on the images they are scored on.
     """
     if not items:
         raise ValueError("no images to measure the question-type cue on")

@@ -35,7 +35,7 @@ from privbench.review.merge import MergeDecision, merge_image
 from privbench.review.store import STORE_FILE, ReviewStore, SavedAnnotation
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.spatialtrust.build.annotation import CATEGORIES, Annotation, Category, SceneElement
-from privbench.spatialtrust.build.manifest import build_provenance
+from privbench.spatialtrust.build.manifest import build_provenance, build_question_types
 from privbench.spatialtrust.build.questions import dataset_records, pixel_box
 from privbench.spatialtrust.dataset import (
     DATASET_FILE,
@@ -305,7 +305,9 @@ def _write(
     annotations: Sequence[Annotation],
     seed: int,
 ) -> None:
-    records = dataset_records(annotations, seed=seed)
+    records = dataset_records(
+        annotations, seed=seed, question_types=build_question_types(directory)
+    )
     by_id = {c.id: c for c in captures}
     for annotation in annotations:
         target = staging / by_id[annotation.image_id].image

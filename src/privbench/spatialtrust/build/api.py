@@ -53,6 +53,7 @@ from privbench.spatialtrust.build.questions import dataset_records
 from privbench.spatialtrust.dataset import validate_spatialtrust, write_dataset_file
 from privbench.spatialtrust.drafts import review_summary
 from privbench.spatialtrust.prompts import SYSTEM_PROMPT
+from privbench.spatialtrust.question_design import QuestionTypes
 
 NO_DRAFTER = "none"
 DEFAULT_DRAFT_CONNECTIONS = 10
@@ -76,6 +77,7 @@ class BuildRequest:
     max_connections: int | None = None
     max_tokens: int | None = None
     """The drafter's output limit per capture (None: the provider's)."""
+    question_types: QuestionTypes = "paper"
 
     def settings(self) -> BuildSettings:
         return BuildSettings(
@@ -87,6 +89,7 @@ class BuildRequest:
             box_format=self.box_format,
             seed=self.seed,
             max_tokens=self.max_tokens,
+            question_types=self.question_types,
         )
 
 
@@ -340,7 +343,11 @@ def _finish(
         )
         for c in manifest.captures
     ]
-    write_dataset_file(staging, dataset_records(annotations, seed=manifest.settings.seed))
+    settings = manifest.settings
+    records = dataset_records(
+        annotations, seed=settings.seed, question_types=settings.question_types
+    )
+    write_dataset_file(staging, records)
     drafter = None
     if drafts is not None:
         drafter = DrafterEntry(

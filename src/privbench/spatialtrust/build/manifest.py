@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from privbench.exports import write_export
 from privbench.runtime.errors import UsageError
 from privbench.spatialtrust.build.captures import CaptureFile, SourceFile
+from privbench.spatialtrust.question_design import QuestionTypes
 
 MANIFEST_FILE = "build.json"
 TOOL: Literal["privbench build spatialtrust"] = "privbench build spatialtrust"
@@ -40,6 +41,8 @@ class BuildSettings(_Entry):
     seed: int
     max_tokens: int | None = None
     """The drafter's output limit (``--max-tokens``; None: the provider's)."""
+    question_types: QuestionTypes = "paper"
+    """How q2/q3 are typed (``--question-types``); ``review export`` types them the same."""
 
 
 class DrafterEntry(_Entry):
@@ -118,3 +121,11 @@ def build_provenance(directory: Path) -> dict[str, object] | None:
     except (OSError, ValueError):
         return None
     return document if isinstance(document, dict) and document.get("tool") == TOOL else None
+
+
+def build_question_types(directory: Path) -> QuestionTypes:
+    """How the build in ``directory`` typed q2/q3 ("paper" when it says nothing or is no
+    build), so that a dataset rebuilt from its annotations asks the same way."""
+    settings = (build_provenance(directory) or {}).get("settings")
+    types = settings.get("question_types") if isinstance(settings, dict) else None
+    return "neutral" if types == "neutral" else "paper"
