@@ -107,10 +107,10 @@ def spatial_tables(document: Mapping[str, object]) -> list[RenderableType]:
 
 
 def _cue_table(cue: CueDocument) -> Table:
-    """The format-only strategy (best constant per question type) against the floor."""
+    """The format-only strategy (best answer per question type) against the floor."""
     table = _table(
-        f"Question-type cue — best constant per question type vs the same for all questions "
-        f"(overall {cue['overall_gain']:+.1f} points)",
+        f"Question-type cue — best constant or positional answer per question type vs one "
+        f"for all questions (overall {cue['overall_gain']:+.1f} points)",
         "Question", "Cue-blind floor", "Format-only", "Gain (points)",
         "Boxes perfect: floor", "format-only", "gain",
     )  # fmt: skip
