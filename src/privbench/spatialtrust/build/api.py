@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -50,7 +51,7 @@ from privbench.spatialtrust.build.manifest import (
     write_manifest,
 )
 from privbench.spatialtrust.build.questions import dataset_records
-from privbench.spatialtrust.dataset import validate_spatialtrust, write_dataset_file
+from privbench.spatialtrust.dataset import SpatialItem, validate_spatialtrust, write_dataset_file
 from privbench.spatialtrust.drafts import review_summary
 from privbench.spatialtrust.prompts import SYSTEM_PROMPT
 from privbench.spatialtrust.question_design import QuestionTypes
@@ -293,7 +294,7 @@ def resume_build(location: str | Path, options: RunOptions | None = None) -> Bui
         out = _move_into_place(staging, manifest)
         drafts = read_draft_log(header)
         items, _ = validate_spatialtrust(out)
-        validation = f"{out}: SpatialTrust, {plural(len(items), 'image')}; {review_summary(items)}"
+        validation = _validation_line(out, items)
         outcome = BuildOutcome(out, staging, manifest, header, True, validation, drafts)
         outcome.notes.append(f"the finished build was in {staging}; moved to {out}")
         return outcome
@@ -368,8 +369,13 @@ def _finish(
             f"{problems[0].message}"
         )
     out = _move_into_place(staging, manifest)
-    validation = f"{out}: SpatialTrust, {plural(len(items), 'image')}; {review_summary(items)}"
+    validation = _validation_line(out, items)
     return BuildOutcome(out, staging, manifest, log, True, validation, drafts)
+
+
+def _validation_line(out: Path, items: Sequence[SpatialItem]) -> str:
+    """What the finished dataset holds, as ``validate`` says it."""
+    return f"{out}: SpatialTrust, {plural(len(items), 'image')}; {review_summary(items)}"
 
 
 def _move_into_place(staging: Path, manifest: BuildManifest) -> Path:
