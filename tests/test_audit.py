@@ -5,7 +5,9 @@ Every figure is checked against a hand computation on a few synthetic images or 
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 import random
 from pathlib import Path
 
@@ -41,8 +43,10 @@ from privbench.audit.spatialtrust import (
     factor_distribution,
     leakage_details,
     option_name_leakage,
+    question_type_cue,
 )
 from privbench.priviq.dataset import load_priviq
+from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.spatialtrust.api import grade_spatialtrust
 from privbench.spatialtrust.baseline import (
     constant_scores,
@@ -55,6 +59,7 @@ from privbench.spatialtrust.dataset import (
     ExplanationQuestion,
     Factor,
     SpatialItem,
+    load_spatialtrust,
 )
 from privbench.spatialtrust.tables import task_table
 
@@ -141,6 +146,63 @@ def test_a_constant_option_text_is_found_under_any_letter() -> None:
     assert baselines["q3"] == 100.0
     assert baselines["answers"]["q3"] == "an open doorway"
     assert baselines["q5"] == 0.0
+
+
+def test_question_type_cue_by_hand() -> None:
+    cue = question_type_cue(four_images())
+    # q2: i1–i3 are typed single, i4 multiple ({A boxed, C unboxed}). For all four the best
+    # constant is None (right on i2, i3: 50 %); per type, None on the single ones (2 of 3)
+    # and "C" on i4 (half its answer, no box needed) → (2 + 0.5) / 4 = 62.5 %
+    assert (cue["q2"].floor, cue["q2"].format_only, cue["q2"].gain) == (50.0, 62.5, 12.5)
+    assert cue["q2"].answers == {
+        "multiple": "a phone aimed at the scene", "single": "None of the above",
+    }  # fmt: skip
+    # q3 is single everywhere: nothing to read; q1's best per q2/q3 type pair is "Yes" in both
+    assert (cue["q3"].floor, cue["q3"].gain) == (75.0, 0.0)
+    assert (cue["q1"].floor, cue["q1"].format_only) == (75.0, 75.0)
+    # boxes assumed perfect: for all four, None is still best (2 of 4; "A" by position 1.5);
+    # per type, None on the single ones and options A and C by position on i4 → 3 / 4
+    perfect = question_type_cue(four_images(), grounded=False)
+    assert (perfect["q2"].floor, perfect["q2"].format_only) == (50.0, 75.0)
+    assert perfect["q2"].answers["multiple"] == "options A and C by position"
+
+
+def test_question_type_cue_gives_q1_away() -> None:
+    multiple = _choice("q2", ["A", "C"], {"A": (BOX,), "C": (BOX,)})
+    items = [
+        _image("i1", "A", multiple, _choice("q3", ["E"]), 2, 0),
+        _image("i2", "B", _choice("q2", ["E"]), _choice("q3", ["E"]), 0, 0),
+        _image("i3", "B", _choice("q2", ["E"]), _choice("q3", ["E"]), 0, 0),
+    ]
+    q1 = question_type_cue(items)["q1"]
+    # always "No": 2 of 3; "Yes" where q2 is multiple, "No" elsewhere: 3 of 3
+    assert q1.floor == pytest.approx(200 / 3) and q1.format_only == 100.0
+    assert q1.answers == {"q2 multiple, q3 single": "Yes", "q2 single, q3 single": "No"}
+    with pytest.raises(ValueError, match="no images"):
+        question_type_cue([])
+
+
+def test_shipped_suite_question_type_cue_and_its_neutral_typing() -> None:
+    """The shipped suite types q2/q3 by how many options are right. Reading the type alone
+    adds nothing as scored (every right option needs a box), but with boxes assumed perfect
+    one option by position where the type is "multiple" adds 3 (q2) and 4 (q3) points;
+    typed neutrally (always "multiple") the type is worth nothing."""
+    items = load_spatialtrust(SPATIALTRUST_SUITE)
+    scored = question_type_cue(items)
+    assert {q: c.gain for q, c in scored.items()} == {"q1": 0.0, "q2": 0.0, "q3": 0.0}
+    perfect = question_type_cue(items, grounded=False)
+    assert {q: round(c.gain, 6) for q, c in perfect.items()} == {"q1": 0.0, "q2": 3.0, "q3": 4.0}
+    neutral = [
+        dataclasses.replace(
+            item,
+            q2=dataclasses.replace(item.q2, type="multiple"),
+            q3=dataclasses.replace(item.q3, type="multiple"),
+        )
+        for item in items
+    ]
+    for grounded in (True, False):
+        cue = question_type_cue(neutral, grounded=grounded)
+        assert all(c.gain == 0.0 for c in cue.values())
 
 
 def _leaky_images(n: int, seed: int) -> list[SpatialItem]:
@@ -363,6 +425,18 @@ def test_cli_json_spatialtrust(tmp_path: Path) -> None:
     }  # fmt: skip
     assert set(document["leakage"]["option_names"]) == {"q2", "q3"}
     assert document["shares"]["both"]["n"] == 1
+    # q1 is "Yes" exactly where q3 is typed multiple: the type pair gives q1 away
+    cue = document["cue"]
+    assert cue["scored"]["q1"] == {
+        "floor": 50.0, "format_only": 100.0, "gain": 50.0,
+        "answers": {"q2 single, q3 multiple": "Yes", "q2 single, q3 single": "No"},
+    }  # fmt: skip
+    # q3: "C" (unboxed, half of st-1's answer) on the multiple one, None on the single one
+    assert (cue["scored"]["q3"]["floor"], cue["scored"]["q3"]["format_only"]) == (50.0, 75.0)
+    assert cue["overall_gain"] == (50.0 + 25.0) / 5
+    shown = privbench("audit", directory, env={**os.environ, "COLUMNS": "160"})
+    assert shown.returncode == 0, shown.stderr
+    assert "Question-type cue" in shown.stdout and "+50.0" in shown.stdout
 
 
 def test_cli_json_priviq_and_tables(priviq_dir: Path) -> None:

@@ -133,10 +133,13 @@ def test_build_with_drafter_counts_every_reply(
     out = tmp_path / "built"
     result = privbench(
         "build", "spatialtrust", folder, "--out", out, "--drafter", DRAFTER,
-        "--log-dir", tmp_path / "logs", "--json",
+        "--log-dir", tmp_path / "logs", "--max-tokens", "700", "--json",
     )  # fmt: skip
     no_traceback(result)
     assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["settings"]["max_tokens"] == 700
+    drafts = [r for r in drafter.requests if DRAFT_PROMPT in r.text]
+    assert len(drafts) == 4 and {r.body.get("max_tokens") for r in drafts} == {700}
     counts = json.loads(result.stdout)["drafter"]["counts"]
     assert counts["drafted"] == 4 and counts["unreadable"] == 1 and counts["elements"] == 3
     assert drafter.count(DRAFT_PROMPT) == 4
@@ -253,3 +256,129 @@ def test_eval_refuses_the_drafts_it_built(tmp_path: Path, sources: tuple[Path, P
     line = one_line_error(result)
     assert "4 of 4 images" in line and "--allow-drafts" in line
     assert not list((tmp_path / "logs").glob("*.eval"))
+
+
+@pytest.mark.parametrize("target", ["empty", "earlier_build"])
+def test_symlinked_out_receives_the_finished_build(
+    tmp_path: Path, sources: tuple[Path, Path], drafter: LoopbackServer, target: str
+) -> None:
+    folder, _ = sources
+    real = tmp_path / "datasets" / "real"
+    real.mkdir(parents=True)
+    if target == "earlier_build":
+        assert privbench("build", "spatialtrust", folder, "--out", real).returncode == 0
+    link = tmp_path / "link"
+    link.symlink_to(real, target_is_directory=True)
+    drafter.script(DRAFT_PROMPT, STYLES[0])
+    result = privbench(
+        "build", "spatialtrust", folder, "--out", link, "--drafter", DRAFTER, "--overwrite",
+        "--log-dir", tmp_path / "logs", "--json",
+    )  # fmt: skip
+    no_traceback(result)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["complete"]
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert len(load_spatialtrust(link)) == 4 and (real / "build.json").is_file()
+    manifest = json.loads((real / "build.json").read_text(encoding="utf-8"))
+    assert manifest["drafter"]["model"] == DRAFTER
+    hidden = [p.name for p in tmp_path.rglob(".*.partial")]
+    assert hidden == []
+    # the finished build is not "resumable": its staging folder is gone
+    (log,) = (tmp_path / "logs").glob("*.eval")
+    again = privbench("build", "spatialtrust", "--resume", log, "--log-dir", tmp_path / "logs")
+    assert "nothing to resume" in one_line_error(again)
+
+
+def test_resume_moves_a_finished_build_left_in_staging(
+    tmp_path: Path, sources: tuple[Path, Path], drafter: LoopbackServer
+) -> None:
+    """A finished, paid build whose last move failed: --resume puts it in place, without
+    asking the drafter again, rather than calling it complete while --out is empty."""
+    folder, _ = sources
+    out, logs = tmp_path / "built", tmp_path / "logs"
+    drafter.script(DRAFT_PROMPT, STYLES[0])
+    built = privbench(
+        "build", "spatialtrust", folder, "--out", out, "--drafter", DRAFTER, "--log-dir", logs
+    )
+    assert built.returncode == 0, built.stderr
+    staging = tmp_path / ".built.partial"
+    out.rename(staging)  # as a failed final move leaves it
+    asked = drafter.count(DRAFT_PROMPT)
+    (log,) = logs.glob("*.eval")
+    resumed = privbench("build", "spatialtrust", "--resume", log, "--log-dir", logs, "--json")
+    no_traceback(resumed)
+    assert resumed.returncode == 0, resumed.stderr
+    document = json.loads(resumed.stdout)
+    assert document["complete"] and document["out"] == str(out.resolve())
+    assert document["drafter"]["counts"]["drafted"] == 4
+    assert len(load_spatialtrust(out)) == 4 and not staging.exists()
+    assert drafter.count(DRAFT_PROMPT) == asked
+
+
+def test_build_dry_run_takes_the_output_limit_it_suggests(
+    tmp_path: Path, sources: tuple[Path, Path]
+) -> None:
+    folder, _ = sources
+    args = ("build", "spatialtrust", folder, "--out", tmp_path / "built", "--drafter", DRAFTER,
+            "--price", "1/2", "--dry-run", "--json")  # fmt: skip
+    unlimited = privbench(*args)
+    assert unlimited.returncode == 0, unlimited.stderr
+    note = next(n for n in json.loads(unlimited.stdout)["notes"] if "output at most" in n)
+    assert "--max-tokens" in note
+    limited = privbench(*args, "--max-tokens", "500")
+    assert limited.returncode == 0, limited.stderr
+    plan = json.loads(limited.stdout)
+    assert plan["tokens"]["model"]["output_at_most"] == 4 * 500
+    assert not any("output at most" in n for n in plan["notes"])
+    assert not (tmp_path / "built").exists()
+
+
+def test_small_photos_are_said_to_be_upscaled(tmp_path: Path) -> None:
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    with Image.open(SUITE_IMAGES[0]) as scene:
+        scene.convert("RGB").resize((720, 480)).save(photos / "a_small.jpg", quality=95)
+    shutil.copy(SUITE_IMAGES[1], photos / "b_full.jpg")
+    out = tmp_path / "built"
+    result = privbench("build", "spatialtrust", photos, "--out", out)
+    no_traceback(result)
+    assert result.returncode == 0, result.stderr
+    assert (
+        "upscaled to 1440×960 (source smaller than --size, no added detail): 1 capture — "
+        "cap_0001 from 720×480"
+    ) in result.stdout
+    assert "sources: 2 images" in result.stdout
+    manifest = json.loads((out / "build.json").read_text(encoding="utf-8"))
+    assert [c["upscaled_from"] for c in manifest["captures"]] == [[720, 480], None]
+    assert manifest["counts"]["upscaled"] == 1
+    one = privbench("build", "spatialtrust", photos / "b_full.jpg", "--out", tmp_path / "one")
+    assert one.returncode == 0, one.stderr
+    assert "upscaled" not in one.stdout
+    assert "sources: 1 image\n" in one.stdout and "SpatialTrust, 1 image;" in one.stdout
+    assert "0 of 1 image reviewed" in one.stdout
+
+
+def test_review_export_keeps_the_build_provenance_and_question_types(
+    tmp_path: Path, sources: tuple[Path, Path]
+) -> None:
+    from privbench.review.export import export_reviewed
+    from privbench.review.store import ReviewStore
+
+    folder, _ = sources
+    out = tmp_path / "built"
+    built = privbench("build", "spatialtrust", folder, "--out", out, "--question-types", "neutral")
+    assert built.returncode == 0, built.stderr
+    types = {q.type for item in load_spatialtrust(out) for q in (item.q2, item.q3)}
+    assert types == {"multiple"}  # the type does not say how many options are right
+    store = ReviewStore.of(out)
+    element = {"name": "note", "category": "direct", "why": "readable", "box": [10, 10, 90, 90]}
+    store.save("cap_0001", "ann", store.versions("cap_0001", "ann"),
+               {"status": "accepted", "factors": [element]})  # fmt: skip
+    exported = export_reviewed(out, tmp_path / "reviewed", annotator="ann")
+    assert exported.validation.endswith("1 of 1 image reviewed by a person")
+    document = json.loads((tmp_path / "reviewed" / "review.json").read_text(encoding="utf-8"))
+    assert document["build"] == json.loads((out / "build.json").read_text(encoding="utf-8"))
+    assert document["build"]["sources"][0]["sha256"]
+    assert document["build"]["settings"]["question_types"] == "neutral"
+    (exported_item,) = load_spatialtrust(tmp_path / "reviewed")
+    assert (exported_item.q2.type, exported_item.q3.type) == ("multiple", "multiple")

@@ -251,3 +251,31 @@ def test_shipped_suite_is_this_generator_at_seed_0() -> None:
             )
     size = sum(p.stat().st_size for p in (SPATIALTRUST_SUITE / "images").iterdir())
     assert size < 6_000_000
+
+
+def test_neutral_question_types_change_only_the_type() -> None:
+    paper, neutral = suite_records(40, 2), suite_records(40, 2, "neutral")
+    retyped = 0
+    for before, after in zip(paper, neutral, strict=True):
+        for old, new in zip(before["questions"], after["questions"], strict=True):
+            if new["qid"] in ("q2", "q3"):
+                assert new["type"] == "multiple"
+                retyped += old["type"] == "single"
+                new = {**new, "type": old["type"]}
+            assert new == old
+    assert retyped > 40  # most q2/q3 have at most one right option
+
+
+def test_generate_command_writes_neutral_types(tmp_path: Path) -> None:
+    from conftest import one_line_error, privbench
+
+    out = tmp_path / "neutral"
+    result = privbench(
+        "generate", "spatialtrust", "--out", out, "--n", "2", "--question-types", "neutral"
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads((out / "suite.json").read_text())["question_types"] == "neutral"
+    items = load_spatialtrust(out)
+    assert {q.type for item in items for q in (item.q2, item.q3)} == {"multiple"}
+    bad = privbench("generate", "spatialtrust", "--out", tmp_path / "x", "--question-types", "x")
+    assert "--question-types: paper or neutral, not 'x'" in one_line_error(bad)

@@ -352,3 +352,50 @@ def test_a_single_factor_object_is_a_list_of_one() -> None:
     )
     record, _ = final_answer_record(reply)
     assert record is not None and record["q4"] == {"text": "A person.", "factors": [factor]}
+
+
+BOX_STRINGS = [
+    "<|box_start|>(10,10),(50,50)<|box_end|>",
+    "[10, 10, 50, 50]",
+    "10,10,50,50",
+    "<box>[[10,10,50,50]]</box>",
+]
+"""One box written as a string inside JSON, in syntaxes the reader knows in prose."""
+
+
+@pytest.mark.parametrize("written", BOX_STRINGS)
+@pytest.mark.parametrize(
+    "place",
+    ["option list", "box key", "boxes string", "factor list", "detection list"],
+)
+def test_a_box_written_as_a_string_is_read_wherever_a_box_stands(
+    item: SpatialItem, written: str, place: str
+) -> None:
+    q2: object = FULL["q2"]
+    q4: object = FULL["q4"]
+    if place == "option list":
+        q2 = {"choices": ["A"], "boxes": {"A": [written]}}
+    elif place == "box key":
+        q2 = {"choices": ["A"], "box": written}
+    elif place == "boxes string":
+        q2 = {"choices": ["A"], "boxes": written}
+    elif place == "detection list":
+        q2 = {"choices": ["A"], "boxes": [written]}
+    else:
+        q4 = {"text": "A person.", "factors": [{"name": "person", "why": "w", "box": [written]}]}
+    answer = parse_record({**FULL, "q2": q2, "q4": q4}, item, XYXY)
+    assert answer.failures == {} and answer.invalid_boxes == ()
+    assert answer.q2 is not None and answer.q2.boxes == {"A": ((10, 10, 50, 50),)}
+    assert answer.q4 is not None and answer.q4.factors[0].box == (10, 10, 50, 50)
+
+
+def test_strings_that_are_not_boxes_stay_as_they_were_read(item: SpatialItem) -> None:
+    # four number strings are one box, as before; words and lone numbers stay invalid
+    four = parse_record({**FULL, "q2": {"choices": ["A"], "boxes": {"A": ["10", "10", "50", "50"]}}}, item, XYXY)  # fmt: skip
+    assert four.q2 is not None and four.q2.boxes == {"A": ((10, 10, 50, 50),)}
+    for junk in (["the note"], ["10"], ["[10, 10, 50]"]):
+        read = parse_record({**FULL, "q2": {"choices": ["A"], "boxes": {"A": junk}}}, item, XYXY)
+        assert read.q2 is not None and read.q2.boxes == {"A": ()}
+        assert [b.reason for b in read.invalid_boxes] == ["not four numbers"]
+    words = parse_record({**FULL, "q2": {"choices": ["A"], "boxes": "on the wall"}}, item, XYXY)
+    assert "q2" in words.failures

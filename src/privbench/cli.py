@@ -26,6 +26,7 @@ from privbench.terminal_tables import whole
 if TYPE_CHECKING:
     from privbench.runtime.cost.plan import CallPlan, Prices
     from privbench.runtime.running import BenchmarkRun, Generation, RunOptions
+    from privbench.spatialtrust.question_design import QuestionTypes
 
 app = typer.Typer(
     name="privbench",
@@ -1027,14 +1028,42 @@ def generate_priviq_command(
     _generate(generate_priviq, n, seed, out, force)
 
 
+QuestionTypesOption = Annotated[
+    str,
+    typer.Option(
+        "--question-types",
+        help="q2/q3 types: paper (multiple exactly when 2+ options are right, as the paper) "
+        "or neutral (always multiple: the type does not tell how many to pick).",
+    ),
+]
+
+
+def _question_types(text: str) -> QuestionTypes:
+    """``--question-types`` checked (one line naming the choices)."""
+    from privbench.spatialtrust.question_design import QUESTION_TYPES
+
+    for types in QUESTION_TYPES:
+        if text == types:
+            return types
+    raise UsageError(f"--question-types: {' or '.join(QUESTION_TYPES)}, not '{text}'")
+
+
 @generate_app.command("spatialtrust")
 def generate_spatialtrust_command(
-    out: OutOption, n: SizeOption = 100, seed: SeedOption = 0, force: ForceOption = False
+    out: OutOption,
+    n: SizeOption = 100,
+    seed: SeedOption = 0,
+    force: ForceOption = False,
+    question_types: QuestionTypesOption = "paper",
 ) -> None:
     """A SpatialTrust-format suite of 1440×960 captures with the five questions."""
     from privbench.spatialtrust.generate.suite import generate_spatialtrust
 
-    _generate(generate_spatialtrust, n, seed, out, force)
+    def generator(n: int, seed: int, out: Path, *, force: bool) -> Path:
+        types = _question_types(question_types)
+        return generate_spatialtrust(n, seed, out, force=force, question_types=types)
+
+    _generate(generator, n, seed, out, force)
 
 
 @download_app.command("priviq")
@@ -1104,6 +1133,10 @@ def build_spatialtrust_command(
         bool, typer.Option("--overwrite", help="Replace an earlier build in --out.")
     ] = False,
     max_connections: MaxConnectionsOption = None,
+    max_tokens: Annotated[
+        int | None, typer.Option("--max-tokens", min=1, help="The drafter's output limit.")
+    ] = None,
+    question_types: QuestionTypesOption = "paper",
     log_dir: LogDirOption = "logs",
     resume: ResumeOption = None,
     max_retries: MaxRetriesOption = 3,
@@ -1127,11 +1160,13 @@ def build_spatialtrust_command(
 
     def action() -> None:
         prices = _prices(price, None)
-        generation = _generation(None, None, None, max_retries, timeout, cache, False)
+        generation = _generation(None, None, max_tokens, max_retries, timeout, cache, False)
         options = _run_options("offline", 1, "paper", 32, log_dir, as_json, generation)
         if resume is not None:
             if dry_run:
                 raise UsageError("--dry-run: plans a new build, not a --resume of one")
+            if max_tokens is not None:
+                raise UsageError("--max-tokens: a resumed build keeps the limit it started with")
             outcome = resume_build(resume, options)
         else:
             if out is None:
@@ -1150,6 +1185,8 @@ def build_spatialtrust_command(
                 seed=seed,
                 overwrite=overwrite,
                 max_connections=max_connections,
+                max_tokens=max_tokens,
+                question_types=_question_types(question_types),
             )
             if dry_run:
                 _dry_run(draft_plan(request), prices, as_json)

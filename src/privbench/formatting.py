@@ -8,6 +8,12 @@ def fmt(value: float | None) -> str:
     return "–" if value is None else f"{value:.1f}"
 
 
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``count`` and ``noun`` in agreement: "1 image", "2 images" (``many``: an irregular
+    plural)."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
+
+
 def signed(value: float | None) -> str:
     """A difference in points with its sign, one decimal; a rounded zero is "0.0",
     unsigned; an en dash for none (as :func:`fmt`)."""

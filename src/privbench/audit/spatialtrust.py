@@ -21,15 +21,24 @@ eqs. 1–6), so a floor reported here is exactly what a run would score.
   scored the same way, is its reference; the gain in points, averaged over random
   splits, is the leakage. About 0 means the option texts carry no answer. The same
   predictor's "any factor chosen?" mapped to q1 gives the detection leakage.
+* **Question-type cue** — q2/q3 are typed ``single`` or ``multiple``, and a generated
+  suite types a question ``multiple`` exactly when two or more options are right, so the
+  type tells a model how many to pick. :func:`question_type_cue` scores the format-only
+  strategy: the best constant or positional answer chosen separately for each question
+  type (q1: for each pair of q2/q3 types), against the best one chosen once for all
+  questions (the cue-blind floor). The difference is what reading the type alone is worth.
 * **Shapes** — factor types (offered present vs offered absent, per category), the
   direct / indirect / both / neither shares, answer-set sizes and box sizes.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
+import math
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal, TypedDict, TypeGuard
@@ -50,6 +59,7 @@ from privbench.spatialtrust.baseline import (
 from privbench.spatialtrust.dataset import (
     CHOICE_QUESTIONS,
     EXPLANATION_QUESTIONS,
+    QUESTION_IDS,
     ChoiceQuestion,
     SpatialItem,
     is_none_option,
@@ -115,6 +125,24 @@ class LeakageFigures(TypedDict):
     seed: int
 
 
+class CueFigures(TypedDict):
+    """The question-type cue of one question (%, points): see :class:`TypeCue`."""
+
+    floor: float
+    format_only: float
+    gain: float
+    answers: dict[str, str]
+
+
+class CueDocument(TypedDict):
+    """The question-type cue as scored (boxes as the ground truth asks) and with boxes
+    assumed perfect; ``overall_gain``: points the cue adds to the overall (mean of five)."""
+
+    scored: dict[str, CueFigures]
+    boxes_assumed_perfect: dict[str, CueFigures]
+    overall_gain: float
+
+
 class SpatialItemsAudit(TypedDict):
     """The audit of a list of SpatialTrust images."""
 
@@ -122,6 +150,7 @@ class SpatialItemsAudit(TypedDict):
     items: int
     baselines: Baselines
     leakage: LeakageFigures
+    cue: CueDocument
     shares: dict[str, CountAndPercent]
     answers: AnswerShapes
     factors: dict[str, dict[str, Offered]]
@@ -321,6 +350,127 @@ def option_name_leakage(
     return {qid: leakage.gain for qid, leakage in details.items()}
 
 
+@dataclass(frozen=True)
+class TypeCue:
+    """What the question type alone is worth on one question (%, points)."""
+
+    floor: float
+    """The best constant answer for every question (the cue-blind trivial baseline)."""
+    format_only: float
+    """The best constant answer chosen separately for each type stratum."""
+    answers: dict[str, str]
+    """Stratum (``single``, ``multiple``; for q1 ``q2 single, q3 multiple`` …) → the
+    constant the format-only strategy answers there."""
+
+    @property
+    def gain(self) -> float:
+        """``format_only − floor`` in points: never negative (the floor's constant is one of
+        each stratum's candidates)."""
+        return self.format_only - self.floor
+
+
+def _stratum(item: SpatialItem, qid: str) -> str:
+    """What the format-only strategy reads of an image for ``qid``: the question's own type
+    (q2, q3), or for q1 (always ``single``) the types of q2 and q3."""
+    if qid == "q1":
+        return f"q2 {item.q2.type}, q3 {item.q3.type}"
+    return item.choice(qid).type
+
+
+POSITIONAL_SIZES = (1, 2)
+"""How many options a positional answer of the format-only strategy picks ("B", "A and
+C"): one or two, the answer-set sizes of the suites privbench makes."""
+
+
+def _positional_sets(choices: Sequence[Choice]) -> list[tuple[str, ...]]:
+    """Every set of :data:`POSITIONAL_SIZES` real-option letters the questions offer."""
+    letters = sorted({letter for c in choices for _, letter in c.offered})
+    return [s for size in POSITIONAL_SIZES for s in itertools.combinations(letters, size)]
+
+
+def _answers(
+    choices: Sequence[Choice], qid: str, grounded: bool
+) -> dict[str, Callable[[Choice], float]]:
+    """Every answer the format-only strategy may give, by label → its score on a question:
+    the trivial baseline's constants, and for q2/q3 letters by position."""
+    answers: dict[str, Callable[[Choice], float]] = {
+        name: functools.partial(_constant, key=key, grounded=grounded)
+        for key, name in display_names(choices).items()
+    }
+    if qid != "q1":
+        for letters in _positional_sets(choices):
+            label = f"option{'s' if len(letters) > 1 else ''} {' and '.join(letters)} by position"
+            answers[label] = functools.partial(_positional, letters=letters, grounded=grounded)
+    return answers
+
+
+def _constant(choice: Choice, *, key: str, grounded: bool) -> float:
+    return choice.constant_score(key, grounded=grounded)
+
+
+def _positional(choice: Choice, *, letters: tuple[str, ...], grounded: bool) -> float:
+    """Eq. 3 of choosing ``letters`` whatever they say (no box given)."""
+    question = choice.question
+    return score_choice(question.answer, letters, question.evidence if grounded else {}, {})
+
+
+def _type_cue(items: Sequence[SpatialItem], qid: str, *, grounded: bool) -> TypeCue:
+    choices = choices_of(items, qid)
+    answers = _answers(choices, qid, grounded)
+    strata: dict[str, list[Choice]] = defaultdict(list)
+    for item, choice in zip(items, choices, strict=True):
+        strata[_stratum(item, qid)].append(choice)
+
+    def best(group: Sequence[Choice]) -> tuple[float, str]:
+        """The best answer's total score on ``group`` (ties: constants in dataset order,
+        then positions)."""
+        totals = {label: math.fsum(map(score, group)) for label, score in answers.items()}
+        label = max(totals, key=lambda k: totals[k])
+        return totals[label], label
+
+    chosen = {stratum: best(group) for stratum, group in sorted(strata.items())}
+    return TypeCue(
+        floor=100 * best(choices)[0] / len(items),
+        format_only=100 * math.fsum(total for total, _ in chosen.values()) / len(items),
+        answers={stratum: answer for stratum, (_, answer) in chosen.items()},
+    )
+
+
+def question_type_cue(items: Sequence[SpatialItem], *, grounded: bool = True) -> dict[str, TypeCue]:
+    """q1–q3: the format-only strategy against the cue-blind floor (module docstring).
+
+    The strategy never sees the image or reads anything but the question type: per type
+    stratum it gives the one answer that scores best there — a constant of the trivial
+    baseline (an option text, "None of the above", for q1 "Yes" / "No" / …) or, for q2/q3,
+    one or two options by letter whatever they say. The floor is the best such answer for
+    every question, type unread (for q1 the trivial baseline itself). With ``grounded``
+    answers are scored as a run is (no box is given, so a boxed option is never
+    credited); without, boxes are assumed perfect, as for option-name leakage. Like the
+    trivial baseline, the answers are chosen on the images they are scored on.
+    """
+    if not items:
+        raise ValueError("no images to measure the question-type cue on")
+    return {qid: _type_cue(items, qid, grounded=grounded) for qid in ("q1", *CHOICE_QUESTIONS)}
+
+
+def _cue_figures(cue: Mapping[str, TypeCue]) -> dict[str, CueFigures]:
+    return {
+        qid: {"floor": c.floor, "format_only": c.format_only, "gain": c.gain, "answers": c.answers}
+        for qid, c in cue.items()
+    }
+
+
+def cue_document(items: Sequence[SpatialItem]) -> CueDocument:
+    """The audit's ``cue`` entry: both scorings and the gain on the overall (q4/q5 have no
+    type to read, so their floor stands)."""
+    scored = question_type_cue(items)
+    return {
+        "scored": _cue_figures(scored),
+        "boxes_assumed_perfect": _cue_figures(question_type_cue(items, grounded=False)),
+        "overall_gain": math.fsum(c.gain for c in scored.values()) / len(QUESTION_IDS),
+    }
+
+
 def _has_factor(question: ChoiceQuestion) -> bool:
     """Whether the ground truth names a real option (not "None of the above")."""
     return any(not is_none_option(question.options[letter]) for letter in question.answer)
@@ -445,6 +595,7 @@ def audit_items(
             "detection": asdict(detection) if detection else None,
             "seed": seed,
         },
+        "cue": cue_document(items),
         "shares": category_shares(items),
         "answers": answer_shapes(items),
         "factors": factor_distribution(items),

@@ -13,7 +13,7 @@ from rich.console import RenderableType
 from rich.table import Table
 
 from privbench.audit.priviq import is_priviq_audit
-from privbench.audit.spatialtrust import Offered, is_spatial_audit
+from privbench.audit.spatialtrust import CueDocument, Offered, is_spatial_audit
 from privbench.formatting import fmt
 from privbench.priviq.competencies import COMPETENCIES
 
@@ -77,6 +77,7 @@ def spatial_tables(document: Mapping[str, object]) -> list[RenderableType]:
             leakage.add_row(label, fmt(d["predictor"]), fmt(d["trivial"]),
                             f"{d['gain']:+.1f}", fmt(d["gain_sd"]))  # fmt: skip
         tables.append(leakage)
+    tables.append(_cue_table(document["cue"]))
     shares = _table("Images by category", "Category", "Images", "%")
     for key, label in _SHARES.items():
         shares.add_row(
@@ -103,6 +104,24 @@ def spatial_tables(document: Mapping[str, object]) -> list[RenderableType]:
                       _f2(area["max"]), fmt(b["small_percent"]), size)  # fmt: skip
     tables.append(boxes)
     return tables
+
+
+def _cue_table(cue: CueDocument) -> Table:
+    """The format-only strategy (best answer per question type) against the floor."""
+    table = _table(
+        f"Question-type cue — best constant or positional answer per question type vs one "
+        f"for all questions (overall {cue['overall_gain']:+.1f} points)",
+        "Question", "Cue-blind floor", "Format-only", "Gain (points)",
+        "Boxes perfect: floor", "format-only", "gain",
+    )  # fmt: skip
+    for qid, label in _QUESTIONS.items():
+        if qid not in cue["scored"]:
+            continue
+        scored, perfect = cue["scored"][qid], cue["boxes_assumed_perfect"][qid]
+        table.add_row(label, fmt(scored["floor"]), fmt(scored["format_only"]),
+                      f"{scored['gain']:+.1f}", fmt(perfect["floor"]),
+                      fmt(perfect["format_only"]), f"{perfect['gain']:+.1f}")  # fmt: skip
+    return table
 
 
 def _f2(value: float | None) -> str:

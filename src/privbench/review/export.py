@@ -29,11 +29,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from privbench.formatting import plural
 from privbench.review.agreement import AnnotatorAgreement, agreement
 from privbench.review.merge import MergeDecision, merge_image
 from privbench.review.store import STORE_FILE, ReviewStore, SavedAnnotation
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.spatialtrust.build.annotation import CATEGORIES, Annotation, Category, SceneElement
+from privbench.spatialtrust.build.manifest import build_provenance, build_question_types
 from privbench.spatialtrust.build.questions import dataset_records, pixel_box
 from privbench.spatialtrust.dataset import (
     DATASET_FILE,
@@ -305,7 +307,9 @@ def _write(
     annotations: Sequence[Annotation],
     seed: int,
 ) -> None:
-    records = dataset_records(annotations, seed=seed)
+    records = dataset_records(
+        annotations, seed=seed, question_types=build_question_types(directory)
+    )
     by_id = {c.id: c for c in captures}
     for annotation in annotations:
         target = staging / by_id[annotation.image_id].image
@@ -407,11 +411,12 @@ def export_reviewed(
             agreement=figures,
             decisions=decisions,
             ignored_saves=ignored,
-            validation=f"{out}: SpatialTrust, {len(items)} images; {review_summary(items)}",
+            validation=f"{out}: SpatialTrust, {plural(len(items), 'image')}; {review_summary(items)}",
         )
         document = {
             **outcome.json(),
             "source_sha256": hashlib.sha256((directory / DATASET_FILE).read_bytes()).hexdigest(),
+            "build": build_provenance(directory),
         }
         (staging / REVIEW_RECORD).write_text(
             json.dumps(document, ensure_ascii=False, indent=1, allow_nan=False) + "\n",

@@ -106,6 +106,15 @@ def boxes_in_string(text: str) -> list[object]:
     return boxes
 
 
+def string_boxes(text: str) -> list[list[float | str]] | None:
+    """The boxes a string holds when all of it reads as boxes (grounding tokens, one box's
+    numbers in any bracket), else None (a lone number, words, a count that is not four)."""
+    boxes = boxes_in_string(text)
+    if boxes and all(isinstance(box, list) for box in boxes):
+        return [box for box in boxes if isinstance(box, list)]
+    return None
+
+
 def keyed_box(value: Mapping[object, object]) -> object | None:
     """The box of an object that is one (``x1``…``y2``, ``x, y, width, height``) or holds
     one under a box key; None when it has neither."""
@@ -136,7 +145,8 @@ def box_values(value: object) -> list[object]:
     """Every box a value holds, each as written (``None``: no box).
 
     A flat list of four scalars is one box; two points are one box; a list of boxes is
-    each; a string is read by :func:`boxes_in_string`; an object by :func:`keyed_box`.
+    each; a string is read by :func:`boxes_in_string`, and a list of strings that each
+    read as boxes is those boxes; an object by :func:`keyed_box`.
     """
     if value is None:
         return []
@@ -150,6 +160,12 @@ def box_values(value: object) -> list[object]:
     if isinstance(value, list | tuple):
         if not value:
             return []
+        if all(isinstance(v, str) for v in value):
+            # boxes written as strings inside JSON (``["[812, 140, 1010, 420]"]``): each
+            # string is read as a string box; four number strings stay one box as before
+            read = [string_boxes(v) for v in value]
+            if all(boxes is not None for boxes in read):
+                return [box for boxes in read for box in boxes or ()]
         if len(value) == 4 and all(is_scalar(v) for v in value):
             return [list(value)]
         if (

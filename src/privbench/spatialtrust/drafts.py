@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from privbench.formatting import plural
 from privbench.runtime.record import DraftAnnotations
 from privbench.spatialtrust.build.annotation import REVIEW_STATUSES
 from privbench.spatialtrust.dataset import SpatialItem
@@ -32,7 +33,8 @@ def draft_annotations(items: Sequence[SpatialItem]) -> DraftAnnotations | None:
 def refusal(directory: Path | str, drafts: DraftAnnotations, allow: str) -> str:
     """The one line a run on drafts stops with; ``allow`` is how to run on them anyway."""
     return (
-        f"{directory}: {drafts.unreviewed} of {drafts.images} images have draft annotations, "
+        f"{directory}: {drafts.unreviewed} of {plural(drafts.images, 'image')} "
+        f"{'has' if drafts.images == 1 else 'have'} draft annotations, "
         f"not reviewed by a person; review them (privbench review {directory}) or pass "
         f"{allow} to run on drafts"
     )
@@ -55,4 +57,4 @@ def review_summary(items: Sequence[SpatialItem]) -> str | None:
     if without:
         notes.append(f"{without} without an annotation")
     rest = f" ({'; '.join(notes)})" if notes else ""
-    return f"{reviewed} of {len(items)} images reviewed by a person{rest}"
+    return f"{reviewed} of {plural(len(items), 'image')} reviewed by a person{rest}"

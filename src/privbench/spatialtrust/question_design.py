@@ -22,7 +22,7 @@ import random
 import string
 from collections import Counter
 from collections.abc import Callable, Mapping, MutableSequence, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from privbench.generate.apportion import largest_remainder
 
@@ -35,6 +35,14 @@ QUESTION_TEXTS = {"q1": Q1, "q2": Q2, "q3": Q3, "q4": Q4, "q5": Q5}
 
 CATEGORY = {"q2": "direct", "q3": "indirect", "q4": "direct", "q5": "indirect"}
 """The factor category each of q2–q5 asks about."""
+
+QuestionTypes = Literal["paper", "neutral"]
+QUESTION_TYPES: tuple[QuestionTypes, ...] = ("paper", "neutral")
+"""How q2/q3 are typed. ``paper`` (the default, as the paper's data): ``multiple`` exactly
+when two or more options are right, else ``single`` — so the type tells a model how many
+to pick. ``neutral``: always ``multiple`` (the prompt then says "one or more choices" for
+every q2/q3), which says nothing about the answer; ``privbench audit`` measures the
+difference (the question-type cue)."""
 
 Q1_OPTIONS = {"A": "Yes", "B": "No", "C": "Not clear"}
 Q1_YES, Q1_NO = "A", "B"
@@ -178,14 +186,18 @@ def q1_question(any_factor: bool) -> dict[str, Any]:
 
 
 def choice_question(
-    qid: str, texts: Sequence[str], evidence: Mapping[int, list[list[int]]]
+    qid: str,
+    texts: Sequence[str],
+    evidence: Mapping[int, list[list[int]]],
+    types: QuestionTypes = "paper",
 ) -> dict[str, Any]:
     """q2 or q3 with the real options ``texts`` in their order (letters from A), "None of
     the above" after them, and ``evidence`` (option index → its boxes) naming the answer.
 
     "None of the above" takes the letter after the last slot (E with four options), or
     after the last option when there are more: the answer's letters never move with the
-    number of distractors a question happens to get.
+    number of distractors a question happens to get. ``types`` says how the question is
+    typed (:data:`QUESTION_TYPES`).
     """
     if max(len(texts), SLOTS) >= len(OPTION_LETTERS):
         raise ValueError(f"{qid}: {len(texts)} options do not fit the letters A–Z")
@@ -196,7 +208,7 @@ def choice_question(
     answer = sorted(boxes) or [none_letter]
     return {
         "qid": qid,
-        "type": "multiple" if len(answer) > 1 else "single",
+        "type": "multiple" if len(answer) > 1 or types == "neutral" else "single",
         "grounded": True,
         "text": QUESTION_TEXTS[qid],
         "options": options,

@@ -33,6 +33,7 @@ from privbench.spatialtrust.box_values import (
     is_scalar,
     keyed_box,
     plain_boxes,
+    string_boxes,
 )
 from privbench.spatialtrust.boxes import BOX_CONVENTIONS, Box, BoxConvention, check_box
 from privbench.spatialtrust.dataset import (
@@ -517,6 +518,10 @@ def _read_box_map(value: object, question: ChoiceQuestion, reading: ChoiceReadin
         ):
             entries = [entries]  # one box
         _read_detections(entries, question, reading, choose=False)
+        return
+    if isinstance(value, str) and (boxes := string_boxes(value)) is not None:
+        # boxes written as one string ("<|box_start|>(8,14),(101,42)<|box_end|>"): unlabelled
+        _read_detections(list(boxes), question, reading, choose=False)
         return
     reading.failure = "boxes are neither {option: [box, ...]} nor a list of labelled boxes"
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 import os
 import shutil
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai.log import EvalLog
 
+from privbench.formatting import plural
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.cost.tokens import image_tokens, text_tokens
 from privbench.runtime.errors import PrivbenchError, UsageError
@@ -41,6 +43,7 @@ from privbench.spatialtrust.build.drafting import (
     spatialtrust_draft,
 )
 from privbench.spatialtrust.build.manifest import (
+    MANIFEST_FILE,
     BuildManifest,
     BuildSettings,
     DrafterEntry,
@@ -48,9 +51,10 @@ from privbench.spatialtrust.build.manifest import (
     write_manifest,
 )
 from privbench.spatialtrust.build.questions import dataset_records
-from privbench.spatialtrust.dataset import validate_spatialtrust, write_dataset_file
+from privbench.spatialtrust.dataset import SpatialItem, validate_spatialtrust, write_dataset_file
 from privbench.spatialtrust.drafts import review_summary
 from privbench.spatialtrust.prompts import SYSTEM_PROMPT
+from privbench.spatialtrust.question_design import QuestionTypes
 
 NO_DRAFTER = "none"
 DEFAULT_DRAFT_CONNECTIONS = 10
@@ -72,6 +76,9 @@ class BuildRequest:
     seed: int = 0
     overwrite: bool = False
     max_connections: int | None = None
+    max_tokens: int | None = None
+    """The drafter's output limit per capture (None: the provider's)."""
+    question_types: QuestionTypes = "paper"
 
     def settings(self) -> BuildSettings:
         return BuildSettings(
@@ -82,6 +89,8 @@ class BuildRequest:
             drafter=self.drafter,
             box_format=self.box_format,
             seed=self.seed,
+            max_tokens=self.max_tokens,
+            question_types=self.question_types,
         )
 
 
@@ -121,6 +130,17 @@ class BuildOutcome:
             **{k: document[k] for k in ("settings", "sources", "frames", "drafter", "counts")},
             "captures": len(self.manifest.captures),
         }
+
+
+def output_folder(out: Path) -> Path:
+    """``--out`` as the real folder it names: symbolic links (of the folder or a parent)
+    followed, so the build is staged beside, and moved onto, the folder the link points to.
+
+    Why: a link cannot be replaced by a folder the way a folder can, and a build staged
+    beside the link would finish with its dataset stranded in the hidden staging folder.
+    The link itself is left as it is and shows the new dataset.
+    """
+    return out.expanduser().resolve()
 
 
 def staging_dir(out: Path) -> Path:
@@ -196,7 +216,7 @@ def draft_plan(request: BuildRequest) -> CallPlan:
         captures,
         at_least=0,
         output_typical=TYPICAL_DRAFT_TOKENS,
-        output_limit=None,
+        output_limit=request.max_tokens,
     )
     return plan
 
@@ -211,7 +231,7 @@ def build_spatialtrust(request: BuildRequest, options: RunOptions | None = None)
     """
     options = options or RunOptions(judge="offline")
     _check_request(request)
-    out = request.out.absolute()
+    out = output_folder(request.out)
     _check_out(out, request.overwrite)
     staging = staging_dir(out)
     staging.mkdir(parents=True)
@@ -262,9 +282,22 @@ def resume_build(location: str | Path, options: RunOptions | None = None) -> Bui
     header, _ = read_log_header(location)
     if not is_draft_log(header):
         raise UsageError(f"--resume {location}: not a log of a build's drafting")
+    staging = Path(str((header.eval.task_args or {}).get("captures", "")))
+    if not (staging / MANIFEST_FILE).is_file():
+        raise UsageError(
+            f"--resume {location}: nothing to resume ({staging} is gone: a finished build "
+            "is moved from there to its --out)"
+        )
     staging, manifest = manifest_of(header)
     if manifest.stage == "complete":
-        raise UsageError(f"--resume {location}: that build is complete ({manifest.out})")
+        # finished and paid for, but not moved into place (a failed move): move it now
+        out = _move_into_place(staging, manifest)
+        drafts = read_draft_log(header)
+        items, _ = validate_spatialtrust(out)
+        validation = _validation_line(out, items)
+        outcome = BuildOutcome(out, staging, manifest, header, True, validation, drafts)
+        outcome.notes.append(f"the finished build was in {staging}; moved to {out}")
+        return outcome
     log = resume_task(location, (DRAFT_TASK,), options, DEFAULT_DRAFT_CONNECTIONS)
     return _after_drafting(staging, manifest, log)
 
@@ -275,17 +308,18 @@ def _after_drafting(staging: Path, manifest: BuildManifest, log: EvalLog) -> Bui
     if log.status != "success" or drafts.failed or missing:
         outcome = BuildOutcome(Path(manifest.out), staging, manifest, log, drafts=drafts)
         outcome.notes.append(
-            f"drafting incomplete: {len(missing)} of {len(manifest.captures)} captures not "
+            f"drafting incomplete: {len(missing)} of {plural(len(manifest.captures), 'capture')} not "
             f"drafted ({len(drafts.failed)} failed); the captures are kept in {staging}"
         )
         return outcome
     return _finish(staging, manifest, drafts, log)
 
 
-def _counts(annotations: list[Annotation]) -> dict[str, int]:
+def _counts(annotations: list[Annotation], manifest: BuildManifest) -> dict[str, int]:
     by_category = Counter(e.category for a in annotations for e in a.elements)
     return {
         "images": len(annotations),
+        "upscaled": sum(c.upscaled_from is not None for c in manifest.captures),
         "reviewed": sum(a.reviewed for a in annotations),
         "elements_direct": by_category["direct"],
         "elements_indirect": by_category["indirect"],
@@ -310,7 +344,11 @@ def _finish(
         )
         for c in manifest.captures
     ]
-    write_dataset_file(staging, dataset_records(annotations, seed=manifest.settings.seed))
+    settings = manifest.settings
+    records = dataset_records(
+        annotations, seed=settings.seed, question_types=settings.question_types
+    )
+    write_dataset_file(staging, records)
     drafter = None
     if drafts is not None:
         drafter = DrafterEntry(
@@ -321,7 +359,7 @@ def _finish(
             counts=drafts.counts(),
         )
     manifest = manifest.model_copy(
-        update={"stage": "complete", "drafter": drafter, "counts": _counts(annotations)}
+        update={"stage": "complete", "drafter": drafter, "counts": _counts(annotations, manifest)}
     )
     write_manifest(staging, manifest)
     items, problems = validate_spatialtrust(staging)
@@ -330,17 +368,66 @@ def _finish(
             f"the built dataset in {staging} does not validate: {problems[0].file}: "
             f"{problems[0].message}"
         )
-    out = Path(manifest.out)
+    out = _move_into_place(staging, manifest)
+    validation = _validation_line(out, items)
+    return BuildOutcome(out, staging, manifest, log, True, validation, drafts)
+
+
+def _validation_line(out: Path, items: Sequence[SpatialItem]) -> str:
+    """What the finished dataset holds, as ``validate`` says it."""
+    return f"{out}: SpatialTrust, {plural(len(items), 'image')}; {review_summary(items)}"
+
+
+def _move_into_place(staging: Path, manifest: BuildManifest) -> Path:
+    """Move a finished build from ``staging`` onto its output folder; that folder.
+
+    Anything that stops the move is one line saying where the finished (paid-for) build
+    is and how to finish the move, never a traceback that leaves it only in the hidden
+    staging folder.
+    """
+    out = output_folder(Path(manifest.out))
+    where = (
+        f"the finished dataset is in {staging}; `privbench build spatialtrust --resume LOG` "
+        "(its drafting log) moves it into place"
+    )
     if out.is_dir() and any(out.iterdir()) and not is_build(out):
         raise UsageError(
-            f"--out {out}: a folder that is not a build appeared there during the build; "
-            f"the finished dataset is in {staging}"
+            f"--out {out}: a folder that is not a build appeared there during the build; {where}"
         )
-    if out.exists():
-        shutil.rmtree(out)  # empty, or an earlier build the user asked to replace
-    os.replace(staging, out)
-    validation = f"{out}: SpatialTrust, {len(items)} images; {review_summary(items)}"
-    return BuildOutcome(out, staging, manifest, log, True, validation, drafts)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: a file appeared there during the build; {where}")
+    try:
+        if out.exists():
+            shutil.rmtree(out)  # empty, or an earlier build the user asked to replace
+        os.replace(staging, out)
+    except OSError as error:
+        raise PrivbenchError(
+            f"--out {out}: could not move the build there ({error}); {where}"
+        ) from None
+    return out
+
+
+UPSCALED_LISTED = 10
+"""Enlarged captures named in the summary (``build.json`` lists every one)."""
+
+
+def upscaled_lines(manifest: BuildManifest) -> list[str]:
+    """Which captures were enlarged to ``--size`` from a smaller photo or frame, if any."""
+    enlarged = [c for c in manifest.captures if c.upscaled_from is not None]
+    if not enlarged:
+        return []
+    width, height = manifest.settings.size
+    named = ", ".join(
+        f"{c.id} from {c.upscaled_from[0]}×{c.upscaled_from[1]}"
+        for c in enlarged[:UPSCALED_LISTED]
+        if c.upscaled_from is not None
+    )
+    more = len(enlarged) - UPSCALED_LISTED
+    rest = f" and {more} more (build.json lists each)" if more > 0 else ""
+    return [
+        f"upscaled to {width}×{height} (source smaller than --size, no added detail): "
+        f"{plural(len(enlarged), 'capture')} — {named}{rest}"
+    ]
 
 
 def summary_lines(outcome: BuildOutcome) -> list[str]:
@@ -348,9 +435,10 @@ def summary_lines(outcome: BuildOutcome) -> list[str]:
     manifest = outcome.manifest
     kinds = Counter(s.kind for s in manifest.sources)
     lines = [
-        "sources: " + ", ".join(f"{n} {kind}(s)" for kind, n in sorted(kinds.items())),
+        "sources: " + ", ".join(plural(n, kind) for kind, n in sorted(kinds.items())),
         "frames: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in manifest.frames.items()),
     ]
+    lines += upscaled_lines(manifest)
     blurred = sum(c.faces_blurred for c in manifest.captures)
     if manifest.settings.faces == "blur":
         lines.append(f"faces blurred (all but the primary subject's): {blurred}")
@@ -362,9 +450,10 @@ def summary_lines(outcome: BuildOutcome) -> list[str]:
         lines.append(
             f"drafter {manifest.settings.drafter}: {counts['drafted']} of "
             f"{len(manifest.captures)} drafted, {counts['unreadable']} unreadable (left empty), "
-            f"{counts['elements']} elements, {counts['elements_skipped']} elements left out "
-            f"(no name, category or box), {counts['failed']} failed calls, "
-            f"{counts['calls_retried']} calls retried"
+            f"{plural(counts['elements'], 'element')}, "
+            f"{plural(counts['elements_skipped'], 'element')} left out "
+            f"(no name, category or box), {plural(counts['failed'], 'failed call')}, "
+            f"{plural(counts['calls_retried'], 'call')} retried"
         )
         if drafts.reported_models:
             lines.append(f"drafter reported as: {', '.join(drafts.reported_models)}")

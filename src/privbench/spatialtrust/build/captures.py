@@ -143,6 +143,10 @@ class CaptureFile:
     height: int
     faces_blurred: int
     """Faces blurred on it (0 with ``faces="keep"``)."""
+    upscaled_from: tuple[int, int] | None = None
+    """The cropped frame's width and height when it was smaller than the capture size and
+    was enlarged to it (an enlarged photo shows no more detail than the original); None
+    when it was reduced or kept its size."""
 
 
 @dataclass
@@ -433,6 +437,13 @@ def normalized(cropped: Pixels, size: tuple[int, int]) -> Pixels:
     return np.asarray(image.resize(size, Image.Resampling.LANCZOS), dtype=np.uint8)
 
 
+def upscaled_from(cropped: Pixels, size: tuple[int, int]) -> tuple[int, int] | None:
+    """``(width, height)`` of a cropped frame that :func:`normalized` enlarges (narrower or
+    lower than ``size``), else None."""
+    height, width = cropped.shape[:2]
+    return (int(width), int(height)) if width < size[0] or height < size[1] else None
+
+
 def write_jpeg(pixels: Pixels, path: Path) -> None:
     """A JPEG with nothing but pixels: no EXIF, GPS, XMP, ICC profile or comment.
 
@@ -523,6 +534,7 @@ def collect_captures(
                             width=size[0],
                             height=size[1],
                             faces_blurred=blurred,
+                            upscaled_from=upscaled_from(cropped, size),
                         )
                     )
             counts.add(fate)

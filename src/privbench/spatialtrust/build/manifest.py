@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from privbench.exports import write_export
 from privbench.runtime.errors import UsageError
 from privbench.spatialtrust.build.captures import CaptureFile, SourceFile
+from privbench.spatialtrust.question_design import QuestionTypes
 
 MANIFEST_FILE = "build.json"
 TOOL: Literal["privbench build spatialtrust"] = "privbench build spatialtrust"
@@ -38,6 +39,10 @@ class BuildSettings(_Entry):
     drafter: str
     box_format: str
     seed: int
+    max_tokens: int | None = None
+    """The drafter's output limit (``--max-tokens``; None: the provider's)."""
+    question_types: QuestionTypes = "paper"
+    """How q2/q3 are typed (``--question-types``); ``review export`` types them the same."""
 
 
 class DrafterEntry(_Entry):
@@ -101,3 +106,26 @@ def read_manifest(directory: Path) -> BuildManifest:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise UsageError(f"{path}: {where}: {first['msg']} (not a privbench build?)") from None
+
+
+def build_provenance(directory: Path) -> dict[str, object] | None:
+    """A build's ``build.json`` as written (sources with their SHA-256, settings, drafter,
+    counts, every capture's source), for a dataset made from it to carry along; None when
+    ``directory`` is not a readable build.
+
+    Why the whole document: the exported dataset is what people evaluate on and share, and
+    without it the link back to the videos and the drafter is lost.
+    """
+    try:
+        document = json.loads((directory / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return document if isinstance(document, dict) and document.get("tool") == TOOL else None
+
+
+def build_question_types(directory: Path) -> QuestionTypes:
+    """How the build in ``directory`` typed q2/q3 ("paper" when it says nothing or is no
+    build), so that a dataset rebuilt from its annotations asks the same way."""
+    settings = (build_provenance(directory) or {}).get("settings")
+    types = settings.get("question_types") if isinstance(settings, dict) else None
+    return "neutral" if types == "neutral" else "paper"

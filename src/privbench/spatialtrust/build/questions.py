@@ -50,6 +50,7 @@ from privbench.spatialtrust.generate.vocabulary import KINDS
 from privbench.spatialtrust.question_design import (
     CATEGORY,
     SLOTS,
+    QuestionTypes,
     allocate_k,
     assign_absent,
     choice_question,
@@ -310,7 +311,9 @@ def _fill(capture: _Capture, qid: str) -> None:
             taken.append(key)
 
 
-def _choice(capture: _Capture, qid: str, texts: dict[str, str]) -> dict[str, object]:
+def _choice(
+    capture: _Capture, qid: str, texts: dict[str, str], types: QuestionTypes
+) -> dict[str, object]:
     annotation = capture.annotation
     own = CHOICE_CATEGORIES[qid][0]
     keys = list(capture.offered[qid])
@@ -324,7 +327,7 @@ def _choice(capture: _Capture, qid: str, texts: dict[str, str]) -> dict[str, obj
         for index, key in enumerate(keys)
         if key in capture.present[own]
     }
-    return choice_question(qid, [texts[k] for k in keys], evidence)
+    return choice_question(qid, [texts[k] for k in keys], evidence, types)
 
 
 def _explanation(annotation: Annotation, qid: str) -> dict[str, object]:
@@ -369,12 +372,15 @@ def _capture(annotation: Annotation, seed: int) -> _Capture:
     )
 
 
-def dataset_records(annotations: Sequence[Annotation], *, seed: int = 0) -> list[dict[str, object]]:
+def dataset_records(
+    annotations: Sequence[Annotation], *, seed: int = 0, question_types: QuestionTypes = "paper"
+) -> list[dict[str, object]]:
     """One dataset record per annotation, in their order: ``id``, ``image``, ``width``,
     ``height``, ``questions`` (q1–q5, as the generator writes them) and ``annotation``.
 
     The same annotations and ``seed`` give the same records on any machine; a different
     ``seed`` draws other distractors and option orders (the answers stay the same).
+    ``question_types`` types q2/q3 (:data:`~privbench.spatialtrust.question_design.QUESTION_TYPES`).
     """
     _check(annotations)
     ordered = sorted(annotations, key=lambda a: a.image_id)
@@ -391,8 +397,8 @@ def dataset_records(annotations: Sequence[Annotation], *, seed: int = 0) -> list
             "height": annotation.height,
             "questions": [
                 q1_question(bool(capture.factors)),
-                _choice(capture, "q2", texts),
-                _choice(capture, "q3", texts),
+                _choice(capture, "q2", texts, question_types),
+                _choice(capture, "q3", texts, question_types),
                 _explanation(annotation, "q4"),
                 _explanation(annotation, "q5"),
             ],

@@ -71,6 +71,7 @@ from privbench.spatialtrust.question_design import (
 )
 from privbench.spatialtrust.question_design import (
     SLOTS,
+    QuestionTypes,
     allocate_k,
     assign_absent,
     choice_question,
@@ -637,7 +638,7 @@ def _finish(draft: _Draft, seed: int) -> ScenePlan:
 IMAGE_SUFFIX = ".jpg"
 
 
-def _choice_question(plan: ScenePlan, qid: str) -> dict[str, Any]:
+def _choice_question(plan: ScenePlan, qid: str, types: QuestionTypes) -> dict[str, Any]:
     keys = plan.options[qid]
     role = CATEGORY[qid]
     evidence: dict[int, list[list[int]]] = {}
@@ -645,7 +646,7 @@ def _choice_question(plan: ScenePlan, qid: str) -> dict[str, Any]:
         boxes = [list(e.visible) for e in plan.elements if e.key == key and e.kind.role == role]
         if boxes:
             evidence[i] = boxes
-    return choice_question(qid, [KINDS[k].option for k in keys], evidence)
+    return choice_question(qid, [KINDS[k].option for k in keys], evidence, types)
 
 
 def _explanation(plan: ScenePlan, qid: str) -> dict[str, Any]:
@@ -664,8 +665,8 @@ def _explanation(plan: ScenePlan, qid: str) -> dict[str, Any]:
     return explanation_question(qid, factors, lookalikes)
 
 
-def record(plan: ScenePlan) -> dict[str, Any]:
-    """The dataset-file record of one capture."""
+def record(plan: ScenePlan, question_types: QuestionTypes = "paper") -> dict[str, Any]:
+    """The dataset-file record of one capture (q2/q3 typed as ``question_types`` says)."""
     return {
         "id": plan.image_id,
         "image": f"images/{plan.image_id}{IMAGE_SUFFIX}",
@@ -673,17 +674,19 @@ def record(plan: ScenePlan) -> dict[str, Any]:
         "height": 960,
         "questions": [
             q1_question(bool(plan.factors)),
-            _choice_question(plan, "q2"),
-            _choice_question(plan, "q3"),
+            _choice_question(plan, "q2", question_types),
+            _choice_question(plan, "q3", question_types),
             _explanation(plan, "q4"),
             _explanation(plan, "q5"),
         ],
     }
 
 
-def suite_records(n: int, seed: int) -> list[dict[str, Any]]:
+def suite_records(
+    n: int, seed: int, question_types: QuestionTypes = "paper"
+) -> list[dict[str, Any]]:
     """The records of ``privbench generate spatialtrust --n n --seed seed``, without images."""
-    return [record(plan) for plan in plan_suite(n, seed)]
+    return [record(plan, question_types) for plan in plan_suite(n, seed)]
 
 
 def spatial_items(records: Sequence[Mapping[str, Any]]) -> list[SpatialItem]:

@@ -30,6 +30,7 @@ from privbench.spatialtrust.generate.plan import (
 )
 from privbench.spatialtrust.generate.render import render_scene, save_jpeg
 from privbench.spatialtrust.generate.vocabulary import KINDS
+from privbench.spatialtrust.question_design import QuestionTypes
 
 MANIFEST = "suite.json"
 
@@ -70,13 +71,16 @@ def counts(plans: list[ScenePlan], records: list[dict[str, Any]]) -> dict[str, A
     }
 
 
-def generate_spatialtrust(n: int, seed: int, out: Path, *, force: bool = False) -> Path:
-    """Write ``n`` captures generated from ``seed`` into ``out``."""
+def generate_spatialtrust(
+    n: int, seed: int, out: Path, *, force: bool = False, question_types: QuestionTypes = "paper"
+) -> Path:
+    """Write ``n`` captures generated from ``seed`` into ``out`` (q2/q3 typed as
+    ``question_types`` says: :data:`~privbench.spatialtrust.question_design.QUESTION_TYPES`)."""
     plans = plan_suite(n, seed)
     images = prepare(out, DATASET_FILE, force)
     records: list[dict[str, Any]] = []
     for plan in plans:
-        entry = record(plan)
+        entry = record(plan, question_types)
         save_jpeg(render_scene(plan), str(out / entry["image"]), plan.look.quality)
         records.append(entry)
     del images
@@ -86,6 +90,7 @@ def generate_spatialtrust(n: int, seed: int, out: Path, *, force: bool = False) 
             "generator": "privbench generate spatialtrust",
             "n": n,
             "seed": seed,
+            "question_types": question_types,
             "image": "1440x960 JPEG",
             "counts": counts(plans, records),
         },
