@@ -79,10 +79,10 @@ def test_table_3_and_5_from_logs(two_model_logs: Path) -> None:
 def test_pairwise_comparison(two_model_logs: Path) -> None:
     results = load_results([two_model_logs])
     per_item = item_scores(results.priviq, "priviq")
-    pairs = comparisons(per_item, np.random.default_rng(0), ["model-a", "model-b"], n_boot=200)
+    pairs = comparisons(per_item, 0, ["model-a", "model-b"], n_boot=200)
     (pair,) = pairs.to_dict("records")
-    # differences a − b per item: 0.5, −0.1, 0.2, −1.0 → mean −0.1
-    assert pair["difference"] == pytest.approx(-10.0)
+    # differences b − a per item: −0.5, 0.1, −0.2, 1.0 → mean +0.1
+    assert pair["difference"] == pytest.approx(10.0)
     assert pair["n"] == 4
     # exact sign-flip test over the 16 sign patterns of (0.5, −0.1, 0.2, −1.0): observed
     # |sum| 0.4. With the 1.0 positive, ±0.5 ±0.1 ±0.2 ∈ {0.8, 0.4, 0.6, 0.2, −0.2, −0.6,

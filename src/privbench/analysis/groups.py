@@ -28,6 +28,7 @@ class ComparedRun:
     items: frozenset[str]
     limit: int | None = None
     data: str = ""
+    benchmark: str = ""
 
     @classmethod
     def from_row(cls, row: dict[Any, Any]) -> ComparedRun:
@@ -39,7 +40,55 @@ class ComparedRun:
             items=frozenset(row.get("items") or ()),
             limit=None if limit is None or limit != limit else int(limit),
             data=str(row.get("data") or ""),
+            benchmark=str(row.get("benchmark") or ""),
         )
+
+    @property
+    def key(self) -> tuple[str, str, frozenset[str]]:
+        """What two runs must share to be compared: benchmark, dataset hash, item set.
+
+        A run whose log records no dataset hash shares its key with no other run."""
+        return (self.benchmark, self.dataset_hash or f"unknown:{self.label}", self.items)
+
+
+@dataclass(frozen=True)
+class ComparableSet:
+    """Runs that may stand side by side: one benchmark, one dataset, the same items."""
+
+    benchmark: str
+    dataset_hash: str
+    items: frozenset[str]
+    runs: tuple[str, ...]
+
+
+def comparable_sets(runs: Sequence[ComparedRun]) -> list[ComparableSet]:
+    """The one rule of every comparison: runs are compared only with runs of the same
+    benchmark, dataset (content hash) and item set. Sets in the order their first run is
+    given; a run of unknown dataset identity is a set of its own."""
+    members: dict[tuple[str, str, frozenset[str]], list[str]] = {}
+    for run in runs:
+        members.setdefault(run.key, []).append(run.label)
+    return [
+        ComparableSet(benchmark, "" if data.startswith("unknown:") else data, items, tuple(labels))
+        for (benchmark, data, items), labels in members.items()
+    ]
+
+
+def common_items(item_sets: Sequence[frozenset[str]]) -> frozenset[str]:
+    """The items every run answered: what a reference row beside them is computed over."""
+    return frozenset.intersection(*item_sets) if item_sets else frozenset()
+
+
+def reference_note(what: str, group: DatasetGroup, items: frozenset[str]) -> str | None:
+    """Why a reference row is over fewer items than some run beside it (None: it is not)."""
+    larger = [run for run in group.runs if group.n_items[run] > len(items)]
+    if not larger:
+        return None
+    return (
+        f"{what} is computed over the {len(items)} {group.unit} every run here answered;"
+        f" {', '.join(larger)} answered more, so compare their scores with it over those"
+        f" {group.unit} (the comparisons below pair runs over the same {group.unit})."
+    )
 
 
 @dataclass
@@ -58,6 +107,13 @@ class DatasetGroup:
     n_items: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     unit: str = "items"
+    items: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Each run's item ids."""
+
+    @property
+    def common_items(self) -> frozenset[str]:
+        """The items every run of the group answered (a reference row's items)."""
+        return common_items([self.items[run] for run in self.runs if run in self.items])
 
     @property
     def known(self) -> bool:
@@ -120,6 +176,7 @@ def dataset_groups(runs: Sequence[ComparedRun], unit: str = "items") -> list[Dat
             limits={r.label: r.limit for r in group_runs if r.limit is not None},
             n_items={r.label: len(r.items) for r in group_runs},
             unit=unit,
+            items={r.label: r.items for r in group_runs},
         )
         group.notes = _group_notes(group, group_runs)
         groups.append(group)
