@@ -346,7 +346,8 @@ def test_dataset_groups_pair_only_same_data_and_items() -> None:
     assert first.averaged == ["a", "b"]  # not the --limit run
     assert first.limits == {"c": 2}
     assert comparison_gaps(first) == [
-        "c answered another set (2 items); not paired with the runs over the 4 items of a, b."
+        "c answered another set (2 items); compared with the runs over the 4 items of a, b"
+        " only over the 2 items both answered."
     ]
     assert not groups[2].known and groups[2].partitions == [["e"]]
     assert "never averaged or paired" in groups[2].notes[0]
@@ -395,8 +396,8 @@ def test_a_limit_run_given_first_never_becomes_the_compared_set() -> None:
     for runs in ([full, limited], [limited, full]):
         (group,) = dataset_groups(runs)
         assert comparison_gaps(group) == [
-            "limited answered another set (2 items); not paired with the runs over the"
-            " 4 items of full."
+            "limited answered another set (2 items); compared with the runs over the"
+            " 4 items of full only over the 2 items both answered."
         ]
 
 

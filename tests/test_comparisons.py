@@ -252,3 +252,23 @@ def test_export_names_carry_the_dataset(logs: Logs) -> None:
     assert len(hashes) == 2
     for short in hashes:
         assert any(short in name for name in names), (short, names)
+
+
+def test_report_compares_runs_over_different_items_over_the_common_ones(logs: Logs) -> None:
+    """Two --limit 2 runs and a full run of the same data: the full run is compared with
+    each over the two images all answered, in a family of its own, and the view says so."""
+    full = next(
+        path
+        for path, document in logs.documents.items()
+        if path.is_relative_to(logs.spatial_other) and document["counts"]["images"] == 4
+    )
+    html = build_report(
+        [logs.spatial, full], logs.spatial.parent / "mixed.html", ReportSettings(n_boot=50)
+    ).read_text()
+    pairs = html[html.index('<table class="pairs">') :]
+    pairs = pairs[: pairs.index("</table>")]
+    assert "different item sets, over the items both answered · 2 pairs" in pairs
+    assert "only over the 2 images both answered" in html
+    table = _table_after(html, "Trivial baseline: best constant answer per question")
+    assert "(2 images)" in table  # the baseline over the images every run answered
+    assert "The trivial baseline is computed over the 2 images every run here answered" in html

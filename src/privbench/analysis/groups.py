@@ -195,7 +195,8 @@ def _group_notes(group: DatasetGroup, runs: Sequence[ComparedRun]) -> list[str]:
     for label, limit in group.limits.items():
         notes.append(
             f"{label} ran with --limit {limit} ({group.n_items[label]} {group.unit}): marked, kept"
-            f" out of the Average, and compared only with runs over the same {group.unit}."
+            f" out of the Average, and compared with other runs only over the {group.unit}"
+            " both answered."
         )
     full = [r for r in runs if r.limit is None]
     if len(full) >= 2 and len(group.averaged) < len(full):
@@ -209,10 +210,12 @@ def _group_notes(group: DatasetGroup, runs: Sequence[ComparedRun]) -> list[str]:
 
 
 def comparison_gaps(group: DatasetGroup) -> list[str]:
-    """Why some of this group's runs are not paired: one sentence per set of runs left out.
+    """Where this group's runs answered different items: one sentence per set of runs
+    over other items than the main set's.
 
-    The largest set of runs over identical items is the one compared; every other set is
-    named with its item count and that of the compared runs.
+    The largest set of runs over identical items is the main one; every other set is
+    named with its item count, and is compared with the main set only over the items both
+    answered (a family of its own).
     """
     if not group.known or len(group.partitions) < 2:
         return []
@@ -225,10 +228,14 @@ def comparison_gaps(group: DatasetGroup) -> list[str]:
         items = group.n_items[partition[0]]
         who = ", ".join(partition)
         paired = " (paired among themselves)" if len(partition) > 1 else ""
-        reasons.append(
-            f"{who} answered another set ({items} {group.unit}){paired}; not paired with the"
-            f" runs over the {main_items} {group.unit} of {', '.join(main)}."
+        common = len(group.items[partition[0]] & group.items[main[0]]) if group.items else 0
+        how = (
+            f"compared with the runs over the {main_items} {group.unit} of {', '.join(main)}"
+            f" only over the {common} {group.unit} both answered"
+            if common
+            else f"no {group.unit} in common with the runs of {', '.join(main)}: not compared"
         )
+        reasons.append(f"{who} answered another set ({items} {group.unit}){paired}; {how}.")
     return reasons
 
 

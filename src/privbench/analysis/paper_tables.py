@@ -202,7 +202,10 @@ FAMILY_REPEATS = "same model and strategy"
 """Pairs of one model's runs under one strategy (e.g. other judges, other dates)."""
 FAMILY_CROSS = "model and strategy both differ"
 """Pairs that differ in model and in strategy: neither effect alone, corrected on their own."""
-FAMILIES = (FAMILY_ABLATION, FAMILY_MODELS, FAMILY_REPEATS, FAMILY_CROSS)
+FAMILY_COMMON = "different item sets, over the items both answered"
+"""Pairs of runs over one dataset that answered different items (a ``--limit`` run and a
+full one): compared only over their common items, and corrected on their own."""
+FAMILIES = (FAMILY_ABLATION, FAMILY_MODELS, FAMILY_REPEATS, FAMILY_CROSS, FAMILY_COMMON)
 """The families in the order the report lists them."""
 
 
@@ -231,6 +234,7 @@ def comparisons(
     n_boot: int = N_BOOTSTRAP,
     partitions: Sequence[Sequence[str]] | None = None,
     identities: Mapping[str, tuple[str, str]] | None = None,
+    item_sets: Mapping[str, frozenset[str]] | None = None,
 ) -> pd.DataFrame:
     """Pairs of runs on their common items: B − A (points), interval, p, family, Holm p.
 
@@ -239,7 +243,9 @@ def comparisons(
     ``partitions`` restricts pairing to runs within one partition (runs over the same data
     and the same items). ``identities`` gives each run's ``(model, strategy)``, which puts
     each pair in a family (:func:`pair_family`); Holm's correction runs within each family
-    (without identities every pair is of :data:`FAMILY_MODELS`, one family).
+    (without identities every pair is of :data:`FAMILY_MODELS`, one family). ``item_sets``
+    gives each run's items: a pair whose sets differ is compared over the items both
+    answered and put in :data:`FAMILY_COMMON`; a pair with no common item is left out.
     """
     runs = list(order) if order is not None else list(scores.columns)
     groups = [list(p) for p in partitions] if partitions is not None else [runs]
@@ -257,6 +263,10 @@ def comparisons(
             seed,
             n_boot,
         )
+        if pair.n == 0:
+            continue
+        differ = item_sets is not None and item_sets.get(a) != item_sets.get(b)
+        family = FAMILY_MODELS if identities is None else pair_family(identities[a], identities[b])
         rows.append(
             {
                 "a": a,
@@ -266,9 +276,7 @@ def comparisons(
                 "low": math.nan if pair.low is None else pair.low,
                 "high": math.nan if pair.high is None else pair.high,
                 "p": math.nan if pair.p is None else pair.p,
-                "family": FAMILY_MODELS
-                if identities is None
-                else pair_family(identities[a], identities[b]),
+                "family": FAMILY_COMMON if differ else family,
             }
         )
     columns = ["a", "b", "n", "difference", "low", "high", "p", "family"]

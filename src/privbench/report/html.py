@@ -659,6 +659,12 @@ def _comparison_figures(
     ]  # fmt: skip
 
 
+def _pairable(group: DatasetGroup) -> list[list[str]]:
+    """Runs that may be paired: every run of a known dataset with every other (over the
+    items both answered); a run of unknown dataset identity with none."""
+    return [list(group.runs)] if group.known else [[run] for run in group.runs]
+
+
 def _groups(results: Results, benchmark: str, unit: str = "items") -> list[DatasetGroup]:
     rows = results.runs[results.runs["benchmark"] == benchmark].to_dict("records")
     return dataset_groups([ComparedRun.from_row(row) for row in rows], unit)
@@ -767,8 +773,8 @@ def _priviq_group(
                          "mirrors Priv-IQ Fig. 10")
         )  # fmt: skip
     per_item = item_scores(frame, "priviq")
-    pairs = comparisons(per_item, settings.seed, runs, settings.n_boot, group.partitions,
-                        identities)  # fmt: skip
+    pairs = comparisons(per_item, settings.seed, runs, settings.n_boot, _pairable(group),
+                        identities, group.items)  # fmt: skip
     saved += _comparison_figures(pairs, runs, directory, prefix)
     judge_runs = int(frame["epoch"].max()) if len(frame) else 1
     empty = None
@@ -834,8 +840,8 @@ def _spatial_group(
                      "mirrors SpatialTrust Table 2, overall column"),
     ]  # fmt: skip
     pairs = comparisons(
-        item_scores(frame, "spatialtrust"), settings.seed, runs, settings.n_boot, group.partitions,
-        identities,
+        item_scores(frame, "spatialtrust"), settings.seed, runs, settings.n_boot,
+        _pairable(group), identities, group.items,
     )  # fmt: skip
     saved += _comparison_figures(pairs, runs, directory, prefix)
     trivial = None
