@@ -11,8 +11,9 @@ and aggregate). Runs are ranked only against runs they can be compared with
 (:func:`privbench.analysis.groups.dataset_groups`): within one benchmark and one dataset
 (content hash), over the same items. Each dataset is a section of its own; within it the
 runs over the dataset's shared item set are ranked by total (Priv-IQ) or overall
-(SpatialTrust), best first, and a ``--limit`` run or one over another item set follows,
-unranked, saying so in ``caveats`` (as does a run on unreviewed draft annotations). Files that are not privbench runs are skipped and counted by reason; a
+(SpatialTrust), best first (a dataset with only ``--limit`` runs ranks the largest set
+of them over the same items), and a ``--limit`` run or one over another item set follows,
+unranked; ``caveats`` says so, and names ``--limit`` and unreviewed draft annotations. Files that are not privbench runs are skipped and counted by reason; a
 cancelled or failed log that a retry of the same inspect task supersedes is skipped too.
 """
 
@@ -26,7 +27,12 @@ from pathlib import Path
 import pandas as pd
 from inspect_ai.log import EvalLog, read_eval_log
 
-from privbench.analysis.groups import ComparedRun, dataset_groups, main_partition
+from privbench.analysis.groups import (
+    ComparedRun,
+    DatasetGroup,
+    dataset_groups,
+    main_partition,
+)
 from privbench.analysis.paper_tables import OVERALL, TOTAL
 from privbench.analysis.runs import SHORT_HASH, log_paths, superseded, unique_labels
 from privbench.formatting import fmt
@@ -141,22 +147,17 @@ def _ranked(rows: list[LeaderboardRow], found: list[_Found]) -> list[Leaderboard
         groups = dataset_groups([_compared(f, r.label) for r, f in mine], unit)
         by_label = {r.label: (r, f) for r, f in mine}
         for group in sorted(groups, key=lambda g: (not g.known, g.dataset_hash, g.runs[0])):
-            full = [run for run in group.runs if run not in group.limits]
-            partitions = [[run for run in p if run in full] for p in group.partitions]
-            partitions = [p for p in partitions if p]
-            compared = main_partition(partitions, group.n_items) if partitions else []
+            full = [[run for run in p if run not in group.limits] for p in group.partitions]
+            full = [p for p in full if p]
+            # the full runs over the shared items; only --limit runs: the largest set of them
+            compared = main_partition(full or group.partitions, group.n_items)
             ordered = sort_rows([by_label[run][0] for run in compared])
-            for index, row in enumerate(ordered):
-                placed.append(replace(row, dataset=group.title, rank=index + 1))
             rest = sort_rows([by_label[run][0] for run in group.runs if run not in compared])
-            for row in rest:
-                caveat = (
-                    f"limit {group.limits[row.label]}: over {group.n_items[row.label]} {unit},"
-                    " not ranked with the full runs"
-                    if row.label in group.limits
-                    else f"over another set of {group.n_items[row.label]} {unit}: not ranked"
-                )
-                placed.append(replace(row, dataset=group.title, caveats=caveat))
+            for index, row in enumerate([*ordered, *rest]):
+                ranked = row.label in compared
+                caveat = _caveat(group, row.label, unit, ranked)
+                rank = index + 1 if ranked else None
+                placed.append(replace(row, dataset=group.title, rank=rank, caveats=caveat))
     drafts = {
         r.log: line
         for r, f in zip(rows, found, strict=True)
@@ -167,6 +168,15 @@ def _ranked(rows: list[LeaderboardRow], found: list[_Found]) -> list[Leaderboard
         replace(r, caveats="; ".join(c for c in (r.caveats, drafts.get(r.log, "")) if c))
         for r in placed
     ]
+
+
+def _caveat(group: DatasetGroup, label: str, unit: str, ranked: bool) -> str:
+    """Why a run's place needs a second look: ``--limit``, another item set, not ranked."""
+    n = group.n_items[label]
+    if label in group.limits:
+        limit = f"limit {group.limits[label]}: over {n} {unit}"
+        return limit if ranked else f"{limit}, not ranked with the full runs"
+    return "" if ranked else f"over another set of {n} {unit}: not ranked"
 
 
 def _row(found: _Found) -> LeaderboardRow:

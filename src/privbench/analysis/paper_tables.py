@@ -57,13 +57,19 @@ LAST = 10_000
 
 
 def column_order(long: pd.DataFrame) -> list[str]:
-    """The columns of a long frame in their ``order`` (first seen where it has none)."""
+    """The columns of a long frame in their ``order``. A frame without one (made by hand)
+    gets the papers' order where its columns are competencies or tasks, else the order
+    first seen; Total / overall last either way."""
     if long.empty:
         return []
-    if "order" not in long.columns:
-        return list(dict.fromkeys(str(c) for c in long["column"]))
-    ranks = long.groupby("column", sort=False)["order"].min()
-    return [str(c) for c in ranks.sort_values(kind="stable").index]
+    if "order" in long.columns:
+        ranks = long.groupby("column", sort=False)["order"].min()
+        return [str(c) for c in ranks.sort_values(kind="stable").index]
+    seen = list(dict.fromkeys(str(c) for c in long["column"]))
+    known = [*COMPETENCIES, *(name for _, name in TASKS)]
+    if all(c in known or c in (TOTAL, OVERALL) for c in seen):
+        return sorted(seen, key=lambda c: known.index(c) if c in known else LAST)
+    return sorted(seen, key=lambda c: c in (TOTAL, OVERALL))
 
 
 def _grades(frame: pd.DataFrame) -> list[ItemGrades]:
