@@ -90,7 +90,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Logs]:
             return path
 
         limited = run_options(tmp, judge="offline", log_dir=str(tmp / "priviq"))
-        keep(eval_priviq(data, MODEL, limit=2, options=limited, label="early"))
+        keep(eval_priviq(data, MODEL, limit=2, options=limited, label="a-early"))
         priviq_a = keep(eval_priviq(data, MODEL, options=limited, label="alpha"))
         server.script("Which law applies", LAW)
         priviq_b = keep(eval_priviq(data, MODEL, options=limited, label="beta"))
