@@ -3,10 +3,13 @@
 Why: a number is comparable with another only when both were computed over the same data
 and the same items. Two suites can share item ids (``v1_0`` …) and differ in every
 question, so the report groups runs by the dataset's content hash (recorded in every log
-by :mod:`privbench.dataset_identity`) and, within a dataset, pairs only runs that answered
-the same item set. A run whose log has no hash (written before privbench recorded one)
-stands alone. A ``--limit`` run is kept in its dataset's table, marked, and left out of the
-Average. Everything here is a pure function of the runs' identity fields.
+by :mod:`privbench.dataset_identity`); within a dataset, runs over the same item set are
+compared directly and runs over another set only over the items both answered
+(:func:`comparable_sets` is the rule itself: benchmark, dataset hash, item set). A
+reference row stands beside runs over :attr:`DatasetGroup.common_items`. A run whose log
+has no hash (written before privbench recorded one) stands alone. A ``--limit`` run is
+kept in its dataset's table, marked, and left out of the Average. Everything here is a
+pure function of the runs' identity fields.
 """
 
 from __future__ import annotations
@@ -132,10 +135,8 @@ class DatasetGroup:
 
 
 def _partitions(runs: Sequence[ComparedRun]) -> list[list[str]]:
-    by_items: dict[frozenset[str], list[str]] = {}
-    for run in runs:
-        by_items.setdefault(run.items, []).append(run.label)
-    return list(by_items.values())
+    """Runs of one dataset split by :func:`comparable_sets` (the same item set)."""
+    return [list(found.runs) for found in comparable_sets(runs)]
 
 
 def main_partition(partitions: Sequence[list[str]], n_items: dict[str, int]) -> list[str]:

@@ -8,8 +8,9 @@ what this module builds from numbers (figure data URIs and box geometry).
 
 Honest comparisons: runs are grouped by the dataset they ran on (content hash, see
 :mod:`privbench.analysis.groups`); each dataset gets its own tables, comparisons and
-figures; ``--limit`` runs are marked and left out of averages; only runs over the same
-items are paired, and the report says why where it does not pair.
+figures; ``--limit`` runs are marked and left out of averages; runs over other items than
+the dataset's main set are compared only over the items both answered, in a family of
+their own, and the report says so; a reference row is over the items every run answered.
 
 Figures are also written as 200 dpi PNG and SVG to ``<report>_figures/`` beside the report.
 """
