@@ -272,3 +272,22 @@ def test_report_compares_runs_over_different_items_over_the_common_ones(logs: Lo
     table = _table_after(html, "Trivial baseline: best constant answer per question")
     assert "(2 images)" in table  # the baseline over the images every run answered
     assert "The trivial baseline is computed over the 2 images every run here answered" in html
+
+
+def test_published_tables_appear_once_holding_the_users_runs(logs: Logs) -> None:
+    """Three datasets: the paper's SpatialTrust tables once, each run beside them marked
+    with its dataset."""
+    html = build_report(
+        [logs.spatial_other],
+        logs.spatial.parent / "published.html",
+        ReportSettings(n_boot=50, compare_published=True),
+    ).read_text()
+    assert html.count("<h3>Published SpatialTrust figures</h3>") == 1
+    assert html.count("<h4>published (paper Table 2)") == 1
+    block = html[html.index("<h3>Published SpatialTrust figures</h3>") :]
+    table = block[: block.index("</table>")]
+    assert table.count('<tr class="run">') == 3  # the full run of each dataset
+    hashes = {d["dataset_hash"][:12] for p, d in logs.documents.items()
+              if p.is_relative_to(logs.spatial_other)}  # fmt: skip
+    assert all(f"data {short}" in table for short in hashes)
+    assert table.count('<tr class="published">') > 3
