@@ -79,10 +79,10 @@ def test_table_3_and_5_from_logs(two_model_logs: Path) -> None:
 def test_pairwise_comparison(two_model_logs: Path) -> None:
     results = load_results([two_model_logs])
     per_item = item_scores(results.priviq, "priviq")
-    pairs = comparisons(per_item, np.random.default_rng(0), ["model-a", "model-b"], n_boot=200)
+    pairs = comparisons(per_item, 0, ["model-a", "model-b"], n_boot=200)
     (pair,) = pairs.to_dict("records")
-    # differences a − b per item: 0.5, −0.1, 0.2, −1.0 → mean −0.1
-    assert pair["difference"] == pytest.approx(-10.0)
+    # differences b − a per item: −0.5, 0.1, −0.2, 1.0 → mean +0.1
+    assert pair["difference"] == pytest.approx(10.0)
     assert pair["n"] == 4
     # exact sign-flip test over the 16 sign patterns of (0.5, −0.1, 0.2, −1.0): observed
     # |sum| 0.4. With the 1.0 positive, ±0.5 ±0.1 ±0.2 ∈ {0.8, 0.4, 0.6, 0.2, −0.2, −0.6,
@@ -346,7 +346,8 @@ def test_dataset_groups_pair_only_same_data_and_items() -> None:
     assert first.averaged == ["a", "b"]  # not the --limit run
     assert first.limits == {"c": 2}
     assert comparison_gaps(first) == [
-        "c answered another set (2 items); not paired with the runs over the 4 items of a, b."
+        "c answered another set (2 items); compared with the runs over the 4 items of a, b"
+        " only over the 2 items both answered."
     ]
     assert not groups[2].known and groups[2].partitions == [["e"]]
     assert "never averaged or paired" in groups[2].notes[0]
@@ -395,8 +396,8 @@ def test_a_limit_run_given_first_never_becomes_the_compared_set() -> None:
     for runs in ([full, limited], [limited, full]):
         (group,) = dataset_groups(runs)
         assert comparison_gaps(group) == [
-            "limited answered another set (2 items); not paired with the runs over the"
-            " 4 items of full."
+            "limited answered another set (2 items); compared with the runs over the"
+            " 4 items of full only over the 2 items both answered."
         ]
 
 

@@ -24,6 +24,7 @@ from conftest import (
 )
 from loopback_server import Cut, Fault, LoopbackServer
 
+from privbench.dataset_identity import dataset_hash
 from privbench.json_files import read_jsonl
 from privbench.priviq.api import grade_priviq
 from privbench.priviq.dataset import load_priviq
@@ -69,8 +70,10 @@ def test_grade_scores_exports_and_json(
     assert grades["b"]["model"] == ["judge"]
     assert grades["b"]["protocol"] == "paper"
     assert grades["b"]["prompt_hash"] == PAPER_TEMPLATE_HASH
-    # "results" names no model: the folder does, as in the reference's {model}_{judge} names
-    name = f"{tmp_path.name}_openai-api_loopjudge_judge-grade-1runs.json"
+    # "results" names no model: the folder does, as in the reference's {model}_{judge} names;
+    # then the dataset, so one model on two datasets gets two sets of files
+    data = f"data-{dataset_hash(priviq_dir)[:8]}"
+    name = f"{tmp_path.name}_openai-api_loopjudge_judge-{data}-grade-1runs.json"
     assert Path(run.exports["grades"]).name == name
 
     with open(run.exports["cap_score"], newline="") as handle:

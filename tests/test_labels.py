@@ -27,6 +27,7 @@ from conftest import (
 )
 from loopback_server import LoopbackServer
 
+from privbench.dataset_identity import dataset_hash
 from privbench.priviq.api import eval_priviq, grade_priviq, read_priviq_log
 from privbench.priviq.predictions import load_predictions
 from privbench.report.html import ReportSettings, build_report
@@ -112,8 +113,10 @@ def test_grade_is_named_after_the_model_the_file_holds(
     document = run.json()
     assert document["model"] == document["label"] == "llava-13b"
     assert document["extra_ids"] == {}  # the name is no unknown item
+    data = f"data-{dataset_hash(priviq_dir)[:8]}"
     assert (
-        Path(run.exports["grades"]).name == "llava-13b_openai-api_loopjudge_judge-grade-1runs.json"
+        Path(run.exports["grades"]).name
+        == f"llava-13b_openai-api_loopjudge_judge-{data}-grade-1runs.json"
     )
     assert read_priviq_log(run.log_location).json()["model"] == "llava-13b"
 
@@ -143,11 +146,13 @@ def test_spatialtrust_label_and_graded_model(server: LoopbackServer, tmp_path: P
     offline = run_options(tmp_path, judge="offline")
     graded = grade_spatialtrust(data, predictions, options=offline, out_dir=tmp_path / "out")
     assert graded.json()["model"] == graded.model == "model-x"
-    assert Path(graded.exports["scores"]).name.startswith("model-x_offline-spatialtrust")
+    short = f"data-{dataset_hash(data)[:8]}"
+    assert Path(graded.exports["scores"]).name.startswith(f"model-x_offline-{short}-spatialtrust")
 
     run = eval_spatialtrust(data, MODEL, options=offline, out_dir=tmp_path / "out", label=LABEL)
     assert run.json()["label"] == LABEL and run.json()["model"] == MODEL
-    assert Path(run.exports["summary"]).name.startswith("baseline_A_offline-spatialtrust-direct")
+    summary = Path(run.exports["summary"]).name
+    assert summary.startswith(f"baseline_A_offline-{short}-spatialtrust-direct")
     assert json.loads(Path(run.exports["summary"]).read_text(encoding="utf-8"))["label"] == LABEL
     assert read_spatialtrust_log(run.log_location).json()["label"] == LABEL
 

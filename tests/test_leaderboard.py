@@ -43,7 +43,7 @@ from privbench.spatialtrust.api import grade_spatialtrust
 COLUMNS = [
     "label", "model", "benchmark", "strategy", *COMPETENCIES, "Total",
     *(name for _, name in TASKS), "overall",
-    "n", "judge", "judge_card", "data_hash", "status", "log",
+    "n", "judge", "judge_card", "data_hash", "status", "log", "dataset", "rank", "caveats",
 ]  # fmt: skip
 
 
@@ -153,8 +153,8 @@ def test_markdown_is_a_table_per_benchmark_with_cells_escaped(
     text = out.read_text(encoding="utf-8")
     priviq, spatial = text.split("## SpatialTrust")
     assert priviq.startswith("## Priv-IQ")
-    header = next(line for line in priviq.splitlines() if line.startswith("| label"))
-    assert header.split(" | ")[2:11] == [*COMPETENCIES, "Total"]
+    header = next(line for line in priviq.splitlines() if line.startswith("| rank"))
+    assert header.split(" | ")[3:12] == [*COMPETENCIES, "Total"]
     assert len([line for line in priviq.splitlines() if line.startswith("| ")]) == 1 + 3
     assert len([line for line in spatial.splitlines() if line.startswith("| ")]) == 1 + 2
     assert "| pipe\\|unsure |" in priviq
@@ -197,7 +197,7 @@ def test_rows_sort_best_first_within_benchmark_unscored_last() -> None:
 def test_markdown_cells_are_one_line_and_unscored_is_a_dash() -> None:
     row = _row("two\nlines | here", "priviq", None)
     text = to_markdown([row])
-    line = next(line for line in text.splitlines() if line.startswith("| two"))
-    assert line.startswith("| two lines \\| here | m | ")
-    assert line.count(" – ") == len(PRIVIQ_COLUMNS)  # every score cell, nothing else
+    line = next(line for line in text.splitlines() if "two lines" in line)
+    assert line.startswith("| – | two lines \\| here | m | ")  # unranked: no dataset
+    assert line.count(" – ") == len(PRIVIQ_COLUMNS) + 2  # rank, every score, no caveats
     assert "SpatialTrust" not in text and len(SPATIAL_COLUMNS) == 6

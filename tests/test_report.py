@@ -295,9 +295,13 @@ def test_report_says_why_it_does_not_compare(server: LoopbackServer, tmp_path: P
     assert "span 2 dataset(s) with different content hashes and 1 run(s) of unknown" in html
     assert "never averaged or paired with another run" in html
     assert "ran with --limit 2 (2 items): marked, kept out of the Average" in html
-    assert "not paired with the runs over the 4 items" in html
+    assert "only over the 2 items both answered" in html
     assert "Average of" not in html  # no dataset has two full runs over the same items
-    assert 'class="pairs"' not in html  # nothing was paired
+    pairs = html[html.index('class="pairs"') :]
+    pairs = pairs[: pairs.index("</table>")]
+    # the --limit run and the full run of suite-a, over their two common items; nothing
+    # across datasets, nothing with the run of unknown identity
+    assert pairs.count("<td>2</td>") == 1 and "different item sets" in pairs
     assert "model #2" not in html
 
 

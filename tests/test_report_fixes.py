@@ -101,7 +101,7 @@ def test_comparisons_put_each_pair_in_its_family() -> None:
         "n direct": ("n", "direct"),
         "n guard": ("n", "guard"),
     }
-    pairs = comparisons(scores, np.random.default_rng(1), n_boot=100, identities=identities)
+    pairs = comparisons(scores, 1, n_boot=100, identities=identities)
     assert len(pairs) == 6
     by_pair = {(r["a"], r["b"]): r for r in pairs.to_dict("records")}
     assert by_pair[("m direct", "m guard")]["family"] == FAMILY_ABLATION
@@ -115,7 +115,7 @@ def test_comparisons_put_each_pair_in_its_family() -> None:
         low = min(1.0, 2 * expected[0])
         assert sorted(rows["p_holm"]) == pytest.approx([low, max(low, expected[1])]), family
     # without identities every pair is one family, as before
-    alone = comparisons(scores, np.random.default_rng(1), n_boot=100)
+    alone = comparisons(scores, 1, n_boot=100)
     assert set(alone["family"]) == {FAMILY_MODELS}
 
 

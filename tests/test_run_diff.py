@@ -124,7 +124,7 @@ def test_priviq_difference_is_the_mean_of_item_differences(runs: Runs) -> None:
     assert cntx["n"] == 2
     assert cntx["difference"] == pytest.approx((differences["a"] + differences["d"]) / 2)
     assert document["by_competency"]["PET"] == {
-        "n": 0, "difference": None, "low": None, "high": None, "p": None
+        "n": 0, "difference": None, "low": None, "high": None, "p": None, "p_holm": None
     }  # fmt: skip
     assert document["only_a"] == document["only_b"] == []
     assert document["unscored_a"] == document["unscored_b"] == []
@@ -234,8 +234,9 @@ def test_pairing_counts_items_of_one_run_and_unscored_items() -> None:
 
 
 def test_paired_figure_by_hand() -> None:
-    rng = np.random.default_rng(0)
-    figure = paired_figure("overall", [0.0, 0.0, 0.25], [1.0, 0.5, 0.25], rng)
+    figure = paired_figure(
+        "overall", {"x": 0.0, "y": 0.0, "z": 0.25}, {"x": 1.0, "y": 0.5, "z": 0.25}, 0
+    )
     # differences B − A: +1, +0.5, 0 → mean 0.5 → 50 points
     assert figure.n == 3 and figure.difference == pytest.approx(50.0)
     # the zero is the same under either sign; of the 4 sign patterns of (1, 0.5), two have
@@ -243,7 +244,7 @@ def test_paired_figure_by_hand() -> None:
     assert figure.p == pytest.approx(0.5)
     assert figure.low is not None and figure.high is not None
     assert 0 <= figure.low <= 50 <= figure.high <= 100  # every resample's mean is in 0–1
-    empty = paired_figure("PET", [], [], rng)
+    empty = paired_figure("PET", {}, {}, 0)
     assert (empty.n, empty.difference, empty.p) == (0, None, None)
 
 

@@ -36,6 +36,8 @@ from conftest import (
 from inspect_ai.log import read_eval_log
 from loopback_server import Fault, LoopbackServer
 
+from privbench.dataset_identity import dataset_hash
+
 
 def many_items(n: int) -> dict[str, dict[str, Any]]:
     codes = ["VizPriv", "NER", "Law", "PET"]
@@ -385,7 +387,8 @@ def test_identical_runs_write_identical_exports(
         assert result.returncode == 0, result.stderr
         outputs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
     assert outputs[0] == outputs[1]
-    grades = json.loads(outputs[0][f"{tmp_path.name}_offline-grade-1runs.json"])
+    data = f"data-{dataset_hash(priviq_dir)[:8]}"
+    grades = json.loads(outputs[0][f"{tmp_path.name}_offline-{data}-grade-1runs.json"])
     assert list(grades) == list(FOUR_ITEMS)
 
 
@@ -399,10 +402,11 @@ def test_judge_name_is_stable_when_grades_are_reused(
     (grade_file,) = first.glob("*-grade-1runs.json")
     reused = privbench(*base, "--out", second, "--grades", grade_file)
     assert reused.returncode == 0, reused.stderr
-    names = [  # results.json names no model: its folder does
-        f"{tmp_path.name}_openai-api_loopjudge_judge-cap-int-score-1runs.csv",
-        f"{tmp_path.name}_openai-api_loopjudge_judge-cap-score-1runs.csv",
-        f"{tmp_path.name}_openai-api_loopjudge_judge-grade-1runs.json",
+    stem = f"{tmp_path.name}_openai-api_loopjudge_judge-data-{dataset_hash(priviq_dir)[:8]}"
+    names = [  # results.json names no model: its folder does; the dataset is in the name
+        f"{stem}-cap-int-score-1runs.csv",
+        f"{stem}-cap-score-1runs.csv",
+        f"{stem}-grade-1runs.json",
     ]
     assert sorted(p.name for p in first.iterdir()) == names
     assert sorted(p.name for p in second.iterdir()) == names

@@ -22,6 +22,7 @@ from conftest import (
 )
 from loopback_server import LoopbackServer
 
+from privbench.dataset_identity import dataset_hash
 from privbench.json_files import JsonValue
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.spatialtrust.api import grade_spatialtrust
@@ -219,7 +220,8 @@ def test_out_writes_the_scores_csv_and_the_summary(tmp_path: Path) -> None:
         out_dir=tmp_path / "out",
         options=run_options(tmp_path, **OFFLINE),
     )
-    stem = f"{tmp_path.name}_offline-spatialtrust-predictions-xyxy"  # the folder names the model
+    data = f"data-{dataset_hash(tmp_path / 'st')[:8]}"  # the dataset is in the name
+    stem = f"{tmp_path.name}_offline-{data}-spatialtrust-predictions-xyxy"  # the folder: model
     assert run.exports == {
         "scores": str(tmp_path / "out" / f"{stem}-scores.csv"),
         "summary": str(tmp_path / "out" / f"{stem}-summary.json"),

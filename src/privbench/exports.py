@@ -2,7 +2,7 @@
 
 Why one place: Priv-IQ (:mod:`privbench.priviq.exports`) and SpatialTrust
 (:mod:`privbench.spatialtrust.exports`) both name their files ``{model}_{judge}-...``
-after the graded model and the judge, and write them with any API key redacted. (The
+after the graded model, the judge and the dataset, and write them with any API key redacted. (The
 output directory itself is checked before anything is paid: :mod:`privbench.runtime.output_dirs`.)
 """
 
@@ -22,9 +22,16 @@ def file_part(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "unnamed"
 
 
-def file_stem(model: str, judge: str) -> str:
-    """The reference evaluator's ``{model}_{judge}`` prefix of every export file."""
-    return f"{file_part(model)}_{file_part(judge)}"
+DATASET_CHARS = 8
+"""Hex digits of the dataset's content hash in an export's name."""
+
+
+def file_stem(model: str, judge: str, dataset_hash: str = "") -> str:
+    """The reference evaluator's ``{model}_{judge}`` prefix of every export file, then the
+    dataset (``-data-<first 8 hex digits of its content hash>``) where the run recorded it,
+    so that one model's exports on two datasets never take each other's names."""
+    stem = f"{file_part(model)}_{file_part(judge)}"
+    return f"{stem}-data-{dataset_hash[:DATASET_CHARS]}" if dataset_hash else stem
 
 
 class ExportError(PrivbenchError):

@@ -3,10 +3,13 @@
 Why: a number is comparable with another only when both were computed over the same data
 and the same items. Two suites can share item ids (``v1_0`` …) and differ in every
 question, so the report groups runs by the dataset's content hash (recorded in every log
-by :mod:`privbench.dataset_identity`) and, within a dataset, pairs only runs that answered
-the same item set. A run whose log has no hash (written before privbench recorded one)
-stands alone. A ``--limit`` run is kept in its dataset's table, marked, and left out of the
-Average. Everything here is a pure function of the runs' identity fields.
+by :mod:`privbench.dataset_identity`); within a dataset, runs over the same item set are
+compared directly and runs over another set only over the items both answered
+(:func:`comparable_sets` is the rule itself: benchmark, dataset hash, item set). A
+reference row stands beside runs over :attr:`DatasetGroup.common_items`. A run whose log
+has no hash (written before privbench recorded one) stands alone. A ``--limit`` run is
+kept in its dataset's table, marked, and left out of the Average. Everything here is a
+pure function of the runs' identity fields.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ class ComparedRun:
     items: frozenset[str]
     limit: int | None = None
     data: str = ""
+    benchmark: str = ""
 
     @classmethod
     def from_row(cls, row: dict[Any, Any]) -> ComparedRun:
@@ -39,7 +43,55 @@ class ComparedRun:
             items=frozenset(row.get("items") or ()),
             limit=None if limit is None or limit != limit else int(limit),
             data=str(row.get("data") or ""),
+            benchmark=str(row.get("benchmark") or ""),
         )
+
+    @property
+    def key(self) -> tuple[str, str, frozenset[str]]:
+        """What two runs must share to be compared: benchmark, dataset hash, item set.
+
+        A run whose log records no dataset hash shares its key with no other run."""
+        return (self.benchmark, self.dataset_hash or f"unknown:{self.label}", self.items)
+
+
+@dataclass(frozen=True)
+class ComparableSet:
+    """Runs that may stand side by side: one benchmark, one dataset, the same items."""
+
+    benchmark: str
+    dataset_hash: str
+    items: frozenset[str]
+    runs: tuple[str, ...]
+
+
+def comparable_sets(runs: Sequence[ComparedRun]) -> list[ComparableSet]:
+    """The one rule of every comparison: runs are compared only with runs of the same
+    benchmark, dataset (content hash) and item set. Sets in the order their first run is
+    given; a run of unknown dataset identity is a set of its own."""
+    members: dict[tuple[str, str, frozenset[str]], list[str]] = {}
+    for run in runs:
+        members.setdefault(run.key, []).append(run.label)
+    return [
+        ComparableSet(benchmark, "" if data.startswith("unknown:") else data, items, tuple(labels))
+        for (benchmark, data, items), labels in members.items()
+    ]
+
+
+def common_items(item_sets: Sequence[frozenset[str]]) -> frozenset[str]:
+    """The items every run answered: what a reference row beside them is computed over."""
+    return frozenset.intersection(*item_sets) if item_sets else frozenset()
+
+
+def reference_note(what: str, group: DatasetGroup, items: frozenset[str]) -> str | None:
+    """Why a reference row is over fewer items than some run beside it (None: it is not)."""
+    larger = [run for run in group.runs if group.n_items[run] > len(items)]
+    if not larger:
+        return None
+    return (
+        f"{what} is computed over the {len(items)} {group.unit} every run here answered;"
+        f" {', '.join(larger)} answered more, so compare their scores with it over those"
+        f" {group.unit} (the comparisons below pair runs over the same {group.unit})."
+    )
 
 
 @dataclass
@@ -58,6 +110,13 @@ class DatasetGroup:
     n_items: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     unit: str = "items"
+    items: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Each run's item ids."""
+
+    @property
+    def common_items(self) -> frozenset[str]:
+        """The items every run of the group answered (a reference row's items)."""
+        return common_items([self.items[run] for run in self.runs if run in self.items])
 
     @property
     def known(self) -> bool:
@@ -76,10 +135,8 @@ class DatasetGroup:
 
 
 def _partitions(runs: Sequence[ComparedRun]) -> list[list[str]]:
-    by_items: dict[frozenset[str], list[str]] = {}
-    for run in runs:
-        by_items.setdefault(run.items, []).append(run.label)
-    return list(by_items.values())
+    """Runs of one dataset split by :func:`comparable_sets` (the same item set)."""
+    return [list(found.runs) for found in comparable_sets(runs)]
 
 
 def main_partition(partitions: Sequence[list[str]], n_items: dict[str, int]) -> list[str]:
@@ -120,6 +177,7 @@ def dataset_groups(runs: Sequence[ComparedRun], unit: str = "items") -> list[Dat
             limits={r.label: r.limit for r in group_runs if r.limit is not None},
             n_items={r.label: len(r.items) for r in group_runs},
             unit=unit,
+            items={r.label: r.items for r in group_runs},
         )
         group.notes = _group_notes(group, group_runs)
         groups.append(group)
@@ -138,7 +196,8 @@ def _group_notes(group: DatasetGroup, runs: Sequence[ComparedRun]) -> list[str]:
     for label, limit in group.limits.items():
         notes.append(
             f"{label} ran with --limit {limit} ({group.n_items[label]} {group.unit}): marked, kept"
-            f" out of the Average, and compared only with runs over the same {group.unit}."
+            f" out of the Average, and compared with other runs only over the {group.unit}"
+            " both answered."
         )
     full = [r for r in runs if r.limit is None]
     if len(full) >= 2 and len(group.averaged) < len(full):
@@ -152,10 +211,12 @@ def _group_notes(group: DatasetGroup, runs: Sequence[ComparedRun]) -> list[str]:
 
 
 def comparison_gaps(group: DatasetGroup) -> list[str]:
-    """Why some of this group's runs are not paired: one sentence per set of runs left out.
+    """Where this group's runs answered different items: one sentence per set of runs
+    over other items than the main set's.
 
-    The largest set of runs over identical items is the one compared; every other set is
-    named with its item count and that of the compared runs.
+    The largest set of runs over identical items is the main one; every other set is
+    named with its item count, and is compared with the main set only over the items both
+    answered (a family of its own).
     """
     if not group.known or len(group.partitions) < 2:
         return []
@@ -168,10 +229,14 @@ def comparison_gaps(group: DatasetGroup) -> list[str]:
         items = group.n_items[partition[0]]
         who = ", ".join(partition)
         paired = " (paired among themselves)" if len(partition) > 1 else ""
-        reasons.append(
-            f"{who} answered another set ({items} {group.unit}){paired}; not paired with the"
-            f" runs over the {main_items} {group.unit} of {', '.join(main)}."
+        common = len(group.items[partition[0]] & group.items[main[0]]) if group.items else 0
+        how = (
+            f"compared with the runs over the {main_items} {group.unit} of {', '.join(main)}"
+            f" only over the {common} {group.unit} both answered"
+            if common
+            else f"no {group.unit} in common with the runs of {', '.join(main)}: not compared"
         )
+        reasons.append(f"{who} answered another set ({items} {group.unit}){paired}; {how}.")
     return reasons
 
 

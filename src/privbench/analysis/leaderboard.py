@@ -7,8 +7,13 @@ checked, which data it ran on and whether it finished; the scores alone would in
 comparing runs that are not comparable.
 
 Rows are the scores ``privbench show`` prints for each log (the benchmark's own log reader
-and aggregate), sorted by total (Priv-IQ) or overall (SpatialTrust), best first, within
-each benchmark. Files that are not privbench runs are skipped and counted by reason; a
+and aggregate). Runs are ranked only against runs they can be compared with
+(:func:`privbench.analysis.groups.dataset_groups`): within one benchmark and one dataset
+(content hash), over the same items. Each dataset is a section of its own; within it the
+runs over the dataset's shared item set are ranked by total (Priv-IQ) or overall
+(SpatialTrust), best first (a dataset with only ``--limit`` runs ranks the largest set
+of them over the same items), and a ``--limit`` run or one over another item set follows,
+unranked; ``caveats`` says so, and names ``--limit`` and unreviewed draft annotations. Files that are not privbench runs are skipped and counted by reason; a
 cancelled or failed log that a retry of the same inspect task supersedes is skipped too.
 """
 
@@ -22,6 +27,12 @@ from pathlib import Path
 import pandas as pd
 from inspect_ai.log import EvalLog, read_eval_log
 
+from privbench.analysis.groups import (
+    ComparedRun,
+    DatasetGroup,
+    dataset_groups,
+    main_partition,
+)
 from privbench.analysis.paper_tables import OVERALL, TOTAL
 from privbench.analysis.runs import SHORT_HASH, log_paths, superseded, unique_labels
 from privbench.formatting import fmt
@@ -73,6 +84,12 @@ class LeaderboardRow:
     status: str
     """``complete`` or ``partial`` (items failed or missing, or the run did not finish)."""
     log: str
+    dataset: str = ""
+    """The dataset's title as the report heads its section (folder, hash, item count)."""
+    rank: int | None = None
+    """Place among the runs over the dataset's shared item set (None: not ranked)."""
+    caveats: str = ""
+    """What a reader must know before comparing: ``--limit``, another item set, drafts."""
 
     @property
     def total(self) -> float | None:
@@ -105,6 +122,61 @@ class _Found:
 def _status(complete: bool, identity: RunIdentity) -> str:
     """As ``show --json`` says it: complete only if every item was scored and the run ended."""
     return "complete" if complete and identity.status == "success" else "partial"
+
+
+def _compared(found: _Found, label: str) -> ComparedRun:
+    identity = found.identity
+    ids = found.header.eval.dataset.sample_ids or []
+    return ComparedRun(
+        label=label,
+        dataset_hash=identity.dataset_hash,
+        items=frozenset(str(i) for i in ids),
+        limit=identity.limit_count,
+        data=identity.data,
+        benchmark=identity.benchmark or "priviq",
+    )
+
+
+def _ranked(rows: list[LeaderboardRow], found: list[_Found]) -> list[LeaderboardRow]:
+    """Each row placed in its dataset's section: ranked among the runs over the dataset's
+    shared items, the others marked why not; drafts and ``--limit`` said in ``caveats``."""
+    placed: list[LeaderboardRow] = []
+    for benchmark, _title, _columns in BENCHMARKS:
+        mine = [(r, f) for r, f in zip(rows, found, strict=True) if r.benchmark == benchmark]
+        unit = "images" if benchmark == "spatialtrust" else "items"
+        groups = dataset_groups([_compared(f, r.label) for r, f in mine], unit)
+        by_label = {r.label: (r, f) for r, f in mine}
+        for group in sorted(groups, key=lambda g: (not g.known, g.dataset_hash, g.runs[0])):
+            full = [[run for run in p if run not in group.limits] for p in group.partitions]
+            full = [p for p in full if p]
+            # the full runs over the shared items; only --limit runs: the largest set of them
+            compared = main_partition(full or group.partitions, group.n_items)
+            ordered = sort_rows([by_label[run][0] for run in compared])
+            rest = sort_rows([by_label[run][0] for run in group.runs if run not in compared])
+            for index, row in enumerate([*ordered, *rest]):
+                ranked = row.label in compared
+                caveat = _caveat(group, row.label, unit, ranked)
+                rank = index + 1 if ranked else None
+                placed.append(replace(row, dataset=group.title, rank=rank, caveats=caveat))
+    drafts = {
+        r.log: line
+        for r, f in zip(rows, found, strict=True)
+        if f.identity.draft_annotations is not None
+        and (line := f.identity.draft_annotations.line())
+    }
+    return [
+        replace(r, caveats="; ".join(c for c in (r.caveats, drafts.get(r.log, "")) if c))
+        for r in placed
+    ]
+
+
+def _caveat(group: DatasetGroup, label: str, unit: str, ranked: bool) -> str:
+    """Why a run's place needs a second look: ``--limit``, another item set, not ranked."""
+    n = group.n_items[label]
+    if label in group.limits:
+        limit = f"limit {group.limits[label]}: over {n} {unit}"
+        return limit if ranked else f"{limit}, not ranked with the full runs"
+    return "" if ranked else f"over another set of {n} {unit}: not ranked"
 
 
 def _row(found: _Found) -> LeaderboardRow:
@@ -199,13 +271,14 @@ def leaderboard(directory: Path) -> Leaderboard:
     if not kept:
         raise UsageError(f"{directory}: no Priv-IQ or SpatialTrust run logs")
     rows = _labelled([_row(f) for f in kept], kept)
-    return Leaderboard(sort_rows(rows), {k: v for k, v in skipped.items() if v})
+    return Leaderboard(_ranked(rows, kept), {k: v for k, v in skipped.items() if v})
 
 
 def frame(rows: Sequence[LeaderboardRow]) -> pd.DataFrame:
     """One row per run, every benchmark's columns (empty where a run has no such column)."""
     columns = ["label", "model", "benchmark", "strategy", *PRIVIQ_COLUMNS, *SPATIAL_COLUMNS]
     columns += ["n", "judge", "judge_card", "data_hash", "status", "log"]
+    columns += ["dataset", "rank", "caveats"]
     records = [
         {
             "label": r.label,
@@ -219,10 +292,15 @@ def frame(rows: Sequence[LeaderboardRow]) -> pd.DataFrame:
             "data_hash": r.data_hash,
             "status": r.status,
             "log": r.log,
+            "dataset": r.dataset,
+            "rank": r.rank,
+            "caveats": r.caveats,
         }
         for r in rows
     ]
-    return pd.DataFrame.from_records(records, columns=columns)
+    frame = pd.DataFrame.from_records(records, columns=columns)
+    frame["rank"] = frame["rank"].astype("Int64")
+    return frame
 
 
 def to_csv(rows: Sequence[LeaderboardRow]) -> str:
@@ -237,30 +315,40 @@ def _cell(text: str) -> str:
 
 
 def to_markdown(rows: Sequence[LeaderboardRow]) -> str:
-    """One pipe table per benchmark (its own columns), scores to one decimal."""
+    """One pipe table per benchmark and dataset (its own columns), scores to one decimal."""
     sections = []
     for benchmark, title, score_columns in BENCHMARKS:
-        mine = [r for r in rows if r.benchmark == benchmark]
-        if not mine:
-            continue
-        strategy = ["strategy"] if benchmark == "spatialtrust" else []
-        header = ["label", "model", *strategy, *score_columns]
-        header += ["n", "judge", "judge card", "data", "status", "log"]
-        lines = [
-            f"## {title}",
-            "",
-            "| " + " | ".join(header) + " |",
-            "|"
-            + "|".join("---:" if c in score_columns or c == "n" else "---" for c in header)
-            + "|",
-        ]
-        for r in mine:
-            cells = [r.label, r.model, *([r.strategy] if strategy else [])]
-            cells += [fmt(r.scores.get(column)) for column in score_columns]
-            cells += [str(r.n), r.judge, r.judge_card, r.data_hash or "–", r.status, r.log]
-            lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-        sections.append("\n".join(lines))
+        datasets = dict.fromkeys(r.dataset for r in rows if r.benchmark == benchmark)
+        for dataset in datasets:
+            mine = [r for r in rows if r.benchmark == benchmark and r.dataset == dataset]
+            sections.append(_markdown_section(title, dataset, score_columns, mine))
     return "\n\n".join(sections) + "\n"
+
+
+def _markdown_section(
+    title: str, dataset: str, score_columns: Sequence[str], mine: Sequence[LeaderboardRow]
+) -> str:
+    """One dataset's runs: ranked ones first, numbered, then the others with why not."""
+    strategy = ["strategy"] if mine[0].benchmark == "spatialtrust" else []
+    header = ["rank", "label", "model", *strategy, *score_columns]
+    header += ["n", "judge", "judge card", "data", "status", "caveats", "log"]
+    heading = f"## {title} · {dataset}" if dataset else f"## {title}"
+    lines = [
+        _cell(heading),
+        "",
+        "| " + " | ".join(header) + " |",
+        "|"
+        + "|".join("---:" if c in score_columns or c in ("n", "rank") else "---" for c in header)
+        + "|",
+    ]
+    for r in mine:
+        cells = ["–" if r.rank is None else str(r.rank), r.label, r.model]
+        cells += [r.strategy] if strategy else []
+        cells += [fmt(r.scores.get(column)) for column in score_columns]
+        cells += [str(r.n), r.judge, r.judge_card, r.data_hash or "–", r.status]
+        cells += [r.caveats or "–", r.log]
+        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return "\n".join(lines)
 
 
 def check_format(output_format: str) -> None:

@@ -14,12 +14,16 @@
   of two models answer different questions, so neither's count of tests dilutes the other.
 
 Every frame is long (one row per run × column) so the report and the tests read the same
-numbers; :func:`wide` pivots one for display.
+numbers; :func:`wide` pivots one for display. Each row carries its column's ``order``, the
+paper's order (competencies in canonical order, combinations most frequent first over the
+items of all the runs, tasks q1–q5, Total / overall last), so a table's columns never
+depend on which run comes first (a ``--limit`` run lacks some columns).
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -31,11 +35,16 @@ from privbench.analysis.uncertainty import (
     bootstrap_clusters,
     bootstrap_mean,
     column_means_and_overall,
+    compare_paired,
     holm,
-    paired_difference,
-    permutation_p_value,
 )
-from privbench.priviq.aggregate import ItemGrades, priviq_scores, refusal_rates, score_cell
+from privbench.priviq.aggregate import (
+    ItemGrades,
+    combinations_by_count,
+    priviq_scores,
+    refusal_rates,
+    score_cell,
+)
 from privbench.priviq.competencies import COMPETENCIES, combination_label
 from privbench.priviq.refusals import classify
 from privbench.spatialtrust.aggregate import TASKS
@@ -43,6 +52,24 @@ from privbench.spatialtrust.aggregate import TASKS
 TOTAL = "Total"
 OVERALL = "overall"
 AVERAGE = "Average"
+LAST = 10_000
+"""The ``order`` of the Total / overall column: after every other."""
+
+
+def column_order(long: pd.DataFrame) -> list[str]:
+    """The columns of a long frame in their ``order``. A frame without one (made by hand)
+    gets the papers' order where its columns are competencies or tasks, else the order
+    first seen; Total / overall last either way."""
+    if long.empty:
+        return []
+    if "order" in long.columns:
+        ranks = long.groupby("column", sort=False)["order"].min()
+        return [str(c) for c in ranks.sort_values(kind="stable").index]
+    seen = list(dict.fromkeys(str(c) for c in long["column"]))
+    known = [*COMPETENCIES, *(name for _, name in TASKS)]
+    if all(c in known or c in (TOTAL, OVERALL) for c in seen):
+        return sorted(seen, key=lambda c: known.index(c) if c in known else LAST)
+    return sorted(seen, key=lambda c: c in (TOTAL, OVERALL))
 
 
 def _grades(frame: pd.DataFrame) -> list[ItemGrades]:
@@ -85,20 +112,26 @@ def priviq_tables(
     """(Table 3, Table 5) as long frames: run, column, score, std, n, low, high."""
     competency_rows: list[dict[str, Any]] = []
     combination_rows: list[dict[str, Any]] = []
+    every_item = {g.id: g for g in _grades(priviq.drop_duplicates(["item", "epoch"]))}
+    canonical = combinations_by_count(list(every_item.values()))
     for run, frame in priviq.groupby("run", sort=False):
         grades = _grades(frame)
         scores = priviq_scores(grades)
         n_runs = scores.n_runs
-        for code in COMPETENCIES:
+        for order, code in enumerate(COMPETENCIES):
             subset = [g for g in grades if code in g.competencies]
             if subset:
-                competency_rows.append(_cell_row(str(run), code, subset, n_runs, rng, n_boot))
-        total = _cell_row(str(run), TOTAL, grades, n_runs, rng, n_boot)
+                row = _cell_row(str(run), code, subset, n_runs, rng, n_boot)
+                competency_rows.append({**row, "order": order})
+        total = {**_cell_row(str(run), TOTAL, grades, n_runs, rng, n_boot), "order": LAST}
         competency_rows.append(total)
-        for combination in scores.combinations:
+        for order, combination in enumerate(canonical):
+            if combination not in scores.combinations:
+                continue
             subset = [g for g in grades if g.competencies == combination]
             label = combination_label(combination)
-            combination_rows.append(_cell_row(str(run), label, subset, n_runs, rng, n_boot))
+            row = _cell_row(str(run), label, subset, n_runs, rng, n_boot)
+            combination_rows.append({**row, "order": order})
         combination_rows.append(dict(total))
     return pd.DataFrame(competency_rows), pd.DataFrame(combination_rows)
 
@@ -117,6 +150,7 @@ def priviq_refusal_table(priviq: pd.DataFrame) -> pd.DataFrame:
                 {
                     "run": str(run),
                     "column": column,
+                    "order": COMPETENCIES.index(column) if column in COMPETENCIES else LAST,
                     "n": cell.n,
                     "refusals": cell.refusals,
                     "partial": cell.partial,
@@ -143,6 +177,7 @@ def spatial_table(
                 {
                     "run": str(run),
                     "column": name,
+                    "order": index if index < len(qids) else LAST,
                     "score": 100 * interval.estimate,
                     "std": None,
                     "n": counts[index] if index < len(qids) else matrix.shape[0],
@@ -154,11 +189,15 @@ def spatial_table(
 
 
 def item_scores(results_frame: pd.DataFrame, benchmark: str) -> pd.DataFrame:
-    """One score per (run, item) in 0–1: Priv-IQ mean over epochs; SpatialTrust the
-    mean of an image's five question scores."""
+    """One score per (run, item) in 0–1, as ``privbench diff`` scores an item: Priv-IQ the
+    mean over its scored epochs; SpatialTrust the mean of an image's five question scores,
+    unscored (NaN) when any of the five is."""
     key = "item" if benchmark == "priviq" else "image_id"
-    table = results_frame.groupby(["run", key], sort=False)["score"].mean().unstack(0)
-    return table
+    grouped = results_frame.groupby(["run", key], sort=False)["score"]
+    if benchmark == "priviq":
+        return grouped.mean().unstack(0)
+    means = grouped.mean().where(grouped.count() == grouped.size())
+    return means.unstack(0)
 
 
 FAMILY_ABLATION = "strategies of one model"
@@ -169,7 +208,10 @@ FAMILY_REPEATS = "same model and strategy"
 """Pairs of one model's runs under one strategy (e.g. other judges, other dates)."""
 FAMILY_CROSS = "model and strategy both differ"
 """Pairs that differ in model and in strategy: neither effect alone, corrected on their own."""
-FAMILIES = (FAMILY_ABLATION, FAMILY_MODELS, FAMILY_REPEATS, FAMILY_CROSS)
+FAMILY_COMMON = "different item sets, over the items both answered"
+"""Pairs of runs over one dataset that answered different items (a ``--limit`` run and a
+full one): compared only over their common items, and corrected on their own."""
+FAMILIES = (FAMILY_ABLATION, FAMILY_MODELS, FAMILY_REPEATS, FAMILY_CROSS, FAMILY_COMMON)
 """The families in the order the report lists them."""
 
 
@@ -193,18 +235,23 @@ def holm_by_family(p_values: Sequence[float], families: Sequence[str]) -> list[f
 
 def comparisons(
     scores: pd.DataFrame,
-    rng: np.random.Generator,
+    seed: int,
     order: Iterable[str] | None = None,
     n_boot: int = N_BOOTSTRAP,
     partitions: Sequence[Sequence[str]] | None = None,
     identities: Mapping[str, tuple[str, str]] | None = None,
+    item_sets: Mapping[str, frozenset[str]] | None = None,
 ) -> pd.DataFrame:
-    """Pairs of runs on their common items: difference (points), interval, p, family, Holm p.
+    """Pairs of runs on their common items: B − A (points), interval, p, family, Holm p.
 
+    Each pair (A before B in ``order``) is :func:`~privbench.analysis.uncertainty.compare_paired`
+    of its two columns with ``seed``: the figures ``privbench diff A B --seed`` prints.
     ``partitions`` restricts pairing to runs within one partition (runs over the same data
     and the same items). ``identities`` gives each run's ``(model, strategy)``, which puts
     each pair in a family (:func:`pair_family`); Holm's correction runs within each family
-    (without identities every pair is of :data:`FAMILY_MODELS`, one family).
+    (without identities every pair is of :data:`FAMILY_MODELS`, one family). ``item_sets``
+    gives each run's items: a pair whose sets differ is compared over the items both
+    answered and put in :data:`FAMILY_COMMON`; a pair with no common item is left out.
     """
     runs = list(order) if order is not None else list(scores.columns)
     groups = [list(p) for p in partitions] if partitions is not None else [runs]
@@ -216,21 +263,26 @@ def comparisons(
     ]
     rows: list[dict[str, Any]] = []
     for a, b in pairs:
-        pair = scores[[a, b]].dropna()
-        diff = paired_difference(pair[a].to_numpy(), pair[b].to_numpy(), rng, n_boot)
-        p = permutation_p_value(pair[a].to_numpy(), pair[b].to_numpy(), rng)
+        pair = compare_paired(
+            {str(k): float(v) for k, v in scores[a].items()},
+            {str(k): float(v) for k, v in scores[b].items()},
+            seed,
+            n_boot,
+        )
+        if pair.n == 0:
+            continue
+        differ = item_sets is not None and item_sets.get(a) != item_sets.get(b)
+        family = FAMILY_MODELS if identities is None else pair_family(identities[a], identities[b])
         rows.append(
             {
                 "a": a,
                 "b": b,
-                "n": len(pair),
-                "difference": 100 * diff.estimate,
-                "low": 100 * diff.low,
-                "high": 100 * diff.high,
-                "p": p,
-                "family": FAMILY_MODELS
-                if identities is None
-                else pair_family(identities[a], identities[b]),
+                "n": pair.n,
+                "difference": math.nan if pair.difference is None else pair.difference,
+                "low": math.nan if pair.low is None else pair.low,
+                "high": math.nan if pair.high is None else pair.high,
+                "p": math.nan if pair.p is None else pair.p,
+                "family": FAMILY_COMMON if differ else family,
             }
         )
     columns = ["a", "b", "n", "difference", "low", "high", "p", "family"]
@@ -242,12 +294,12 @@ def comparisons(
 def wide(
     long: pd.DataFrame, value: str = "score", average_over: Sequence[str] | None = None
 ) -> pd.DataFrame:
-    """Runs × columns (column order as first seen), with an Average row over some runs.
+    """Runs × columns (in :func:`column_order`), with an Average row over some runs.
 
     ``average_over`` names the runs averaged (default: all). The Average row is added only
     when at least two runs are averaged: a mean of one run is that run, not an average.
     """
-    columns = list(dict.fromkeys(long["column"]))
+    columns = column_order(long)
     table = long.pivot(index="run", columns="column", values=value)
     table = table.reindex(index=list(dict.fromkeys(long["run"])), columns=columns)
     averaged = list(table.index) if average_over is None else list(average_over)

@@ -21,20 +21,18 @@ Everything but :func:`read_run`, :func:`answers` and :func:`diff_logs` is pure.
 
 from __future__ import annotations
 
-import math
 import statistics
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample
 from rich.table import Table
 
 from privbench.analysis.runs import SHORT_HASH
-from privbench.analysis.uncertainty import N_BOOTSTRAP, paired_difference, permutation_p_value
+from privbench.analysis.uncertainty import N_BOOTSTRAP, compare_paired, holm
 from privbench.formatting import signed
 from privbench.priviq.competencies import COMPETENCIES
 from privbench.priviq.log import priviq_log
@@ -98,15 +96,21 @@ class PairedFigure:
     low: float | None
     high: float | None
     p: float | None
+    p_holm: float | None = None
+    """Per competency / question: ``p`` Holm-adjusted over the groups tested (the overall
+    figure is one test and has none)."""
 
     def record(self) -> dict[str, Any]:
-        return {
+        record: dict[str, Any] = {
             "n": self.n,
             "difference": self.difference,
             "low": self.low,
             "high": self.high,
             "p": self.p,
         }
+        if self.name != "overall":
+            record["p_holm"] = self.p_holm
+        return record
 
 
 @dataclass(frozen=True)
@@ -180,30 +184,16 @@ class RunDiff:
         return notes
 
 
-def _finite_or_none(value: float) -> float | None:
-    return None if math.isnan(value) else value
-
-
 def paired_figure(
     name: str,
-    a: Sequence[float],
-    b: Sequence[float],
-    rng: np.random.Generator,
+    a: Mapping[str, float | None],
+    b: Mapping[str, float | None],
+    seed: int,
     n_boot: int = N_BOOTSTRAP,
 ) -> PairedFigure:
-    """B − A (points) over paired 0–1 scores ``a[k]``, ``b[k]``: mean, interval, p-value."""
-    if not a:
-        return PairedFigure(name, 0, None, None, None, None)
-    interval = paired_difference(b, a, rng, n_boot)
-    p = permutation_p_value(b, a, rng)
-    return PairedFigure(
-        name,
-        len(a),
-        _finite_or_none(100 * interval.estimate),
-        _finite_or_none(100 * interval.low),
-        _finite_or_none(100 * interval.high),
-        p,
-    )
+    """B − A (points) over the items (id → 0–1 score) both scored: the report's function."""
+    pair = compare_paired(a, b, seed, n_boot)
+    return PairedFigure(name, pair.n, pair.difference, pair.low, pair.high, pair.p)
 
 
 def pair_items(a: Mapping[str, DiffItem], b: Mapping[str, DiffItem]) -> Pairing:
@@ -229,22 +219,20 @@ def group_figures(
     benchmark: Benchmark,
     a: Mapping[str, DiffItem],
     b: Mapping[str, DiffItem],
-    rng: np.random.Generator,
+    seed: int,
     n_boot: int = N_BOOTSTRAP,
 ) -> list[PairedFigure]:
-    """One paired difference per competency / question, over the items scored on it in both."""
+    """One paired difference per competency / question, over the items scored on it in
+    both, its p-value Holm-adjusted over the groups that could be tested."""
     figures = []
     for key, _name in group_names(benchmark):
-        left: list[float] = []
-        right: list[float] = []
-        for item_id, item in a.items():
-            other = b.get(item_id)
-            x = item.parts.get(key)
-            y = None if other is None else other.parts.get(key)
-            if x is not None and y is not None:
-                left.append(x)
-                right.append(y)
-        figures.append(paired_figure(key, left, right, rng, n_boot))
+        left = {i: item.parts.get(key) for i, item in a.items() if key in item.parts}
+        right = {i: item.parts.get(key) for i, item in b.items() if key in item.parts}
+        figures.append(paired_figure(key, left, right, seed, n_boot))
+    tested = [index for index, figure in enumerate(figures) if figure.p is not None]
+    adjusted = holm([p for f in figures if (p := f.p) is not None])
+    for index, p_holm in zip(tested, adjusted, strict=True):
+        figures[index] = replace(figures[index], p_holm=p_holm)
     return figures
 
 
@@ -269,12 +257,17 @@ def compare(
     a: DiffSide, b: DiffSide, *, top: int = TOP, seed: int = 0, n_boot: int = N_BOOTSTRAP
 ) -> RunDiff:
     """The paired comparison of two runs already known to share their data."""
-    rng = np.random.default_rng(seed)
     pairing = pair_items(a.items, b.items)
     left = [score for i in pairing.paired if (score := a.items[i].score) is not None]
     right = [score for i in pairing.paired if (score := b.items[i].score) is not None]
-    overall = paired_figure("overall", left, right, rng, n_boot)
-    groups = group_figures(a.benchmark, a.items, b.items, rng, n_boot)
+    overall = paired_figure(
+        "overall",
+        {i: a.items[i].score for i in pairing.paired},
+        {i: b.items[i].score for i in pairing.paired},
+        seed,
+        n_boot,
+    )
+    groups = group_figures(a.benchmark, a.items, b.items, seed, n_boot)
     changed = sum(1 for x, y in zip(left, right, strict=True) if x != y)
     return RunDiff(
         a,
@@ -424,7 +417,11 @@ def _interval(figure: PairedFigure) -> str:
 
 
 def _p(figure: PairedFigure) -> str:
-    return "–" if figure.p is None else f"{figure.p:.3f}"
+    return "–" if figure.p is None else f"{figure.p:.3g}"
+
+
+def _p_holm(figure: PairedFigure) -> str:
+    return "–" if figure.p_holm is None else f"{figure.p_holm:.3g}"
 
 
 def _side_line(name: str, side: DiffSide) -> str:
@@ -458,8 +455,12 @@ def terminal(diff: RunDiff) -> list[str | Table]:
         f"{len(pairing.unscored_a)}{_ids(pairing.unscored_a)}; unscored in B: "
         f"{len(pairing.unscored_b)}{_ids(pairing.unscored_b)}",
     ]
-    groups = Table(title=f"By {diff.group_kind}", title_justify="left")
-    for column in (diff.group_kind.capitalize(), "n", "B − A", "95 % CI", "p"):
+    tested = sum(1 for figure in diff.groups if figure.p is not None)
+    groups = Table(
+        title=f"By {diff.group_kind} (p Holm-adjusted over the {tested} tested)",
+        title_justify="left",
+    )
+    for column in (diff.group_kind.capitalize(), "n", "B − A", "95 % CI", "p", "p (Holm)"):
         groups.add_column(
             column, justify="left" if column == diff.group_kind.capitalize() else "right"
         )
@@ -471,6 +472,7 @@ def terminal(diff: RunDiff) -> list[str | Table]:
             signed(figure.difference),
             _interval(figure),
             _p(figure),
+            _p_holm(figure),
         )
     parts.append(groups)
     if not diff.top:

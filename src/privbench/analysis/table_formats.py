@@ -39,14 +39,18 @@ import numpy as np
 import pandas as pd
 
 from privbench.analysis.groups import ComparedRun, DatasetGroup, dataset_groups
-from privbench.analysis.paper_tables import OVERALL, TOTAL, priviq_tables, spatial_table
+from privbench.analysis.paper_tables import (
+    OVERALL,
+    column_order,
+    priviq_tables,
+    spatial_table,
+)
 from privbench.analysis.runs import Results, load_results
 from privbench.analysis.uncertainty import LEVEL, N_BOOTSTRAP
 from privbench.formatting import fmt
 from privbench.judges import offline_notice
-from privbench.priviq.competencies import COMPETENCIES
 from privbench.runtime.errors import UsageError
-from privbench.spatialtrust.aggregate import TASK_LABELS, TASKS
+from privbench.spatialtrust.aggregate import TASK_LABELS
 
 FORMATS: tuple[str, ...] = ("latex", "markdown", "csv")
 """The formats of ``show --format`` and of ``report --tables`` (which writes all three)."""
@@ -166,16 +170,6 @@ def best_runs(scores: Mapping[str, float | None], ranked: Sequence[str]) -> set[
     return {run for run, value in shown.items() if value == top}
 
 
-def _ordered_columns(kind: TableKind, present: Sequence[str]) -> list[str]:
-    """The paper's column order: competencies in canonical order, combinations as the
-    frame lists them (most frequent first), tasks as TASKS; Total / overall last."""
-    if kind is TABLE3:
-        return [c for c in COMPETENCIES if c in present] + [TOTAL]
-    if kind is TABLE2:
-        return [name for _, name in TASKS] + [OVERALL]
-    return [c for c in present if c != TOTAL] + [TOTAL]
-
-
 def _header(kind: TableKind, column: str) -> str:
     if kind is TABLE2:
         return "Overall" if column == OVERALL else TASK_LABELS.get(column, column)
@@ -195,8 +189,7 @@ def paper_table(
     the file of a later one ``table3-d2``; ``group`` gives the run order and which runs
     are ranked.
     """
-    present = list(dict.fromkeys(str(c) for c in long["column"]))
-    columns = _ordered_columns(kind, present)
+    columns = column_order(long)
     runs = [r for r in group.runs if r in set(long["run"])]
     values: dict[tuple[str, str], dict[str, Any]] = {
         (str(row["run"]), str(row["column"])): {str(k): v for k, v in row.items()}

@@ -12,6 +12,8 @@
   ``permutation_test``; exact enumeration when there are at most ``2**16`` sign patterns,
   Monte Carlo otherwise).
 * Holm's step-down correction across the pairs compared (pingouin).
+* :func:`compare_paired`: B − A of two runs over their common items, the one function
+  behind every paired figure (``privbench diff`` and the report's comparisons).
 
 Random draws come from a ``numpy.random.Generator`` the caller seeds, so a report is
 reproducible.
@@ -19,13 +21,15 @@ reproducible.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pingouin
 from numpy.typing import NDArray
 from scipy import stats
+
+from privbench.analysis.runs import natural_key
 
 LEVEL = 0.95
 N_BOOTSTRAP = 1000
@@ -173,3 +177,53 @@ def holm(p_values: Sequence[float]) -> list[float]:
         return []
     _, adjusted = pingouin.multicomp(np.asarray(p_values, dtype=float), method="holm")
     return [float(p) for p in adjusted]
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """B − A over the items both runs scored, in points: mean, 95 % interval, p-value."""
+
+    n: int
+    difference: float | None
+    low: float | None
+    high: float | None
+    p: float | None
+
+
+def _finite(value: float) -> float | None:
+    return None if np.isnan(value) else float(value)
+
+
+def compare_paired(
+    a: Mapping[str, float | None],
+    b: Mapping[str, float | None],
+    seed: int,
+    n_boot: int = N_BOOTSTRAP,
+) -> PairedComparison:
+    """The one paired comparison of two runs that ``diff`` and the report both print.
+
+    ``a`` and ``b`` map item id → the run's 0–1 score (None or NaN: unscored). Over the
+    items scored in both, taken in natural id order: the mean of B − A in points, its
+    percentile bootstrap interval and the two-sided sign-flip permutation p-value, drawn
+    from a generator seeded with ``seed`` for this comparison alone, so that the figures
+    of a pair never depend on what else was compared before it.
+    """
+
+    def scored(value: float | None) -> bool:
+        return value is not None and not np.isnan(value)
+
+    ids = sorted((i for i in a if i in b and scored(a[i]) and scored(b[i])), key=natural_key)
+    if not ids:
+        return PairedComparison(0, None, None, None, None)
+    left = np.asarray([a[i] for i in ids], dtype=float)
+    right = np.asarray([b[i] for i in ids], dtype=float)
+    rng = np.random.default_rng(seed)
+    interval = paired_difference(right, left, rng, n_boot)
+    p = permutation_p_value(right, left, rng)
+    return PairedComparison(
+        len(ids),
+        _finite(100 * interval.estimate),
+        _finite(100 * interval.low),
+        _finite(100 * interval.high),
+        p,
+    )

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict, TypeGuard
 
@@ -304,17 +304,20 @@ def audit_priviq(directory: str | Path, *, ocr: bool = False) -> dict[str, objec
     return dict(document)
 
 
-def empty_answer_scores(directory: str | Path) -> dict[str, Any]:
+def empty_answer_scores(
+    directory: str | Path, ids: Collection[str] | None = None
+) -> dict[str, Any]:
     """What the offline judge gives an empty answer: overall and per competency (%).
 
     Why: the Priv-IQ counterpart of a trivial baseline, shown next to a model's scores.
     Computed with the offline judge's public grading function and the benchmark's own
-    aggregation (eqs. 1–2), so it follows any change of either.
+    aggregation (eqs. 1–2), so it follows any change of either. ``ids``: only these
+    items (those of the runs it stands beside); default all.
     """
     from privbench.judges.offline import grade
     from privbench.priviq.aggregate import ItemGrades, priviq_scores
 
-    items = load_priviq(directory)
+    items = [i for i in load_priviq(directory) if ids is None or i.id in ids]
     grades = [ItemGrades(i.id, i.competencies, (grade(i.answer, ""),)) for i in items]
     scores = priviq_scores(grades)
     return {

@@ -218,7 +218,9 @@ def finish_priviq(
     )
     if out_dir is not None and graded.grades:
         try:
-            run.exports = write_exports(scores, graded, model=model, out_dir=out_dir)
+            run.exports = write_exports(
+                scores, graded, model=model, out_dir=out_dir, dataset_hash=identity.dataset_hash
+            )
             if with_answers:
                 run.exports["answers"] = str(write_answers(log, graded, out_dir, model))
         except ExportError as error:  # shown after the tables: the scores are not lost

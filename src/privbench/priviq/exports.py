@@ -97,11 +97,12 @@ def _row(cells: dict[str, ScoreCell], scores: PrivIQScores, graded: PrivIQLog) -
 
 
 def write_exports(
-    scores: PrivIQScores, graded: PrivIQLog, *, model: str, out_dir: Path
+    scores: PrivIQScores, graded: PrivIQLog, *, model: str, out_dir: Path, dataset_hash: str = ""
 ) -> dict[str, str]:
-    """Write the grade file and both CSVs; return their paths by kind."""
+    """Write the grade file and both CSVs; return their paths by kind (named after the
+    model, the judge and the dataset's hash)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    stem = file_stem(model, graded.judge.judge or "judge")
+    stem = file_stem(model, graded.judge.judge or "judge", dataset_hash)
     n_runs = scores.n_runs
     paths = {
         "grades": out_dir / f"{stem}-grade-{n_runs}runs.json",

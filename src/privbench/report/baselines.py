@@ -5,11 +5,14 @@ reward a constant answer (the best constant per question is the *trivial baselin
 Priv-IQ's offline judge gives an empty answer some credit on negative-answer items. Both
 are properties of the dataset, computed by :mod:`privbench.audit` from the data directory
 the runs recorded — and only when that directory still holds the content the runs were
-scored on (its content hash equals the logged one); otherwise the row is left out.
+scored on (its content hash equals the logged one); otherwise the row is left out. A
+reference row is computed over exactly the items of the runs it stands beside (``ids``),
+never over the whole directory when they answered part of it (``--limit``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +41,7 @@ def _unavailable(directory: str, expected: str, what: str) -> str | None:
     return None
 
 
-def priviq_empty_answer(directory: str, expected_hash: str) -> Baseline:
+def priviq_empty_answer(directory: str, expected_hash: str, ids: Collection[str]) -> Baseline:
     """The offline judge's score of an empty answer (overall and per competency, %)."""
     what = "The empty-answer score"
     reason = _unavailable(directory, expected_hash, what)
@@ -47,12 +50,12 @@ def priviq_empty_answer(directory: str, expected_hash: str) -> Baseline:
     try:
         from privbench.audit.priviq import empty_answer_scores
 
-        return empty_answer_scores(directory), None
+        return empty_answer_scores(directory, ids), None
     except (ImportError, PrivbenchError, OSError, ValueError) as error:
         return None, f"{what} not shown: {type(error).__name__}: {error}"
 
 
-def spatial_trivial(directory: str, expected_hash: str) -> Baseline:
+def spatial_trivial(directory: str, expected_hash: str, ids: Collection[str]) -> Baseline:
     """The best constant answer per question and overall (%), and which constants won."""
     what = "The trivial baseline"
     reason = _unavailable(directory, expected_hash, what)
@@ -62,6 +65,10 @@ def spatial_trivial(directory: str, expected_hash: str) -> Baseline:
         from privbench.spatialtrust.baseline import trivial_baselines
         from privbench.spatialtrust.dataset import load_spatialtrust
 
-        return trivial_baselines(load_spatialtrust(directory)), None
+        wanted = set(ids)
+        items = [item for item in load_spatialtrust(directory) if item.id in wanted]
+        if not items:
+            return None, f"{what} not shown: no image these runs answered is in {directory}."
+        return trivial_baselines(items), None
     except (ImportError, PrivbenchError, OSError, ValueError) as error:
         return None, f"{what} not shown: {type(error).__name__}: {error}"

@@ -516,7 +516,7 @@ def contributions(shares: pd.DataFrame) -> Figure:
 def ranked_intervals(pairs: pd.DataFrame) -> Figure:
     """Paired differences with 95 % intervals, ranked; Holm-adjusted p at the right."""
     ranked = pairs.sort_values("difference").reset_index(drop=True)
-    labels = [wrap(f"{a} − {b}", 40) for a, b in zip(ranked["a"], ranked["b"], strict=True)]
+    labels = [wrap(f"{b} − {a}", 40) for a, b in zip(ranked["a"], ranked["b"], strict=True)]
     lines = sum(label.count("\n") + 1 for label in labels)
     figure, axes = plt.subplots(figsize=(WIDTH, 0.9 + 0.2 * lines + 0.12 * len(ranked)))
     y = np.arange(len(ranked))
@@ -537,7 +537,7 @@ def ranked_intervals(pairs: pd.DataFrame) -> Figure:
                   fontweight="bold" if p < 0.05 else "normal")  # fmt: skip
     axes.grid(axis="x")
     axes.grid(axis="y", visible=False)
-    axes.set_xlabel("difference A − B (percentage points), 95 % bootstrap interval")
+    axes.set_xlabel("difference B − A (percentage points), 95 % bootstrap interval")
     return figure
 
 
@@ -551,8 +551,9 @@ def difference_matrix(pairs: pd.DataFrame, runs: list[str]) -> Figure:
         i, j = position[str(row["a"])], position[str(row["b"])]
         difference = float(row["difference"])
         star = "*" if float(row["p_holm"]) < 0.05 else ""
-        values[i, j], values[j, i] = difference, -difference
-        notes[i][j], notes[j][i] = signed(difference) + star, signed(-difference) + star
+        # ``difference`` is B − A: the row of B, the column of A
+        values[j, i], values[i, j] = difference, -difference
+        notes[j][i], notes[i][j] = signed(difference) + star, signed(-difference) + star
     names = [wrap(str(r), 22) for r in runs]
     matrix = pd.DataFrame(values, index=names, columns=names)
     side = min(WIDTH, 2.2 + 0.62 * len(runs))

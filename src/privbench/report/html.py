@@ -8,8 +8,9 @@ what this module builds from numbers (figure data URIs and box geometry).
 
 Honest comparisons: runs are grouped by the dataset they ran on (content hash, see
 :mod:`privbench.analysis.groups`); each dataset gets its own tables, comparisons and
-figures; ``--limit`` runs are marked and left out of averages; only runs over the same
-items are paired, and the report says why where it does not pair.
+figures; ``--limit`` runs are marked and left out of averages; runs over other items than
+the dataset's main set are compared only over the items both answered, in a family of
+their own, and the report says so; a reference row is over the items every run answered.
 
 Figures are also written as 200 dpi PNG and SVG to ``<report>_figures/`` beside the report.
 """
@@ -42,12 +43,13 @@ from privbench.analysis.groups import (
     comparison_gaps,
     cross_dataset_note,
     dataset_groups,
+    reference_note,
 )
 from privbench.analysis.paper_tables import (
-    AVERAGE,
     FAMILIES,
     OVERALL,
     TOTAL,
+    column_order,
     comparisons,
     item_scores,
     priviq_refusal_table,
@@ -57,6 +59,7 @@ from privbench.analysis.paper_tables import (
 )
 from privbench.analysis.runs import SHORT_HASH, Results, load_results
 from privbench.analysis.table_formats import (
+    PaperTable,
     Resampling,
     clear_tables,
     priviq_paper_tables,
@@ -228,16 +231,16 @@ class RefusalTable(TypedDict):
 def refusal_table(frame: pd.DataFrame, runs: Sequence[str]) -> RefusalTable:
     """Each run's refused and partial percents per competency, with the counts behind them."""
     long = priviq_refusal_table(frame)
-    columns = list(dict.fromkeys(long["column"])) if len(long) else []
+    columns = column_order(long)
     rows: list[RefusalRow] = []
     for run in runs:
-        mine = long[long["run"] == run].set_index("column")
+        mine = long[long["run"] == run].set_index("column").to_dict("index")
         cells = []
         for column in columns:
-            if column not in mine.index:
+            if column not in mine:
                 cells.append({"refused": "–", "partial": "", "n": ""})
                 continue
-            cell = mine.loc[column]
+            cell = mine[column]
             cells.append(
                 {
                     "refused": fmt(cell["refusal_rate"]),
@@ -266,6 +269,8 @@ class PrivIQSection(TypedDict):
     """The offline judge's empty-answer scores (:mod:`privbench.report.baselines`)."""
     published: NotRequired[list[PublishedBlock]]
     numbered: NotRequired[list[NumberedFigure]]
+    papers: NotRequired[list[PaperTable]]
+    """Table 3 and Table 5 as ``report --tables`` writes them (the page's cells)."""
 
 
 class AblationTable(TypedDict):
@@ -290,6 +295,8 @@ class SpatialSection(TypedDict):
     """The trivial baseline (:mod:`privbench.report.baselines`)."""
     published: NotRequired[list[PublishedBlock]]
     numbered: NotRequired[list[NumberedFigure]]
+    papers: NotRequired[list[PaperTable]]
+    """Table 2 as ``report --tables`` writes it (the page's cells)."""
 
 
 class AgreementColumn(TypedDict):
@@ -388,6 +395,8 @@ class SpatialBrowser(TypedDict):
 
     groups: list[SpatialSection]
     cross_note: str | None
+    published: list[PublishedBlock]
+    """The paper's tables, once, with the full runs of every dataset (``--compare-published``)."""
     browser: list[SpatialCard]
     sprite: list[SpriteImage]
     runs: list[tuple[str, int]]
@@ -438,65 +447,69 @@ def _best(values: pd.Series[float]) -> float:
 
 
 def display_table(
-    long: pd.DataFrame,
+    paper: PaperTable,
     group: DatasetGroup,
     with_std: bool,
     baseline: dict[str, float | None] | None = None,
     baseline_label: str = "",
     average_over: Sequence[str] | None = None,
     average_name: str = "",
+    heading: dict[str, str] | None = None,
 ) -> ScoreTable:
-    """A score table for the template: runs × columns, Average only over averaged runs.
+    """The page's layout of a paper table: the very object ``report --tables`` and ``show
+    --format`` write, so columns, cells, counts and best marks cannot differ.
 
     Each cell: score, 95 % interval (kept on one line), std over judge runs when there is
     more than one, and its item count where it differs from the column's. The best score
-    per column is marked among the averaged runs (not ``--limit`` runs). ``average_over``
-    narrows the Average row to some of them (default: all; empty: no Average row), named
-    ``average_name`` (default "Average of N runs").
+    per column is marked as in the exports (among the ranked runs). An Average row over the
+    group's averaged runs (``average_over`` narrows it; empty: none), named
+    ``average_name`` (default "Average of N runs"), and a reference row (``baseline``,
+    by column key) follow the runs. ``heading``: the page's name of a column key.
     """
+    names = heading or {}
     averaged = group.averaged if average_over is None else list(average_over)
-    scores = wide(long, average_over=averaged)
-    lows, highs = wide(long, "low", []), wide(long, "high", [])
-    stds, counts = wide(long, "std", []), wide(long, "n", [])
-    columns = list(dict.fromkeys(long["column"]))
-    runs = [r for r in group.runs if r in scores.index]
-    ranked = group.averaged if len(group.averaged) >= 2 else []
-    best = {c: _best(scores.loc[ranked, c]) if ranked else math.nan for c in columns}
-    header_n = {c: int(counts.loc[runs, c].max()) for c in columns}
+    columns = list(paper.columns)
+    runs = list(paper.runs)
     rows: list[TableRow] = []
     for run in runs:
         cells: list[Cell] = []
         for column in columns:
-            value = scores.loc[run, column]
+            found = paper.cells.get((run, column))
             cell: Cell = {"score": "–", "interval": "", "std": "", "n": "", "best": False}
-            if not _missing(value):
-                cell["score"] = fmt(float(value))
-                cell["best"] = run in ranked and value == best[column]
-                low, high = lows.loc[run, column], highs.loc[run, column]
-                if not (_missing(low) or _missing(high)):
-                    cell["interval"] = _interval(float(low), float(high))
-                std = stds.loc[run, column]
-                if with_std and not _missing(std):
-                    cell["std"] = f"±{float(std):.1f}"
-                n = counts.loc[run, column]
-                if not _missing(n) and int(n) != header_n[column]:
-                    cell["n"] = f"n={int(n)}"
+            if found is not None and found.score is not None:
+                cell["score"] = fmt(found.score)
+                cell["best"] = found.best
+                if found.low is not None and found.high is not None:
+                    cell["interval"] = _interval(found.low, found.high)
+                if with_std and found.std is not None:
+                    cell["std"] = f"±{found.std:.1f}"
+                if found.n != paper.counts.get(column):
+                    cell["n"] = f"n={found.n}"
             cells.append(cell)
         badge = f"limit {group.limits[run]}" if run in group.limits else ""
         rows.append({"name": run, "badge": badge, "cells": cells, "kind": "run"})
-    if AVERAGE in scores.index:
+    averaged = [r for r in averaged if r in runs]
+    if len(averaged) >= 2:
+        means = []
+        for column in columns:
+            values = [
+                score
+                for r in averaged
+                if (found := paper.cells.get((r, column))) is not None
+                and (score := found.score) is not None
+            ]
+            means.append(fmt(float(np.mean(values))) if values else "–")
         rows.append(
             {
                 "name": average_name or f"Average of {len(averaged)} runs",
                 "badge": "",
                 "kind": "average",
                 "cells": [
-                    {"score": fmt(float(scores.loc[AVERAGE, c])) if not _missing(scores.loc[AVERAGE, c]) else "–",
-                     "interval": "", "std": "", "n": "", "best": False}
-                    for c in columns
+                    {"score": mean, "interval": "", "std": "", "n": "", "best": False}
+                    for mean in means
                 ],
             }
-        )  # fmt: skip
+        )
     if baseline is not None:
         rows.append(
             {
@@ -512,7 +525,10 @@ def display_table(
         )  # fmt: skip
     table: ScoreTable = {
         "corner": "Run",
-        "columns": [{"name": c, "n": f"n={header_n[c]}", "badge": ""} for c in columns],
+        "columns": [
+            {"name": names.get(c, h), "n": f"n={paper.counts.get(c, 0)}", "badge": ""}
+            for c, h in zip(columns, paper.headers, strict=True)
+        ],
         "rows": rows,
         "transposed": False,
     }
@@ -537,23 +553,50 @@ def transpose(table: ScoreTable, corner: str) -> ScoreTable:
     return {"corner": corner, "columns": columns, "rows": rows, "transposed": True}
 
 
+UserRows = Sequence[tuple[str, str, dict[str, float | None]]]
+"""The user's runs shown in a published table: name, badge, score by column key."""
+
+
+def user_rows(table: PaperTable, runs: Sequence[str], badge: str = "") -> UserRows:
+    """Runs of a paper table as rows beside a published one (scores by column key)."""
+    return [
+        (run, badge, {c: cell.score for c in table.columns if (cell := table.cells.get((run, c)))})
+        for run in runs
+    ]
+
+
 def published_blocks(
     tables: Sequence[PublishedTable],
     note: str,
     heading: dict[str, str] | None = None,
     wide_corner: str = "Column",
+    mine: UserRows = (),
 ) -> list[PublishedBlock]:
-    """The papers' tables for the page: a row per model, each labelled as published (a
-    wide table transposed, its rows headed ``wide_corner``); ``heading``: the report's
-    name of a column where it differs from the table's."""
+    """The papers' tables for the page: the user's runs (``mine``) first, then a row per
+    model, each labelled as published (a wide table transposed, its rows headed
+    ``wide_corner``); ``heading``: the report's name of a column where it differs from
+    the table's."""
     names = heading or {}
     blocks: list[PublishedBlock] = []
     for published in tables:
         columns = published.columns
+        runs: list[TableRow] = [
+                {
+                    "name": name,
+                    "badge": badge,
+                    "kind": "run",
+                    "cells": [
+                        {"score": published.number(values.get(c)), "interval": "", "std": "",
+                         "n": "", "best": False}
+                        for c in columns
+                    ],
+                }
+                for name, badge, values in mine
+        ]  # fmt: skip
         table: ScoreTable = {
             "corner": published.row_heading,
             "columns": [{"name": names.get(c, c), "n": "", "badge": ""} for c in columns],
-            "rows": [
+            "rows": runs + [
                 {
                     "name": row.model,
                     "badge": published.label,
@@ -584,24 +627,31 @@ def published_blocks(
 
 
 def _priviq_published(
-    frame: pd.DataFrame, group: DatasetGroup, asked: bool
+    frame: pd.DataFrame, group: DatasetGroup, papers: Sequence[PaperTable], asked: bool
 ) -> tuple[list[PublishedBlock], str]:
     """Tables 3 and 5 when the group's data is the public Priv-IQ release, or when ``asked``
     and the data have its shape but are not verified (under that note); and the note for
     the dataset ("" for none): data of the release's shape that are not verified are
-    named as such whether the rows are shown or not."""
+    named as such whether the rows are shown or not. Beside the published rows stand the
+    group's runs over every item of the data (the paper's figures are over all of them: a
+    ``--limit`` run is not put beside them)."""
     rows = frame[frame["run"].isin(group.runs)]
     combinations = dict(zip(rows["item"], rows["competencies"], strict=True))
     evidence = release_evidence(combinations, group.data, group.dataset_hash)
-    if is_public_priviq_release(evidence):
-        return published_blocks(priviq_published(), evidence.note, wide_corner="Combination"), ""
+    verified = is_public_priviq_release(evidence)
     comparable = comparable_on_request(evidence)
-    if asked and comparable:
-        blocks = published_blocks(priviq_published(), evidence.note, wide_corner="Combination")
-        return blocks, f"Data: {evidence.note}."
-    if asked or comparable:
-        return [], f"No published Priv-IQ rows: {release_reason(evidence)}."
-    return [], ""
+    if not verified and not (asked and comparable):
+        if asked or comparable:
+            return [], f"No published Priv-IQ rows: {release_reason(evidence)}."
+        return [], ""
+    whole = frozenset(combinations)
+    runs = [run for run in group.runs if group.items.get(run) == whole]
+    blocks: list[PublishedBlock] = []
+    for published, paper in zip(priviq_published(), papers, strict=True):
+        blocks += published_blocks(
+            [published], evidence.note, wide_corner="Combination", mine=user_rows(paper, runs)
+        )
+    return blocks, "" if verified else f"Data: {evidence.note}."
 
 
 def _comparison_rows(pairs: pd.DataFrame) -> list[dict[str, str]]:
@@ -620,7 +670,7 @@ def _comparison_rows(pairs: pd.DataFrame) -> list[dict[str, str]]:
             "b": str(row["b"]),
             "n": str(row["n"]),
             "difference": signed(float(row["difference"])),
-            "interval": _interval(row["low"], row["high"]),
+            "interval": f"[{signed(float(row['low']))}, {signed(float(row['high']))}]",
             "p": f"{row['p']:.3g}",
             "p_holm": f"{row['p_holm']:.3g}",
             "significant": "yes" if row["p_holm"] < 0.05 else "no",
@@ -644,6 +694,12 @@ def _comparison_figures(
                      " family; blank: not paired)",
                      "no paper counterpart (privbench addition)"),
     ]  # fmt: skip
+
+
+def _pairable(group: DatasetGroup) -> list[list[str]]:
+    """Runs that may be paired: every run of a known dataset with every other (over the
+    items both answered); a run of unknown dataset identity with none."""
+    return [list(group.runs)] if group.known else [[run] for run in group.runs]
 
 
 def _groups(results: Results, benchmark: str, unit: str = "items") -> list[DatasetGroup]:
@@ -696,13 +752,14 @@ def _priviq_group(
     """
     frame = frame[frame["run"].isin(group.runs)]
     table3, table5 = priviq_tables(frame, rng, settings.n_boot)
+    resampling = Resampling(settings.seed, settings.n_boot)
+    paper3, paper5 = priviq_paper_tables(table3, table5, group, index, resampling)
     if settings.tables is not None:
-        resampling = Resampling(settings.seed, settings.n_boot)
-        write_tables(priviq_paper_tables(table3, table5, group, index, resampling), settings.tables)
+        write_tables([paper3, paper5], settings.tables)
     runs = [r for r in group.runs if r in set(table3["run"])]
     prefix = _prefix("priviq", index)
     colors = _colors(group)
-    competencies = [c for c in dict.fromkeys(table3["column"]) if c != TOTAL]
+    competencies = [c for c in paper3.columns if c != TOTAL]
     scores = wide(table3, average_over=[]).loc[runs, competencies]
     total_rows = table3[table3["column"] == TOTAL].set_index("run").loc[runs].reset_index()
     saved = [
@@ -753,7 +810,8 @@ def _priviq_group(
                          "mirrors Priv-IQ Fig. 10")
         )  # fmt: skip
     per_item = item_scores(frame, "priviq")
-    pairs = comparisons(per_item, rng, runs, settings.n_boot, group.partitions, identities)
+    pairs = comparisons(per_item, settings.seed, runs, settings.n_boot, _pairable(group),
+                        identities, group.items)  # fmt: skip
     saved += _comparison_figures(pairs, runs, directory, prefix)
     judge_runs = int(frame["epoch"].max()) if len(frame) else 1
     empty = None
@@ -770,15 +828,16 @@ def _priviq_group(
         "title": group.title,
         "notes": notes,
         "ranked": len(group.averaged) >= 2,
-        "table3": display_table(table3, group, judge_runs > 1, empty,
+        "table3": display_table(paper3, group, judge_runs > 1, empty,
                                 "Empty answer (offline-judge score)"),
         "refusals": refusal_table(frame, runs),
-        "table5": display_table(table5, group, judge_runs > 1),
+        "table5": display_table(paper5, group, judge_runs > 1),
         "comparisons": _comparison_rows(pairs),
         "gaps": comparison_gaps(group),
         "figures": saved,
         "judge_runs": judge_runs,
         "empty_answer": baseline,
+        "papers": [paper3, paper5],
     }  # fmt: skip
 
 
@@ -796,11 +855,12 @@ def _spatial_group(
     variants side by side (Table 3), comparisons by family and figures."""
     frame = frame[frame["run"].isin(group.runs)]
     table2 = spatial_table(frame, rng, settings.n_boot)
+    paper2 = spatial_paper_table(table2, group, index, Resampling(settings.seed, settings.n_boot))
     if settings.tables is not None:
-        resampling = Resampling(settings.seed, settings.n_boot)
-        write_tables([spatial_paper_table(table2, group, index, resampling)], settings.tables)
+        write_tables([paper2], settings.tables)
     labels = {name: f"{TASK_LABELS.get(name, name)} ({qid})" for qid, name in TASKS}
     labels[OVERALL] = "Overall"
+    raw2 = table2
     table2 = table2.assign(column=table2["column"].map(lambda c: labels.get(c, c)))
     runs = [r for r in group.runs if r in set(table2["run"])]
     prefix = _prefix("spatial", index)
@@ -817,14 +877,14 @@ def _spatial_group(
                      "mirrors SpatialTrust Table 2, overall column"),
     ]  # fmt: skip
     pairs = comparisons(
-        item_scores(frame, "spatialtrust"), rng, runs, settings.n_boot, group.partitions,
-        identities,
+        item_scores(frame, "spatialtrust"), settings.seed, runs, settings.n_boot,
+        _pairable(group), identities, group.items,
     )  # fmt: skip
     saved += _comparison_figures(pairs, runs, directory, prefix)
     trivial = None
     if baseline is not None:
-        trivial = {labels[name]: baseline.get(qid) for qid, name in TASKS}
-        trivial["Overall"] = baseline.get("overall")
+        trivial = {name: baseline.get(qid) for qid, name in TASKS}
+        trivial[OVERALL] = baseline.get("overall")
     per_model = one_run_per_model(group.averaged, identities)
     average_name = ""
     if len(per_model) < len(group.averaged):
@@ -834,19 +894,24 @@ def _spatial_group(
         "title": group.title,
         "notes": group.notes,
         "ranked": len(group.averaged) >= 2,
-        "table2": display_table(table2, group, False, trivial,
-                                "Trivial baseline: best constant answer per question",
-                                per_model, average_name),
-        "ablations": _ablation_tables(table2, group, identities),
+        "table2": display_table(paper2, group, False, trivial,
+                                "Trivial baseline: best constant answer per question"
+                                f" ({baseline['images']} {group.unit})" if baseline else "",
+                                per_model, average_name, labels),
+        "ablations": _ablation_tables(raw2, group, identities, labels),
         "comparisons": _comparison_rows(pairs),
         "gaps": comparison_gaps(group),
         "figures": saved,
         "trivial": baseline,
+        "papers": [paper2],
     }  # fmt: skip
 
 
 def _ablation_tables(
-    table2: pd.DataFrame, group: DatasetGroup, identities: dict[str, Identity]
+    table2: pd.DataFrame,
+    group: DatasetGroup,
+    identities: dict[str, Identity],
+    heading: dict[str, str],
 ) -> list[AblationTable]:
     """Per model with runs under several strategies: its variants as rows (direct,
     + staged, + guard), the five tasks and overall as columns, with intervals; no Average
@@ -863,7 +928,8 @@ def _ablation_tables(
             averaged=[names[r] for r in group.averaged if r in names],
             limits={names[r]: n for r, n in group.limits.items() if r in names},
         )
-        table = display_table(rows, variants, False, average_over=[])
+        paper = spatial_paper_table(rows, variants)
+        table = display_table(paper, variants, False, average_over=[], heading=heading)
         table["corner"] = "Variant"
         tables.append({"model": ablation.model, "table": table})
     return tables
@@ -1090,9 +1156,14 @@ def write_report(
         sections = []
         for index, group in enumerate(groups):
             baseline, reason = (
-                priviq_empty_answer(group.data, group.dataset_hash) if group.known else (None, None)
+                priviq_empty_answer(group.data, group.dataset_hash, group.common_items)
+                if group.known
+                else (None, None)
             )
             group.notes += [reason] if reason else []
+            if baseline is not None:
+                reason = reference_note("The empty-answer score", group, group.common_items)
+                group.notes += [reason] if reason else []
             offline = any(
                 r["offline"]
                 for r in run_rows
@@ -1110,7 +1181,10 @@ def write_report(
                 _identities(results, "priviq"),
             )
             priviq_section["published"], note = _priviq_published(
-                results.priviq, group, settings.compare_published
+                results.priviq,
+                group,
+                priviq_section.get("papers", []),
+                settings.compare_published,
             )
             if note:
                 priviq_section["notes"].append(note)
@@ -1131,11 +1205,17 @@ def write_report(
     if not results.spatial.empty:
         groups = _groups(results, "spatialtrust", "images")
         spatial_sections: list[SpatialSection] = []
+        mine: UserRows = []
         for index, group in enumerate(groups):
             baseline, reason = (
-                spatial_trivial(group.data, group.dataset_hash) if group.known else (None, None)
+                spatial_trivial(group.data, group.dataset_hash, group.common_items)
+                if group.known
+                else (None, None)
             )
             group.notes += [reason] if reason else []
+            if baseline is not None:
+                reason = reference_note("The trivial baseline", group, group.common_items)
+                group.notes += [reason] if reason else []
             group.notes += _draft_notes(run_rows, group)
             spatial_section = _spatial_group(
                 results.spatial,
@@ -1147,12 +1227,18 @@ def write_report(
                 baseline,
                 _identities(results, "spatialtrust"),
             )
-            if settings.compare_published:
-                labels = {name: f"{TASK_LABELS[name]} ({qid})" for qid, name in TASKS}
-                spatial_section["published"] = published_blocks(
-                    spatial_published(), SPATIAL_NOTE, {**labels, SPATIAL_OVERALL: "Overall"}
-                )
             spatial_sections.append(spatial_section)
+            for paper in spatial_section.get("papers", []):
+                full = [run for run in group.runs if run not in group.limits]
+                badge = f"data {group.dataset_hash[:SHORT_HASH] or 'unknown'}"
+                mine = [*mine, *user_rows(paper, full, badge)]
+        published: list[PublishedBlock] = []
+        if settings.compare_published:
+            labels = {name: f"{TASK_LABELS[name]} ({qid})" for qid, name in TASKS}
+            published = published_blocks(
+                spatial_published(), SPATIAL_NOTE, {**labels, SPATIAL_OVERALL: "Overall"},
+                mine=mine,
+            )  # fmt: skip
         run_index = {run: i for i, run in enumerate(results.labels("spatialtrust"))}
         sprite = Sprite("st", SPATIAL_WIDTH)
         image_cards = spatial_cards(
@@ -1161,6 +1247,7 @@ def write_report(
         context["spatial"] = {
             "groups": spatial_sections,
             "cross_note": cross_dataset_note(groups, "SpatialTrust"),
+            "published": published,
             "browser": image_cards,
             "sprite": sprite.entries(),
             "runs": list(run_index.items()),

@@ -9,6 +9,7 @@ from typing import Any
 from inspect_ai.log import EvalLog, read_eval_log
 from rich.console import RenderableType
 
+from privbench.dataset_identity import dataset_hash
 from privbench.exports import ExportError, export_failure
 from privbench.formatting import tokens_line
 from privbench.published import PublishedTable
@@ -235,7 +236,10 @@ def eval_spatialtrust(
     _check_reviewed(directory, load_spatialtrust(directory), allow_drafts)
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
     if out is not None:
-        check_free(label or model, options.judge, strategy, box_format, out, overwrite)
+        check_free(
+            label or model, options.judge, strategy, box_format, out, overwrite,
+            dataset_hash(directory),
+        )  # fmt: skip
     task = spatialtrust(
         data=str(directory),
         strategy=strategy,
@@ -282,7 +286,10 @@ def grade_spatialtrust(
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
     graded_model = model_name or answers_name(Path(predictions).absolute())
     if out is not None:
-        check_free(label or graded_model, options.judge, "predictions", box_format, out, overwrite)
+        check_free(
+            label or graded_model, options.judge, "predictions", box_format, out, overwrite,
+            dataset_hash(directory),
+        )  # fmt: skip
     # building the task parses every prediction: a file that mostly fails stops here
     task = spatialtrust_grade(
         predictions=str(predictions),

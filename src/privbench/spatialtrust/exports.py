@@ -4,11 +4,11 @@ Mirrors the Priv-IQ exports (:mod:`privbench.priviq.exports`): files named
 ``{model}_{judge}-...`` after the graded model and the judge, written with keys redacted,
 for whatever completed. SpatialTrust has no reference format, so the two files are:
 
-* ``{model}_{judge}-spatialtrust-{strategy}-{box_format}-scores.csv``: a row per scored
+* ``{model}_{judge}-data-{hash}-spatialtrust-{strategy}-{box_format}-scores.csv``: a row per scored
   image: ``id``, the question scores ``q1``…``q5`` (0–1; empty = unscored),
   ``parse_failures`` (the question ids that did not parse, space-separated) and
   ``invalid_boxes`` (how many boxes were not scored; each is listed in the summary);
-* ``{model}_{judge}-spatialtrust-{strategy}-{box_format}-summary.json``: the ``--json``
+* ``{model}_{judge}-data-{hash}-spatialtrust-{strategy}-{box_format}-summary.json``: the ``--json``
   document of the run.
 
 Strategy and box format are in the name because a direct, a staged and a guard run of
@@ -35,10 +35,16 @@ from privbench.spatialtrust.log import SpatialTrustLog
 
 
 def export_paths(
-    model: str, judge: str, strategy: str, box_format: str, out_dir: Path, copy: int = 1
+    model: str,
+    judge: str,
+    strategy: str,
+    box_format: str,
+    out_dir: Path,
+    dataset_hash: str = "",
+    copy: int = 1,
 ) -> dict[str, Path]:
     """Where the two exports of a run go, by kind (``copy`` > 1: beside existing ones)."""
-    stem = f"{file_stem(model, judge or 'judge')}-spatialtrust-{file_part(strategy)}-{file_part(box_format)}"
+    stem = f"{file_stem(model, judge or 'judge', dataset_hash)}-spatialtrust-{file_part(strategy)}-{file_part(box_format)}"
     if copy > 1:
         stem += f"-{copy}"
     return {
@@ -48,14 +54,19 @@ def export_paths(
 
 
 def check_free(
-    model: str, judge: str, strategy: str, box_format: str, out_dir: Path, overwrite: bool
+    model: str,
+    judge: str,
+    strategy: str,
+    box_format: str,
+    out_dir: Path,
+    overwrite: bool,
+    dataset_hash: str = "",
 ) -> None:
     """Refuse (one line, before anything is paid) to replace a run's existing exports."""
     if overwrite:
         return
-    taken = [
-        p for p in export_paths(model, judge, strategy, box_format, out_dir).values() if p.exists()
-    ]
+    paths = export_paths(model, judge, strategy, box_format, out_dir, dataset_hash)
+    taken = [p for p in paths.values() if p.exists()]
     if taken:
         raise UsageError(
             f"{taken[0]} exists: pass --overwrite to replace it, or choose another --out"
@@ -99,10 +110,11 @@ def write_spatial_exports(
         str(document["strategy"]),
         str(document.get("box_format") or "xyxy"),
         out_dir,
+        str(document.get("dataset_hash") or ""),
     )
     paths = export_paths(*naming)
     if refuse_existing:
-        check_free(*naming[:4], out_dir, overwrite)
+        check_free(*naming[:5], overwrite, naming[5])
     copy = 1
     while not overwrite and any(p.exists() for p in paths.values()):
         copy += 1  # appeared while the run was going: keep it, write beside it
