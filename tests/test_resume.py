@@ -1,0 +1,210 @@
+"""``--resume`` after Ctrl-C and ``kill -9``: nothing received is paid for twice, the counts
+it prints are what the log holds, and a key an endpoint echoed does not stay in the log.
+
+The judge's calls are held at the loopback server, so the run is stopped at a known
+point: the model has answered, the judge has not. Every test drives the real command in a
+subprocess and counts what the server received.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import (
+    API_KEY,
+    JUDGE,
+    JUDGE_PROMPT,
+    MODEL,
+    QUESTION_PROMPT,
+    all_leaks,
+    command,
+    item,
+    privbench,
+    wait_for,
+    write_priviq,
+)
+from inspect_ai.log import read_eval_log_sample_summaries
+from loopback_server import LoopbackServer, RecordedRequest, Reply
+
+
+@dataclass
+class HoldingServer(LoopbackServer):
+    """The loopback server, holding every request whose text matches ``hold`` until
+    :meth:`release` (a judge call still going when the run is stopped)."""
+
+    hold: str = "(?!)"
+    released: bool = False
+
+    async def _answer(self, recorded: RecordedRequest, reply: Any) -> Any:
+        while not self.released and re.search(self.hold, recorded.text, re.DOTALL):
+            await asyncio.sleep(0.02)
+        return await super()._answer(recorded, reply)
+
+    def release(self) -> None:
+        self.released = True
+
+    def __enter__(self) -> HoldingServer:
+        self.start()
+        return self
+
+
+@pytest.fixture
+def holding(monkeypatch: pytest.MonkeyPatch) -> Iterator[HoldingServer]:
+    with HoldingServer(default_reply="0.5") as loopback:
+        for name in ("LOOPJUDGE", "LOOPMODEL"):
+            monkeypatch.setenv(f"{name}_BASE_URL", loopback.base_url)
+            monkeypatch.setenv(f"{name}_API_KEY", API_KEY)
+        yield loopback
+        loopback.release()
+
+
+def numbered_items(n: int) -> dict[str, dict[str, Any]]:
+    return {f"v1_{i}": item(f"Question number {i}?", f"Reference {i}", ["NER"]) for i in range(n)}
+
+
+def questions_asked(server: LoopbackServer) -> Counter[str]:
+    """How often the model under test was asked each item's question."""
+    regex = re.compile(QUESTION_PROMPT, re.DOTALL)
+    return Counter(
+        match.group(0)
+        for r in server.requests
+        if regex.search(r.text) and (match := re.search(r"Question number \d+", r.text))
+    )
+
+
+def start_eval(data: Path, logs: Path) -> subprocess.Popen[str]:
+    args: list[str | Path] = ["eval", "priviq", "--data", data, "--model", MODEL, "--judge", JUDGE,
+            "--max-connections", "4", "--judge-connections", "4", "--log-dir", logs]  # fmt: skip
+    return subprocess.Popen(
+        command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=os.environ.copy(),
+    )  # fmt: skip
+
+
+def resume_line(stderr: str) -> str:
+    return next(line for line in stderr.splitlines() if line.startswith("resuming "))
+
+
+def kept_answer_files() -> list[Path]:
+    return list((Path(os.environ["PRIVBENCH_CACHE_DIR"]) / "answers").glob("*"))
+
+
+def test_interrupted_mid_judge_resume_never_asks_the_model_again(
+    holding: HoldingServer, tmp_path: Path
+) -> None:
+    data, logs = write_priviq(tmp_path / "data", numbered_items(8)), tmp_path / "logs"
+    holding.hold = JUDGE_PROMPT
+    process = start_eval(data, logs)
+    wait_for(holding, JUDGE_PROMPT, 4)  # four answers received, four judge calls going
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert sum(questions_asked(holding).values()) == 4
+
+    holding.release()
+    (log,) = logs.glob("*.eval")
+    resumed = privbench("eval", "priviq", "--resume", log, "--log-dir", logs, "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    asked = questions_asked(holding)
+    assert asked == Counter({f"Question number {i}": 1 for i in range(8)})
+    document = json.loads(resumed.stdout)
+    assert document["status"] == "complete" and document["items"] == {
+        f"v1_{i}": 0.5 for i in range(8)
+    }
+    assert kept_answer_files() == []  # the run is complete: its kept answers are gone
+    # the samples cut off are named as such, not as failures
+    last_progress = [line for line in stderr.splitlines() if line.startswith("progress")][-1]
+    assert "0 failed, 4 interrupted, 4 remaining of 8" in last_progress
+    assert resume_line(resumed.stderr).endswith(
+        "8 item(s) will be sent (0 failed, 4 interrupted, 4 not run); 0 completed are kept; "
+        "4 answer(s) the model already gave are reused"
+    )
+
+
+def flushed_samples(log: Path) -> int:
+    try:
+        return len(read_eval_log_sample_summaries(str(log)))
+    except Exception:  # being written
+        return 0
+
+
+@dataclass
+class KilledRun:
+    server: HoldingServer
+    log: Path
+    logs: Path
+    cache: Path
+    leaked_before: list[str]
+    resumed: subprocess.CompletedProcess[str]
+
+
+@pytest.fixture(scope="module")
+def killed_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KilledRun]:
+    """An eval of 12 items killed with ``kill -9`` once the log has flushed the first 10
+    (item 3's answer echoes the API key) while the last two are being judged, then resumed.
+    Run once for the tests that read it."""
+    tmp_path = tmp_path_factory.mktemp("killed")
+    data, logs = write_priviq(tmp_path / "data", numbered_items(12)), tmp_path / "logs"
+    with pytest.MonkeyPatch.context() as monkeypatch, HoldingServer(default_reply="0.5") as server:
+        monkeypatch.setenv("INSPECT_DISPLAY", "none")
+        monkeypatch.setenv("PRIVBENCH_CACHE_DIR", str(tmp_path / "cache"))
+        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+        for name in ("LOOPJUDGE", "LOOPMODEL"):
+            monkeypatch.setenv(f"{name}_BASE_URL", server.base_url)
+            monkeypatch.setenv(f"{name}_API_KEY", API_KEY)
+        echo: Reply = f"The key you sent is {API_KEY}"
+        server.script(r"^(?!.*(Correctness|Reply with the digit 1)).*Question number 3\?", echo)
+        server.hold = r"(?=.*Correctness)(?=.*Question number 1[01]\?)"
+        process = start_eval(data, logs)
+        wait_for(server, server.hold, 2)
+        (log,) = logs.glob("*.eval")
+        deadline = time.monotonic() + 60
+        while flushed_samples(log) < 10:
+            assert time.monotonic() < deadline, "the log never flushed 10 samples"
+            time.sleep(0.05)
+        process.kill()
+        process.communicate(timeout=30)
+        server.release()
+        leaked = all_leaks(logs, API_KEY)
+        resumed = privbench("eval", "priviq", "--resume", log, "--log-dir", logs, "--json")
+        yield KilledRun(server, log, logs, tmp_path / "cache", leaked, resumed)
+
+
+def test_killed_run_resume_counts_what_the_log_kept(killed_run: KilledRun) -> None:
+    resumed = killed_run.resumed
+    assert resumed.returncode == 0, resumed.stderr
+    assert resume_line(resumed.stderr).endswith(
+        "2 item(s) will be sent (0 failed, 0 interrupted, 2 not run); 10 completed are kept; "
+        "2 answer(s) the model already gave are reused"
+    )
+    assert "(+10 from the resumed log)" in resumed.stderr
+    assert json.loads(resumed.stdout)["counts"]["items"] == 12
+    assert questions_asked(killed_run.server) == Counter(
+        {f"Question number {i}": 1 for i in range(12)}
+    )
+    assert list((killed_run.cache / "answers").glob("*")) == []
+
+
+def test_killed_run_resume_scrubs_the_key_the_old_log_kept(killed_run: KilledRun) -> None:
+    assert killed_run.leaked_before  # the killed run left the echoed key in its log
+    resumed = killed_run.resumed
+    assert resumed.returncode == 0, resumed.stderr
+    said = [line for line in resumed.stderr.splitlines() if "redacted" in line]
+    assert said == [
+        f"resume: {killed_run.log} held an API key or URL password an endpoint echoed; "
+        "it was redacted in that log"
+    ]
+    assert all_leaks(killed_run.logs, API_KEY) == []
+    assert API_KEY not in resumed.stdout + resumed.stderr
