@@ -30,13 +30,17 @@ from conftest import (
     QUESTION_PROMPT,
     all_leaks,
     command,
+    error_line,
     item,
     privbench,
     wait_for,
     write_priviq,
 )
 from inspect_ai.log import read_eval_log_sample_summaries
+from inspect_ai.model import ModelOutput
 from loopback_server import LoopbackServer, RecordedRequest, Reply
+
+from privbench.runtime import answers
 
 
 @dataclass
@@ -147,6 +151,8 @@ class KilledRun:
     logs: Path
     cache: Path
     leaked_before: list[str]
+    shown: subprocess.CompletedProcess[str]
+    """``privbench show`` of the killed log, before the resume."""
     resumed: subprocess.CompletedProcess[str]
 
 
@@ -178,11 +184,15 @@ def killed_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KilledRun]:
         process.communicate(timeout=30)
         server.release()
         leaked = all_leaks(logs, API_KEY)
+        shown = privbench("show", log)
         resumed = privbench("eval", "priviq", "--resume", log, "--log-dir", logs, "--json")
-        yield KilledRun(server, log, logs, tmp_path / "cache", leaked, resumed)
+        yield KilledRun(server, log, logs, tmp_path / "cache", leaked, shown, resumed)
 
 
 def test_killed_run_resume_counts_what_the_log_kept(killed_run: KilledRun) -> None:
+    line = error_line(killed_run.shown)
+    assert "the run did not finish (it was killed" in line and "failed" not in line
+    assert "PARTIAL: 2 item(s) not graded: v1_10, v1_11" in killed_run.shown.stdout
     resumed = killed_run.resumed
     assert resumed.returncode == 0, resumed.stderr
     assert resume_line(resumed.stderr).endswith(
@@ -208,3 +218,27 @@ def test_killed_run_resume_scrubs_the_key_the_old_log_kept(killed_run: KilledRun
     ]
     assert all_leaks(killed_run.logs, API_KEY) == []
     assert API_KEY not in resumed.stdout + resumed.stderr
+
+
+def test_kept_answers_survive_a_line_cut_short(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``kill -9`` mid-write leaves a torn last line: the answers before it are found,
+    and only the user can read the file."""
+    monkeypatch.setenv("PRIVBENCH_CACHE_DIR", str(tmp_path))
+    token = answers.new_token()
+    store = answers.AnswerStore.open(token)
+    first = ModelOutput.from_content(model="vlm", content="first answer")
+    store.put("k1", "v1_0:1", answers.KeptAnswer(first, retries=1))
+    store.put("k2", "v1_1:1", answers.KeptAnswer(ModelOutput.from_content("vlm", "second")))
+    path = answers.store_path(token)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write('{"key": "k3", "sample": "v1_2:1", "output": {"mod')
+    assert path.stat().st_mode & 0o777 == 0o600
+    reopened = answers.AnswerStore.open(token)
+    assert set(reopened.answers) == {"k1", "k2"}
+    kept = reopened.get("k1")
+    assert kept is not None and kept.output.completion == "first answer" and kept.retries == 1
+    assert reopened.samples_with_answers() == {"v1_0:1", "v1_1:1"}
+    answers.discard(token)
+    assert not path.exists()

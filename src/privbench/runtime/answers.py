@@ -100,7 +100,7 @@ class AnswerStore:
                 "sample": sample,
                 "retries": kept.retries,
                 "replaced": kept.replaced,
-                "output": kept.output.model_dump(mode="json", exclude_none=True),
+                "output": kept.output.model_dump(mode="json"),
             },
             ensure_ascii=False,
         )

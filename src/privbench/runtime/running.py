@@ -4,7 +4,8 @@ Why here: Priv-IQ and SpatialTrust runs share everything about *how* they run â€
 model's and the judge's generation settings, the reachability checks before anything is
 paid for, the judge's own connection limit, sample retries, a run that stops once items
 keep failing, Ctrl-C / SIGTERM that leave a resumable log, ``--resume`` through inspect's
-``eval_retry`` (completed samples are never sent again), logging settings measured by
+``eval_retry`` (completed samples are never sent again, nor an answer the model already
+gave: :mod:`privbench.runtime.answers`), logging settings measured by
 ``bench/judge_throughput.py`` and fewer GC pauses â€” and differ only in the task.
 """
 
@@ -429,9 +430,11 @@ def resume_task(
 ) -> EvalLog:
     """Continue the run of log ``location`` with inspect's ``eval_retry``.
 
-    Completed samples are taken from the log, never sent again; failed and missing ones
-    are sent (also after a run that ended with failed items, whose log is otherwise
-    "complete"). The model, the judge, the task options and the generation settings are
+    Completed samples are taken from the log, never sent again; failed, interrupted and
+    missing ones are sent (also after a run that ended with failed items, whose log is
+    otherwise "complete"), each taking the answers the model already gave from the run's
+    kept answers. The log is scrubbed of echoed keys first (a run killed with ``kill -9``
+    never scrubbed it). The model, the judge, the task options and the generation settings are
     the log's; the endpoints are the ones configured now (a server moved to another port
     is followed), and a line says so when they differ from the log's. Both endpoints are
     checked first, and the new log is one complete run.
@@ -614,6 +617,8 @@ class RunOutcome:
             return failed or None
         if failed:
             return f"run stopped: {failed}"
+        if self.log.status == "started":  # inspect never finished the log
+            return "the run did not finish (it was killed, or is still going elsewhere)"
         message = self.log.error.message if self.log.error else self.log.status
         last_line = " ".join(message.strip().splitlines()[-1:]) if message else ""
         if _DISK_FULL.search(message or ""):
@@ -633,6 +638,8 @@ class RunOutcome:
         if self.error is not None:
             message = self.log.error.message if self.log.error else ""
             when = "there is space" if _DISK_FULL.search(message) else "the endpoint answers"
+            if self.log.status == "started":
+                when = "it is not running"
             raise PrivbenchError(
                 f"{self.error}; what completed is in {self.log_location} "
                 f"(--resume it once {when}: completed items are not sent again)"
