@@ -24,17 +24,22 @@ from typing import Any
 import pytest
 from conftest import (
     API_KEY,
+    FINAL_MARK,
     JUDGE,
     JUDGE_PROMPT,
     MODEL,
+    PERFECT,
     QUESTION_PROMPT,
+    SELECT_MARK,
     all_leaks,
     command,
     error_line,
     item,
     privbench,
+    spatial_record,
     wait_for,
     write_priviq,
+    write_spatial,
 )
 from inspect_ai.log import read_eval_log_sample_summaries
 from inspect_ai.model import ModelOutput
@@ -242,3 +247,33 @@ def test_kept_answers_survive_a_line_cut_short(
     assert reopened.samples_with_answers() == {"v1_0:1", "v1_1:1"}
     answers.discard(token)
     assert not path.exists()
+
+
+def test_interrupted_staged_run_asks_each_selection_once(
+    holding: HoldingServer, tmp_path: Path
+) -> None:
+    """A SpatialTrust sample makes several calls: a resumed one takes the answers it had
+    (the selection) and asks only for the one that never arrived (the final answer)."""
+    data = write_spatial(tmp_path / "data", [spatial_record(f"st-{i}") for i in range(4)])
+    logs = tmp_path / "logs"
+    holding.default_reply = json.dumps(PERFECT)
+    holding.script(SELECT_MARK, json.dumps({"q1": "A", "q2": ["A"], "q3": ["B", "C"]}))
+    holding.hold = FINAL_MARK
+    args: list[str | Path] = ["eval", "spatialtrust", "--data", data, "--model", MODEL,
+            "--judge", "offline", "--strategy", "staged", "--max-connections", "4",
+            "--log-dir", logs]  # fmt: skip
+    process = subprocess.Popen(
+        command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=os.environ.copy(),
+    )  # fmt: skip
+    wait_for(holding, FINAL_MARK, 4)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    holding.release()
+    (log,) = logs.glob("*.eval")
+    resumed = privbench("eval", "spatialtrust", "--resume", log, "--log-dir", logs, "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    assert holding.count(SELECT_MARK) == 4  # one selection per image, over both runs
+    assert holding.count(FINAL_MARK) == 8  # the four in flight at the signal, asked again
+    assert json.loads(resumed.stdout)["status"] == "complete"
