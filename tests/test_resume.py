@@ -158,6 +158,8 @@ class KilledRun:
     leaked_before: list[str]
     shown: subprocess.CompletedProcess[str]
     """``privbench show`` of the killed log, before the resume."""
+    planned: subprocess.CompletedProcess[str]
+    """``--resume --dry-run`` of the killed log."""
     resumed: subprocess.CompletedProcess[str]
 
 
@@ -190,14 +192,19 @@ def killed_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KilledRun]:
         server.release()
         leaked = all_leaks(logs, API_KEY)
         shown = privbench("show", log)
+        planned = privbench("eval", "priviq", "--resume", log, "--dry-run", "--json")
         resumed = privbench("eval", "priviq", "--resume", log, "--log-dir", logs, "--json")
-        yield KilledRun(server, log, logs, tmp_path / "cache", leaked, shown, resumed)
+        yield KilledRun(server, log, logs, tmp_path / "cache", leaked, shown, planned, resumed)
 
 
 def test_killed_run_resume_counts_what_the_log_kept(killed_run: KilledRun) -> None:
     line = error_line(killed_run.shown)
     assert "the run did not finish (it was killed" in line and "failed" not in line
     assert "PARTIAL: 2 item(s) not graded: v1_10, v1_11" in killed_run.shown.stdout
+    assert killed_run.planned.returncode == 0, killed_run.planned.stderr
+    plan = json.loads(killed_run.planned.stdout)
+    assert plan["calls"] == {"model": 0, "judge": 2}  # both answers were kept
+    assert "2 answer(s) the model already gave are reused: not sent" in plan["notes"]
     resumed = killed_run.resumed
     assert resumed.returncode == 0, resumed.stderr
     assert resume_line(resumed.stderr).endswith(
