@@ -62,7 +62,6 @@ class AnswerStore:
     answers: dict[str, KeptAnswer] = field(default_factory=dict)
     samples: dict[str, str] = field(default_factory=dict)
     """Call key → the ``id:epoch`` of its sample (for counting what a resume reuses)."""
-    reused: int = 0
 
     @classmethod
     def open(cls, token: str) -> AnswerStore:
@@ -85,10 +84,7 @@ class AnswerStore:
         return store
 
     def get(self, key: str) -> KeptAnswer | None:
-        kept = self.answers.get(key)
-        if kept is not None:
-            self.reused += 1
-        return kept
+        return self.answers.get(key)
 
     def put(self, key: str, sample: str, kept: KeptAnswer) -> None:
         """Append one answer; written and flushed before the caller goes on."""
