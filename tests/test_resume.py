@@ -284,3 +284,23 @@ def test_interrupted_staged_run_asks_each_selection_once(
     assert holding.count(SELECT_MARK) == 4  # one selection per image, over both runs
     assert holding.count(FINAL_MARK) == 8  # the four in flight at the signal, asked again
     assert json.loads(resumed.stdout)["status"] == "complete"
+
+
+def test_any_answer_text_is_kept_and_an_unwritable_store_never_fails_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PRIVBENCH_CACHE_DIR", str(tmp_path))
+    token = answers.new_token()
+    text = "Zoë\u2028next line \ud800 end"
+    answers.AnswerStore.open(token).put(
+        "k", "a:1", answers.KeptAnswer(ModelOutput.from_content("vlm", text))
+    )
+    kept = answers.AnswerStore.open(token).get("k")
+    assert kept is not None and kept.output.completion == text
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("PRIVBENCH_CACHE_DIR", str(blocker))  # answers/ cannot be made
+    store = answers.AnswerStore.open(token)
+    store.put("k2", "b:1", answers.KeptAnswer(ModelOutput.from_content("vlm", "kept in memory")))
+    assert store.get("k2") is not None
+    assert not (blocker / "answers").exists()

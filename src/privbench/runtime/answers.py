@@ -87,25 +87,28 @@ class AnswerStore:
         return self.answers.get(key)
 
     def put(self, key: str, sample: str, kept: KeptAnswer) -> None:
-        """Append one answer; written and flushed before the caller goes on."""
+        """Append one answer, written before the caller goes on. A store that cannot be
+        written (a full or read-only disk) never fails the run: the answer is then only
+        in the log, as without a store."""
         self.answers[key] = kept
         self.samples[key] = sample
-        line = json.dumps(
-            {
-                "key": key,
-                "sample": sample,
-                "retries": kept.retries,
-                "replaced": kept.replaced,
-                "output": kept.output.model_dump(mode="json"),
-            },
-            ensure_ascii=False,
-        )
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        record = {
+            "key": key,
+            "sample": sample,
+            "retries": kept.retries,
+            "replaced": kept.replaced,
+            "output": kept.output.model_dump(mode="json"),
+        }
+        line = json.dumps(record) + "\n"  # ASCII: any character survives, one line each
         try:
-            os.write(descriptor, (line + "\n").encode("utf-8"))
-        finally:
-            os.close(descriptor)
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(descriptor, line.encode("ascii"))
+            finally:
+                os.close(descriptor)
+        except OSError:
+            return
 
     def samples_with_answers(self) -> set[str]:
         """The ``id:epoch`` of every sample that has at least one kept answer."""
