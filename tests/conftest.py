@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,26 @@ def error_line(result: subprocess.CompletedProcess[str]) -> str:
     errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
     assert len(errors) == 1, result.stderr
     return errors[0]
+
+
+def leaks(path: Path, *secrets: str) -> list[str]:
+    """Members (or the file) of a log or export whose raw bytes hold a secret."""
+    found = []
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            for name in archive.namelist():
+                data = archive.read(name)
+                found += [f"{name}: {s}" for s in secrets if s.encode() in data]
+    else:
+        data = path.read_bytes()
+        found += [f"{path.name}: {s}" for s in secrets if s.encode() in data]
+    return found
+
+
+def all_leaks(directory: Path, *secrets: str) -> list[str]:
+    return [
+        leak for path in directory.rglob("*") if path.is_file() for leak in leaks(path, *secrets)
+    ]
 
 
 def wait_for(server: LoopbackServer, pattern: str, count: int, limit_s: float = 60) -> None:

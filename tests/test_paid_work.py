@@ -73,7 +73,10 @@ def test_a_run_with_failed_items_resumes_exactly_those(
     resumed = privbench("eval", "priviq", "--resume", log, "--log-dir", tmp_path / "logs")
     assert resumed.returncode == 0, resumed.stderr
     no_traceback(resumed)
-    assert "1 item(s) will be sent (1 failed, 0 not run); 3 completed are kept" in resumed.stderr
+    assert (
+        "1 item(s) will be sent (1 failed, 0 interrupted, 0 not run); 3 completed are kept"
+        in resumed.stderr
+    )
     # only item a is sent again: one model call, one judge call
     assert (model_calls(server) - before_model, judge_calls(server) - before_judge) == (1, 1)
     again = privbench("eval", "priviq", "--resume", log_of(resumed), "--log-dir", tmp_path / "logs")

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import API_KEY, JUDGE, MODEL, privbench, write_priviq
+from conftest import API_KEY, JUDGE, MODEL, all_leaks, leaks, privbench, write_priviq
 from inspect_ai.log import EvalError, read_eval_log, write_eval_log
 from loopback_server import Fault, LoopbackServer
 
@@ -41,26 +41,6 @@ def without_keys() -> dict[str, str]:
         for name, value in os.environ.items()
         if not name.endswith(("_API_KEY", "_BASE_URL"))
     }
-
-
-def leaks(path: Path, *secrets: str) -> list[str]:
-    """Members (or the file) of a log or export whose raw bytes hold a secret."""
-    found = []
-    if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as archive:
-            for name in archive.namelist():
-                data = archive.read(name)
-                found += [f"{name}: {s}" for s in secrets if s.encode() in data]
-    else:
-        data = path.read_bytes()
-        found += [f"{path.name}: {s}" for s in secrets if s.encode() in data]
-    return found
-
-
-def all_leaks(directory: Path, *secrets: str) -> list[str]:
-    return [
-        leak for path in directory.rglob("*") if path.is_file() for leak in leaks(path, *secrets)
-    ]
 
 
 @pytest.fixture(autouse=True)

@@ -114,7 +114,11 @@ EpochsOption = Annotated[
 ]
 ResumeOption = Annotated[
     Path | None,
-    typer.Option("--resume", help="Continue an interrupted run from its inspect log."),
+    typer.Option(
+        "--resume",
+        help="Continue an interrupted run from its inspect log: only items without a result "
+        "are sent, and an answer the model already gave is not asked for again.",
+    ),
 ]
 TemperatureOption = Annotated[
     float | None,
@@ -431,7 +435,10 @@ def _stop_if_interrupted(run: BenchmarkRun, resume: str) -> None:
     typer.echo(f"interrupted: partial log {run.log_location}", err=True)
     for kind, path in run.exports.items():
         typer.echo(f"partial {kind}: {path}", err=True)
-    typer.echo(f"resume (completed items are not sent again): {resume}", err=True)
+    typer.echo(
+        f"resume (completed items and answers already received are not sent again): {resume}",
+        err=True,
+    )
     raise typer.Exit(130)
 
 

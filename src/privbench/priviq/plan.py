@@ -13,7 +13,7 @@ and runs reused from ``--grades`` make no judge call.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from privbench.images import image_size
@@ -24,7 +24,7 @@ from privbench.priviq.reading import blank_or_text
 from privbench.priviq.scorer import runs_to_grade
 from privbench.priviq.task import default_data_dir
 from privbench.runtime.cost.plan import CallPlan
-from privbench.runtime.cost.resume import unfinished_items
+from privbench.runtime.cost.resume import answered_items, unfinished_items
 from privbench.runtime.cost.tokens import CHARS_PER_TOKEN, image_tokens, text_tokens
 from privbench.runtime.judging import is_offline
 from privbench.runtime.record import RunIdentity
@@ -99,9 +99,11 @@ def eval_plan(
     *,
     limit: int | None = None,
     only: Sequence[str] | None = None,
+    answered: Collection[str] = (),
     command: str = "eval priviq",
 ) -> CallPlan:
-    """What ``eval priviq`` will send (``only``: just these items, as ``--resume`` sends)."""
+    """What ``eval priviq`` will send (``only``: just these items, as ``--resume`` sends;
+    ``answered``: items whose answer the model already gave, which a resume reuses)."""
     items = load_priviq(data or default_data_dir())
     items = items[:limit] if limit is not None else items
     if only is not None:
@@ -110,7 +112,12 @@ def eval_plan(
     judge = _judge_name(options)
     plan = CallPlan(command, model, judge)
     max_tokens = options.generation.max_tokens
-    _add_model_calls(plan, model, items, max_tokens)
+    to_ask = [item for item in items if item.id not in answered]
+    _add_model_calls(plan, model, to_ask, max_tokens)
+    if len(to_ask) < len(items):
+        plan.notes.append(
+            f"{len(items) - len(to_ask)} answer(s) the model already gave are reused: not sent"
+        )
     if judge is not None:
         for item in items:
             add_judge_runs(
@@ -190,4 +197,11 @@ def resume_plan(log: str | Path, options: RunOptions) -> CallPlan:
             only=remaining,
             command="grade priviq --resume",
         )
-    return eval_plan(data, identity.model, settings, only=remaining, command="eval priviq --resume")
+    return eval_plan(
+        data,
+        identity.model,
+        settings,
+        only=remaining,
+        answered=answered_items(header),
+        command="eval priviq --resume",
+    )

@@ -25,6 +25,7 @@ import openai
 from inspect_ai.model import ChatMessage, ContentText, Model, ModelOutput
 from inspect_ai.util import store
 
+from privbench.runtime import answers
 from privbench.runtime.record import CallCountsRecord
 
 Role = Literal["model", "judge"]
@@ -98,7 +99,22 @@ async def generate_once(
     role: Role,
     **kwargs: Any,
 ) -> ModelOutput:
-    """``model.generate`` with a malformed or empty reply retried (this call only)."""
+    """``model.generate`` with a malformed or empty reply retried (this call only).
+
+    In a run privbench started, an answer of the model under test is kept as it arrives
+    and, when a resumed sample asks the same again, taken from there
+    (:mod:`privbench.runtime.answers`): its retries and replacements count as before.
+    """
+    store = answers.active_store() if role == "model" else None
+    keyed = answers.call_key(str(model), input, **kwargs) if store is not None else None
+    if store is not None and keyed is not None:
+        kept = store.get(keyed[0])
+        if kept is not None:
+            for _ in range(kept.retries):
+                _count(RETRIES_KEY, role)
+            if kept.replaced:
+                _count(REPLACED_KEY, role)
+            return kept.output.model_copy(deep=True)
     max_retries = model.config.max_retries
     tries = 1 + (3 if max_retries is None else max(0, max_retries))
     for attempt in range(tries):
@@ -117,6 +133,8 @@ async def generate_once(
         output, replaced = without_surrogates(output)
         if replaced:
             _count(REPLACED_KEY, role)
+        if store is not None and keyed is not None:
+            store.put(keyed[0], keyed[1], answers.KeptAnswer(output, attempt, replaced))
         return output
     raise AssertionError("unreachable")  # the loop returns or raises
 

@@ -20,8 +20,9 @@ the log atomically. A traceback's ANSI rendering (``traceback_ansi``), which may
 key with colour codes or a line wrap, is replaced by the redacted plain traceback.
 
 Limits: a log is scrubbed when the run returns, so while a run is going (and after a
-``kill -9``) the samples it has flushed may still hold an echoed key; ``python -m
-privbench.runtime.log_secrets LOG...`` scrubs such a log, or one written by an older
+``kill -9``) the samples it has flushed may still hold an echoed key; ``--resume`` scrubs
+the log it starts from (``running.resume_task``), and ``python -m
+privbench.runtime.log_secrets LOG...`` scrubs one never resumed, or one written by an older
 privbench — with the key's variable set in that shell if the key is not ``sk-...``-shaped.
 """
 

@@ -1,5 +1,8 @@
 """One progress line on stderr while a privbench command runs: done / failed / remaining.
 
+A sample cut off by Ctrl-C or SIGTERM is counted as ``interrupted``, not as failed:
+nothing went wrong with it, and ``--resume`` runs it.
+
 Why: a run against a slow or failing endpoint must never look like a hang. privbench runs
 inspect without its full-screen display (so output is the same in a terminal, a pipe or
 CI) and listens to inspect's own sample hooks instead of counting by itself. The line is
@@ -15,6 +18,8 @@ from dataclasses import dataclass
 
 from inspect_ai.hooks import Hooks, SampleEnd, TaskEnd, TaskStart, hooks
 
+from privbench.runtime.log_reading import was_cancelled
+
 INTERVAL_S = 5.0
 
 
@@ -26,17 +31,20 @@ class Tally:
     already_done: int = 0
     done: int = 0
     failed: int = 0
+    interrupted: int = 0
     last_print: float = 0.0
     last_change: float = 0.0
 
     @property
     def remaining(self) -> int:
-        return max(0, self.total - self.already_done - self.done - self.failed)
+        finished = self.already_done + self.done + self.failed + self.interrupted
+        return max(0, self.total - finished)
 
     def line(self) -> str:
         earlier = f" (+{self.already_done} from the resumed log)" if self.already_done else ""
+        interrupted = f"{self.interrupted} interrupted, " if self.interrupted else ""
         return (
-            f"progress: {self.done} done{earlier}, {self.failed} failed, "
+            f"progress: {self.done} done{earlier}, {self.failed} failed, {interrupted}"
             f"{self.remaining} remaining of {self.total}"
         )
 
@@ -89,7 +97,9 @@ class ProgressHook(Hooks):
         tally = _State.tally
         if tally is None:
             return
-        if data.sample.error is not None and not data.sample.scores:
+        if was_cancelled(data.sample):
+            tally.interrupted += 1
+        elif data.sample.error is not None and not data.sample.scores:
             tally.failed += 1
         else:
             tally.done += 1

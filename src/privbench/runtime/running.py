@@ -4,7 +4,8 @@ Why here: Priv-IQ and SpatialTrust runs share everything about *how* they run â€
 model's and the judge's generation settings, the reachability checks before anything is
 paid for, the judge's own connection limit, sample retries, a run that stops once items
 keep failing, Ctrl-C / SIGTERM that leave a resumable log, ``--resume`` through inspect's
-``eval_retry`` (completed samples are never sent again), logging settings measured by
+``eval_retry`` (completed samples are never sent again, nor an answer the model already
+gave: :mod:`privbench.runtime.answers`), logging settings measured by
 ``bench/judge_throughput.py`` and fewer GC pauses â€” and differ only in the task.
 """
 
@@ -25,15 +26,23 @@ from typing import Any, Protocol
 
 from inspect_ai import Task, eval_retry
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog, EvalSpec, read_eval_log, read_eval_log_sample_summaries
+from inspect_ai.log import (
+    EvalLog,
+    EvalSampleSummary,
+    EvalSpec,
+    read_eval_log,
+    read_eval_log_sample_summaries,
+)
 from inspect_ai.model import GenerateConfig, Model, ModelConfig
 from inspect_ai.solver import TaskState
 from rich.console import RenderableType
 
+from privbench.runtime import answers
 from privbench.runtime.errors import PrivbenchError, UsageError, describe_failure
 from privbench.runtime.gc_tuning import fewer_gc_pauses
 from privbench.runtime.judge_check import check_endpoint, make_judge, make_model
 from privbench.runtime.judging import DEFAULT_JUDGE, alias_warning, is_offline, undated_alias
+from privbench.runtime.log_reading import sample_error, was_cancelled
 from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.record import RunIdentity, expected_ids
 from privbench.runtime.redaction import redact_url
@@ -288,12 +297,18 @@ def run_task(
     _check_endpoints(subject, judge if needs_judge else None, options)
     n_samples = len(task.dataset) * options.judge_runs
     settings = {**_inspect_settings(options, max_samples, n_samples), **options.eval_args}
-    return _kept(
-        _run(
-            lambda: inspect_eval(task, model=subject or model, model_roles=roles, **settings),
-            options.log_dir,
+    token = answers.new_token() if subject is not None else None
+    if token is not None:  # eval_retry keeps the log's metadata: a resume finds the answers
+        settings["metadata"] = {**(settings.get("metadata") or {}), answers.ANSWERS_KEY: token}
+    with answers.keeping_answers(token):
+        log = _kept(
+            _run(
+                lambda: inspect_eval(task, model=subject or model, model_roles=roles, **settings),
+                options.log_dir,
+            )
         )
-    )
+    _forget_answers_if_complete(log, token)
+    return log
 
 
 def run_model_task(
@@ -319,6 +334,53 @@ def run_model_task(
     )
 
 
+@dataclass(frozen=True)
+class LogCounts:
+    """What a log holds, per sample: what ``--resume`` keeps and what it sends again."""
+
+    completed: int
+    """Finished samples (scored, or graded as unscored): kept, never sent again."""
+    failed: int
+    """Samples that failed after retries: sent again."""
+    interrupted: int
+    """Samples cut off by Ctrl-C / SIGTERM (in the log with no result): sent again."""
+    not_run: int
+    """Samples the log does not hold (never started, or in flight at ``kill -9``)."""
+    completed_samples: frozenset[str] = frozenset()
+    """The ``id:epoch`` of each completed sample."""
+
+    @property
+    def to_send(self) -> int:
+        return self.failed + self.interrupted + self.not_run
+
+
+def sample_summaries(path: str) -> list[EvalSampleSummary] | None:
+    """A log's sample summaries; a log cut short by ``kill -9`` is read from what it
+    flushed; None when nothing can be read."""
+    try:
+        return read_eval_log_sample_summaries(path)
+    except Exception:
+        from inspect_ai.log._recover import read_crashed_eval_log
+
+        try:
+            return list(asyncio.run(read_crashed_eval_log(path)).summaries)
+        except Exception:
+            return None
+
+
+def log_counts(location: str | Path, header: EvalLog) -> LogCounts:
+    """Count a log's samples from the samples it holds (a log cut short by ``kill -9``,
+    whose header has no results, is counted from what it flushed)."""
+    summaries = sample_summaries(str(location)) or []
+    interrupted = sum(1 for s in summaries if was_cancelled(s))
+    failed = sum(1 for s in summaries if sample_error(s) is not None and not was_cancelled(s))
+    completed = frozenset(f"{s.id}:{s.epoch}" for s in summaries if sample_error(s) is None)
+    expected = _expected_samples(header)
+    return LogCounts(
+        len(completed), failed, interrupted, max(0, expected - len(summaries)), completed
+    )
+
+
 def read_log_header(location: str | Path) -> tuple[EvalLog, int]:
     """A log's header and its completed samples; a log cut short by ``kill -9`` is read
     from what it flushed."""
@@ -327,7 +389,6 @@ def read_log_header(location: str | Path) -> tuple[EvalLog, int]:
         raise UsageError(f"--resume {path}: no such log file")
     try:
         header = read_eval_log(path, header_only=True)
-        return header, header.results.completed_samples if header.results else 0
     except Exception:
         from inspect_ai.log._recover import read_crashed_eval_log
 
@@ -335,22 +396,8 @@ def read_log_header(location: str | Path) -> tuple[EvalLog, int]:
             crashed = asyncio.run(read_crashed_eval_log(path))
         except Exception:
             raise UsageError(f"{path}: not an inspect log, or one too damaged to read") from None
-        log = EvalLog(eval=crashed.eval, plan=crashed.plan, status="started", location=path)
-        return log, len(crashed.summaries)
-
-
-def _unfinished(location: str, header: EvalLog) -> tuple[int, int]:
-    """(failed, not run) samples of a log: what ``--resume`` sends again."""
-    try:
-        summaries = read_eval_log_sample_summaries(location)
-    except Exception:  # a log cut short by kill -9: only what it flushed is known
-        return 0, max(
-            0,
-            _expected_samples(header) - (header.results.completed_samples if header.results else 0),
-        )
-    failed = sum(1 for s in summaries if s.error is not None and not s.scores)
-    finished = sum(1 for s in summaries if s.error is None or s.scores)
-    return failed, max(0, _expected_samples(header) - finished - failed)
+        header = EvalLog(eval=crashed.eval, plan=crashed.plan, status="started", location=path)
+    return header, log_counts(path, header).completed
 
 
 def _expected_samples(header: EvalLog) -> int:
@@ -383,30 +430,38 @@ def resume_task(
 ) -> EvalLog:
     """Continue the run of log ``location`` with inspect's ``eval_retry``.
 
-    Completed samples are taken from the log, never sent again; failed and missing ones
-    are sent (also after a run that ended with failed items, whose log is otherwise
-    "complete"). The model, the judge, the task options and the generation settings are
+    Completed samples are taken from the log, never sent again; failed, interrupted and
+    missing ones are sent (also after a run that ended with failed items, whose log is
+    otherwise "complete"), each taking the answers the model already gave from the run's
+    kept answers. The log is scrubbed of echoed keys first (a run killed with ``kill -9``
+    never scrubbed it). The model, the judge, the task options and the generation settings are
     the log's; the endpoints are the ones configured now (a server moved to another port
     is followed), and a line says so when they differ from the log's. Both endpoints are
     checked first, and the new log is one complete run.
     """
     ensure_writable_dir(options.log_dir, "--log-dir")
-    header, done = read_log_header(location)
+    header, _ = read_log_header(location)
     spec = header.eval
     if RunIdentity.from_log(header).task not in task_names:
         raise UsageError(
             f"--resume {location}: a log of {spec.task}, not of {' or '.join(task_names)}"
         )
-    failed, not_run = _unfinished(str(location), header)
-    if header.status == "success" and not failed and not not_run:
+    _scrub_resumed(location)
+    counts = log_counts(location, header)
+    if header.status == "success" and not counts.to_send:
         raise UsageError(
             f"--resume {location}: that run is complete; `privbench show` prints its tables"
         )
     subject, judge = _current_endpoints(spec, options)
     _check_endpoints(subject, judge, options)
+    token = answers.token_of(header)
+    kept = answers.AnswerStore.open(token).samples_with_answers() if token else set()
+    reused = len(kept - counts.completed_samples)
     print(
-        f"resuming {location}: {failed + not_run} item(s) will be sent "
-        f"({failed} failed, {not_run} not run); {done} completed are kept",
+        f"resuming {location}: {counts.to_send} item(s) will be sent "
+        f"({counts.failed} failed, {counts.interrupted} interrupted, {counts.not_run} not run); "
+        f"{counts.completed} completed are kept"
+        + (f"; {reused} answer(s) the model already gave are reused" if reused else ""),
         file=sys.stderr,
     )
     retried: str | EvalLog = str(location)
@@ -435,7 +490,46 @@ def resume_task(
     settings = _inspect_settings(options, max_samples, samples)
     settings.pop("log_realtime")
     settings.pop("log_header_only")
-    return _kept(_run(lambda: eval_retry(retried, **settings), options.log_dir, already_done=done))
+    with answers.keeping_answers(token):
+        log = _kept(
+            _run(
+                lambda: eval_retry(retried, **settings),
+                options.log_dir,
+                already_done=counts.completed,
+            )
+        )
+    _forget_answers_if_complete(log, token)
+    return log
+
+
+def _scrub_resumed(location: str | Path) -> None:
+    """Scrub the log a resume starts from (a run killed with ``kill -9`` never scrubbed
+    what it had flushed): one line when a key was found, or when it cannot be checked."""
+    from privbench.runtime.log_secrets import scrub_log
+
+    try:
+        rewritten = scrub_log(location)
+    except Exception as error:  # a log cut short mid-write: the resumed log is scrubbed
+        print(
+            f"resume: {location} could not be checked for API keys ({type(error).__name__}); "
+            "the new log is scrubbed when the run ends",
+            file=sys.stderr,
+        )
+        return
+    if rewritten:
+        print(
+            f"resume: {location} held an API key or URL password an endpoint echoed; "
+            "it was redacted in that log",
+            file=sys.stderr,
+        )
+
+
+def _forget_answers_if_complete(log: EvalLog, token: str | None) -> None:
+    """Delete the run's kept answers once nothing is left for a ``--resume`` to send."""
+    if token is None or log.status != "success" or not log.location:
+        return
+    if log_counts(str(log.location), log).to_send == 0:
+        answers.discard(token)
 
 
 def _say_moved(role: str, before: str | None, now: str | None) -> None:
@@ -523,6 +617,8 @@ class RunOutcome:
             return failed or None
         if failed:
             return f"run stopped: {failed}"
+        if self.log.status == "started":  # inspect never finished the log
+            return "the run did not finish (it was killed, or is still going elsewhere)"
         message = self.log.error.message if self.log.error else self.log.status
         last_line = " ".join(message.strip().splitlines()[-1:]) if message else ""
         if _DISK_FULL.search(message or ""):
@@ -542,6 +638,8 @@ class RunOutcome:
         if self.error is not None:
             message = self.log.error.message if self.log.error else ""
             when = "there is space" if _DISK_FULL.search(message) else "the endpoint answers"
+            if self.log.status == "started":
+                when = "it is not running"
             raise PrivbenchError(
                 f"{self.error}; what completed is in {self.log_location} "
                 f"(--resume it once {when}: completed items are not sent again)"
