@@ -26,7 +26,8 @@ from loopback_server import LoopbackServer
 
 from privbench.analysis.agreement import read_ratings
 from privbench.analysis.rating_files import KEY_FILE, RATERS_FOLDER, read_key
-from privbench.analysis.survey import SurveyFiles, export_survey, payload_of_form, stratum_of
+from privbench.analysis.strata import stratum_of
+from privbench.analysis.survey import SurveyFiles, export_survey, payload_of_form
 from privbench.priviq.api import grade_priviq
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
 from privbench.review.access import require_token
@@ -410,7 +411,7 @@ def test_a_draw_from_a_mostly_zero_run_spans_the_score_strata(
         for item in key.items.values():
             assert item.stratum == stratum_of(item.judge_score)
         strata = {s["stratum"]: s for s in key.strata}
-        assert [strata[s]["graded"] for s in ("0.0", "0.1–0.4", "0.5–0.9", "1.0")] == [
+        assert [strata[s]["available"] for s in ("0.0", "0.1–0.4", "0.5–0.9", "1.0")] == [
             32, 4, 2, 2,
         ]  # fmt: skip
         assert sum(int(str(s["drawn"])) for s in key.strata) == 10

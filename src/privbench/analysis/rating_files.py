@@ -15,12 +15,12 @@ judge scores lives in the key, which stays with the researcher.
 
     {"format": "privbench-survey-key", "version": 1, "warning": "…", "survey": "s-…",
      "name": "Survey 1", "scale": 1, "seed": 0, "draw": "stratified by judge score, …",
-     "strata": [{"stratum": "0.0", "judge_scores": "[0, 0]", "graded": 80, "drawn": 3}, …],
+     "strata": [{"stratum": "0.0", "grades": "[0, 0]", "available": 80, "drawn": 3}, …],
      "items": {"k-…": {"run": "openai/gpt-4o", "item": "v1_6", "judge_score": 0.8,
                        "stratum": "0.5–0.9"}}}
 
   ``judge_score`` is the judge's mean over its runs, on 0–1 as in the logs; ``strata``
-  says how many graded items each judge-score band held and how many were drawn.
+  says how many graded items each judge-score band held and how many were drawn from it.
 
 Reading returns values plus :class:`~privbench.runtime.errors.Problem` lists naming the
 file and the field, so ``agreement`` can report every defect in one line.
@@ -70,7 +70,8 @@ class SurveyKey:
     items: dict[str, KeyItem]
     path: Path | None = None
     strata: list[dict[str, object]] = field(default_factory=list)
-    """How the draw was spread: each judge-score stratum's band, graded and drawn items."""
+    """How the draw was spread: each judge-score stratum's band, graded items available
+    and items drawn."""
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Blind rating forms for judge–human agreement studies (``privbench survey export``).
 
 Draws graded Priv-IQ samples (seeded), spreading the draw over every run so each model
-is represented, and over judge-score strata (:data:`STRATA`) and competencies so that
+is represented, and over judge-score strata (:mod:`.strata`) and competencies so that
 the ratings span the scale (see :func:`draw_samples`); shuffles them (seeded, per survey) and names each by an opaque
 id drawn from the same seed. Why opaque ids and a separate key: a rater who sees the
 judge's score or the model's name is no longer an independent rater. The output folder:
@@ -43,6 +43,7 @@ from privbench.analysis.rating_files import (
     key_document,
 )
 from privbench.analysis.runs import load_results
+from privbench.analysis.strata import spread_draw, strata_counts, stratum_of
 from privbench.generate.writing import dump_json
 from privbench.runtime.errors import UsageError
 
@@ -57,43 +58,6 @@ DATA_ID = "rating-data"
 _DATA_OPEN = f'<script type="application/json" id="{DATA_ID}">'
 
 
-@dataclass(frozen=True)
-class Stratum:
-    """A band of judge scores (0–1, the judge's mean over its runs) the draw spreads over."""
-
-    name: str
-    low: float
-    high: float
-    closed_high: bool
-
-    def holds(self, score: float) -> bool:
-        return self.low <= score <= self.high if self.closed_high else self.low <= score < self.high
-
-
-STRATA: tuple[Stratum, ...] = (
-    Stratum("0.0", 0.0, 0.0, True),
-    Stratum("0.1–0.4", 0.0, 0.5, False),
-    Stratum("0.5–0.9", 0.5, 1.0, False),
-    Stratum("1.0", 1.0, 1.0, True),
-)
-"""The judge-score strata, first match wins (so 0.0 is its own, then above 0 and below 0.5).
-
-Why strata: a weak model's answers are mostly 0.0; a plain random draw of 10 then holds
-eight zeros, and ICC and ρ over so little spread say nothing about agreement. Drawing as
-evenly as the logs allow from each band gives raters answers across the whole scale."""
-
-
-_ORDER = {stratum.name: k for k, stratum in enumerate(STRATA)}
-
-
-def stratum_of(score: float) -> str:
-    """The name of the stratum ``score`` falls in."""
-    for stratum in STRATA:
-        if stratum.holds(score):
-            return stratum.name
-    raise ValueError(f"judge score {score!r} is outside 0–1")
-
-
 def _competencies(value: object) -> tuple[str, ...]:
     return tuple(value) if isinstance(value, list | tuple) else ()
 
@@ -101,12 +65,10 @@ def _competencies(value: object) -> tuple[str, ...]:
 def draw_samples(priviq: pd.DataFrame, n: int, seed: int) -> pd.DataFrame:
     """``n`` graded (run, item) pairs, spread over runs, judge-score strata and competencies.
 
-    Every run is represented first (one item each, from the stratum least drawn so far);
-    then each next item comes from the stratum drawn least so far that has items left
-    (equal shares as far as the logs allow), within it from the run with the fewest items
-    drawn, and within that run the item whose
-    competencies are least drawn so far, ties broken by a seeded order. The result has a
-    ``stratum`` column (:data:`STRATA`).
+    Why strata: a weak model's answers are mostly 0.0; a plain random draw of 10 then holds
+    eight zeros, and ICC and ρ over so little spread say nothing about agreement. The draw
+    is :func:`~privbench.analysis.strata.spread_draw` (every run first, then the judge-score
+    stratum least drawn so far); the result has a ``stratum`` column.
     """
     graded = priviq.groupby(["run", "item"], sort=False).agg(
         score=("score", "mean"),
@@ -123,55 +85,20 @@ def draw_samples(priviq: pd.DataFrame, n: int, seed: int) -> pd.DataFrame:
     runs = list(dict.fromkeys(graded["run"]))
     if n < len(runs):
         raise UsageError(f"--n {n} is smaller than the {len(runs)} models to represent")
-    rng = np.random.default_rng(seed)
-    left = [int(i) for i in rng.permutation(len(graded))]  # the seeded order of ties
-    per_run = dict.fromkeys(runs, 0)
-    per_stratum = {stratum.name: 0 for stratum in STRATA}
-    per_competency: dict[str, int] = {}
-    chosen: list[int] = []
-
-    def take(candidates: list[int]) -> None:
-        def need(i: int) -> int:
-            codes = _competencies(graded.at[i, "competencies"])
-            return min((per_competency.get(code, 0) for code in codes), default=0)
-
-        best = min(candidates, key=lambda i: (need(i), left.index(i)))
-        left.remove(best)
-        chosen.append(best)
-        per_run[str(graded.at[best, "run"])] += 1
-        per_stratum[str(graded.at[best, "stratum"])] += 1
-        for code in _competencies(graded.at[best, "competencies"]):
-            per_competency[code] = per_competency.get(code, 0) + 1
-
-    for run in runs:  # every model first, each from the stratum least drawn so far
-        own = [i for i in left if graded.at[i, "run"] == run]
-        least = min(per_stratum[str(graded.at[i, "stratum"])] for i in own)
-        take([i for i in own if per_stratum[str(graded.at[i, "stratum"])] == least])
-    while len(chosen) < n and left:
-        # the stratum drawn least so far that has items left (ties: in STRATA order)
-        open_strata = {str(graded.at[i, "stratum"]) for i in left}
-        stratum = min(open_strata, key=lambda name: (per_stratum[name], _ORDER[name]))
-        pool = [i for i in left if graded.at[i, "stratum"] == stratum]
-        fewest = min(per_run[str(graded.at[i, "run"])] for i in pool)
-        take([i for i in pool if per_run[str(graded.at[i, "run"])] == fewest])
+    chosen = spread_draw(
+        list(graded["stratum"]),
+        [_competencies(value) for value in graded["competencies"]],
+        n,
+        seed,
+        groups=[str(run) for run in graded["run"]],
+    )
     return graded.loc[chosen].reset_index(drop=True)
 
 
 def strata_of(priviq: pd.DataFrame, drawn: pd.DataFrame) -> list[dict[str, object]]:
     """What the key says of the draw: each stratum's band, graded items and items drawn."""
     graded = priviq.groupby(["run", "item"], sort=False)["score"].mean().dropna()
-    available = pd.Series([stratum_of(float(s)) for s in graded]).value_counts()
-    taken = drawn["stratum"].value_counts()
-    return [
-        {
-            "stratum": stratum.name,
-            "judge_scores": f"[{stratum.low:g}, {stratum.high:g}"
-            + ("]" if stratum.closed_high else ")"),
-            "graded": int(available.get(stratum.name, 0)),
-            "drawn": int(taken.get(stratum.name, 0)),
-        }
-        for stratum in STRATA
-    ]
+    return strata_counts([stratum_of(float(s)) for s in graded], list(drawn["stratum"]))
 
 
 def survey_rng(seed: int, survey: str) -> np.random.Generator:
