@@ -48,6 +48,7 @@ class _Card(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 
+_UNBOUNDED = 1e9
 Count = Annotated[NonNegativeInt, Field(strict=True)]
 Number = StrictFloat | StrictInt
 Correlation = Annotated[Number, Field(ge=-1.0, le=1.0)]
@@ -58,18 +59,20 @@ GradeGap = Annotated[Number, Field(ge=0.0, le=1.0)]
 """A mean absolute gap between two grades on 0–1: in [0, 1]."""
 SignedGap = Annotated[Number, Field(ge=-1.0, le=1.0)]
 """A mean signed gap between two grades on 0–1 (bias): in [−1, 1]."""
-Limit = Annotated[Number, Field(ge=-2.0, le=2.0)]
-"""A limit of agreement (bias ± 1.96 SD of gaps in [−1, 1]): in [−2, 2]."""
+Limit = Annotated[Number, Field(ge=-3.0, le=3.0)]
+"""A limit of agreement (bias ± 1.96 SD of gaps in [−1, 1], SD ≤ 1): in [−3, 3]."""
+Icc = Annotated[Number, Field(ge=-_UNBOUNDED, le=1.0)]
+"""ICC(2,1): at most 1; a sample ICC can fall below −1 on degenerate data."""
 
 _GRADE_RANGES: dict[str, tuple[float, float]] = {
     "spearman": (-1.0, 1.0),
-    "icc": (-1.0, 1.0),
+    "icc": (-_UNBOUNDED, 1.0),
     "kappa_quadratic": (-1.0, 1.0),
     "mae": (0.0, 1.0),
     "within_0_1": (0.0, 1.0),
     "bias": (-1.0, 1.0),
-    "loa_low": (-2.0, 2.0),
-    "loa_high": (-2.0, 2.0),
+    "loa_low": (-3.0, 3.0),
+    "loa_high": (-3.0, 3.0),
 }
 """Each Priv-IQ agreement figure's range: its interval in ``ci`` must lie in it too."""
 
@@ -79,7 +82,7 @@ class GradeFigures(_Card):
 
     n: Count
     spearman: Correlation | None
-    icc: Correlation | None
+    icc: Icc | None
     mae: GradeGap | None
     within_0_1: Share | None
     kappa_quadratic: Correlation | None
@@ -119,6 +122,34 @@ class VerdictFigures(_Card):
     unscored: Count
 
 
+class SanityFigures(_Card):
+    """The sanity probe: reference answers graded against themselves (1.0 is right)."""
+
+    protocol: str
+    n: Count
+    mean: Share | None
+    lowest: Share | None
+    unscored: Count
+    passed: bool
+    min_mean: Share
+
+
+class ProbeFigures(_Card):
+    """One bias probe variant under one protocol: mean grades and the paired change."""
+
+    probe: str
+    description: str
+    variant: str
+    protocol: str
+    n: Count
+    mean_base: Share | None
+    mean_variant: Share | None
+    mean_change: SignedGap | None
+    change_low: SignedGap | None
+    change_high: SignedGap | None
+    unscored: Count
+
+
 class JudgeCard(_Card):
     """One check of one judge under one protocol and prompt, on one reference set."""
 
@@ -139,8 +170,16 @@ class JudgeCard(_Card):
     checked: Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")]
     """The day of the check, ``YYYY-MM-DD`` (UTC)."""
     judge_runs: Annotated[StrictInt, Field(ge=1)] = 1
+    judge_temperature: Annotated[Number, Field(ge=0.0, le=10.0)] | None = None
+    """The judge's sampling temperature in the check (None: the offline judge has none)."""
     grades: GradeFigures | None = None
     verdicts: VerdictFigures | None = None
+    sanity: SanityFigures | None = None
+    """The sanity probe under the card's protocol (None: not run)."""
+    probes: list[ProbeFigures] = Field(default_factory=list)
+    """The bias probes, under each protocol probed (empty: not run)."""
+    warnings: list[str] = Field(default_factory=list)
+    """What makes the figures doubtful (a failed sanity probe): shown wherever the card is."""
 
     def agreement(self, location: str) -> JudgeAgreement:
         """The figures a run records and shows (``location``: where the card was found)."""
@@ -157,6 +196,7 @@ class JudgeCard(_Card):
             verdict_n=verdicts.n_factors if verdicts else 0,
             checked=self.checked,
             card=location,
+            warnings=list(self.warnings),
         )
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from inspect_ai.hooks import Hooks, SampleEnd, TaskEnd, TaskStart, hooks
@@ -28,6 +30,8 @@ class Tally:
     failed: int = 0
     last_print: float = 0.0
     last_change: float = 0.0
+    label: str = ""
+    """What this run is, when a command makes several (``judge check``'s phases)."""
 
     @property
     def remaining(self) -> int:
@@ -35,8 +39,9 @@ class Tally:
 
     def line(self) -> str:
         earlier = f" (+{self.already_done} from the resumed log)" if self.already_done else ""
+        which = f" [{self.label}]" if self.label else ""
         return (
-            f"progress: {self.done} done{earlier}, {self.failed} failed, "
+            f"progress{which}: {self.done} done{earlier}, {self.failed} failed, "
             f"{self.remaining} remaining of {self.total}"
         )
 
@@ -45,6 +50,18 @@ class _State:
     active: bool = False
     already_done: int = 0
     tally: Tally | None = None
+    label: str = ""
+
+
+@contextmanager
+def labelled(label: str) -> Iterator[None]:
+    """Label the progress lines of the runs started inside (a command's phase), so that
+    a command that makes several runs says which one a line counts."""
+    before, _State.label = _State.label, label
+    try:
+        yield
+    finally:
+        _State.label = before
 
 
 def start(already_done: int = 0) -> None:
@@ -83,7 +100,9 @@ class ProgressHook(Hooks):
         elif isinstance(limit, tuple):
             samples = min(samples, limit[1] - limit[0])
         epochs = spec.config.epochs or 1
-        _State.tally = Tally(total=samples * epochs, already_done=_State.already_done)
+        _State.tally = Tally(
+            total=samples * epochs, already_done=_State.already_done, label=_State.label
+        )
 
     async def on_sample_end(self, data: SampleEnd) -> None:
         tally = _State.tally
