@@ -30,6 +30,7 @@ import json
 import math
 import sys
 from collections.abc import Sequence
+from contextlib import redirect_stdout
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -89,7 +90,6 @@ from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
     read_log_header,
-    resume_task,
     run_task,
 )
 from privbench.shipped import PRIVIQ_SUITE
@@ -382,47 +382,49 @@ def phase_tag(task: Task, options: RunOptions) -> str:
     return f"judge-check-{digest[:20]}"
 
 
-def _logged_step(log_dir: str, tag: str) -> tuple[EvalLog, bool] | None:
-    """The newest log in ``log_dir`` tagged ``tag`` and whether it is complete (every
-    sample graded without error)."""
+def _tagged_logs(log_dir: str, tag: str) -> list[EvalLog]:
+    """The headers of the logs in ``log_dir`` tagged ``tag``, oldest first."""
     folder = Path(log_dir)
     if not folder.is_dir():
-        return None
+        return []
     paths = [*folder.glob("*.eval"), *folder.glob("*.json")]
-    for path in sorted(paths, key=lambda p: p.stat().st_mtime, reverse=True):
+    found: list[EvalLog] = []
+    for path in sorted(paths, key=lambda p: p.stat().st_mtime):
         try:
             header, _ = read_log_header(path)
         except (UsageError, OSError):
             continue
-        if tag not in (header.eval.tags or []):
-            continue
-        if header.status != "success":
-            return header, False
-        try:
-            summaries = read_eval_log_sample_summaries(str(path))
-        except Exception:  # a log inspect cannot read in full: resumed, not reused
-            return header, False
-        failed = any(s.error is not None and not s.scores for s in summaries)
-        return header, not failed
-    return None
+        if tag in (header.eval.tags or []):
+            found.append(header)
+    return found
+
+
+def _complete(header: EvalLog) -> bool:
+    """Whether a log ran to the end with every sample graded without error."""
+    if header.status != "success":
+        return False
+    try:
+        summaries = read_eval_log_sample_summaries(str(header.location))
+    except Exception:  # a log inspect cannot read in full is not reused
+        return False
+    return not any(s.error is not None and not s.scores for s in summaries)
 
 
 def run_step(task: Task, label: str, options: RunOptions, *, resume: bool,
-             needs_judge: bool = True) -> EvalLog:  # fmt: skip
-    """Run one step of the check (its progress lines labelled); with ``resume``, reuse its
-    complete log or continue its interrupted one. Ctrl-C or a failed run stops the check."""
-    tag = phase_tag(task, options)
-    max_samples = 2 * options.judge_connections
+             needs_judge: bool = True, tag: str | None = None) -> EvalLog:  # fmt: skip
+    """Run one step of the check, its progress lines labelled and its log tagged (``tag``,
+    default :func:`phase_tag`); with ``resume``, a complete log of the step is reused and
+    nothing is sent. Ctrl-C or a failed run stops the check with one line."""
+    tag = tag or phase_tag(task, options)
+    if resume:
+        complete = [log for log in _tagged_logs(options.log_dir, tag) if _complete(log)]
+        if complete:
+            print(f"resume: {label}: complete in {complete[-1].location}, nothing sent",
+                  file=sys.stderr)  # fmt: skip
+            return complete[-1]
+    tagged = replace(options, eval_args={**options.eval_args, "tags": [tag]})
     with progress.labelled(f"judge check: {label}"):
-        found = _logged_step(options.log_dir, tag) if resume else None
-        if found is not None and found[1]:
-            log = found[0]
-            print(f"resume: {label}: complete in {log.location}, nothing sent", file=sys.stderr)
-        elif found is not None:
-            log = resume_task(str(found[0].location), (task.name,), options, max_samples)
-        else:
-            tagged = replace(options, eval_args={**options.eval_args, "tags": [tag]})
-            log = run_task(task, NO_MODEL, tagged, needs_judge, max_samples)
+        log = run_task(task, NO_MODEL, tagged, needs_judge, 2 * options.judge_connections)
     if log.status == "cancelled":
         raise CheckInterrupted(
             f"interrupted: partial log {log.location} ({label}); rerun the same command with "
@@ -437,23 +439,64 @@ def run_step(task: Task, label: str, options: RunOptions, *, resume: bool,
     return log
 
 
+def _graded_before(log_dir: str, tag: str, judge_runs: int) -> tuple[dict[str, ItemGrades],
+                                                                     list[str], list[str]]:  # fmt: skip
+    """What earlier logs of a step hold: every answer graded all ``judge_runs`` times (a
+    newer log's grade wins), the models the judge reported, and the logs."""
+    kept: dict[str, ItemGrades] = {}
+    reported: list[str] = []
+    logs: list[str] = []
+    for header in _tagged_logs(log_dir, tag):
+        try:
+            graded = priviq_log(header)
+        except Exception:  # a log too damaged to read: its answers are sent again
+            continue
+        logs.append(str(header.location))
+        reported += graded.versions.record()["judge"]
+        kept.update({g.id: g for g in graded.grades if len(g.runs) == judge_runs})
+    return kept, reported, logs
+
+
 def _run(cases: Sequence[CheckCase], name: str, label: str, protocol: str,
          options: RunOptions, judge_runs: int, resume: bool,
-         ) -> tuple[EvalLog, list[ItemGrades], list[str]]:  # fmt: skip
-    """Grade ``cases`` in one inspect run; the grades and the models the judge reported."""
-    task = judge_check_task(
-        cases,
-        name=name,
-        judge=options.task_judge,
-        protocol=protocol,
-        judge_runs=judge_runs,
-        cache=options.generation.cache,
-    )
-    log = run_step(task, label, replace(options, protocol=protocol, judge_runs=judge_runs),
-                   resume=resume)  # fmt: skip
-    graded = priviq_log(log)
-    reported = graded.versions.record()["judge"]
-    return log, graded.grades, reported
+         ) -> tuple[list[str], list[ItemGrades], list[str]]:  # fmt: skip
+    """Grade ``cases`` in one inspect run: the logs, the grades (in case order) and the
+    models the judge reported. With ``resume``, answers graded in earlier logs of this step
+    (the same answers, judge and settings) are kept and only the others are sent."""
+    settings = replace(options, protocol=protocol, judge_runs=judge_runs)
+
+    def task_of(chosen: Sequence[CheckCase]) -> Task:
+        with redirect_stdout(sys.stderr):  # inspect's hook banner, printed as a model is made
+            return judge_check_task(
+                chosen,
+                name=name,
+                judge=options.task_judge,
+                protocol=protocol,
+                judge_runs=judge_runs,
+                cache=options.generation.cache,
+            )
+
+    tag = phase_tag(task_of(cases), settings)
+    kept: dict[str, ItemGrades] = {}
+    reported: list[str] = []
+    logs: list[str] = []
+    if resume:
+        kept, reported, logs = _graded_before(options.log_dir, tag, judge_runs)
+    remaining = [case for case in cases if case.id not in kept]
+    if remaining:
+        if kept:
+            print(f"resume: {label}: {len(kept)} answer(s) graded in earlier logs are kept; "
+                  f"{len(remaining)} will be sent", file=sys.stderr)  # fmt: skip
+        log = run_step(task_of(remaining), label, settings, resume=False, tag=tag)
+        graded = priviq_log(log)
+        kept.update({g.id: g for g in graded.grades})
+        reported += graded.versions.record()["judge"]
+        logs.append(str(log.location))
+    else:
+        print(f"resume: {label}: every answer is graded in earlier logs, nothing sent",
+              file=sys.stderr)  # fmt: skip
+    grades = [kept[case.id] for case in cases if case.id in kept]
+    return logs, grades, list(dict.fromkeys(reported))
 
 
 def _grade_check(
@@ -503,9 +546,10 @@ def _probes(request: CheckRequest, options: RunOptions) -> tuple[list[ProbeResul
     results: list[ProbeResult] = []
     logs: list[str] = []
     for protocol in _probe_protocols(options.judge, options.protocol):
-        log, grades, _ = _run(check_cases, "judge_check_probes", f"bias probes, {protocol}",
-                              protocol, options, 1, request.resume)  # fmt: skip
-        logs.append(str(log.location))
+        step_logs, grades, _ = _run(check_cases, "judge_check_probes",
+                                    f"bias probes, {protocol}", protocol, options, 1,
+                                    request.resume)  # fmt: skip
+        logs += step_logs
         by_case = {g.id: g.mean for g in grades}
         name, _ = protocol_identity(protocol, options.judge)
         results += summarise_probes(cases, by_case, name, seed=request.seed)
@@ -651,7 +695,7 @@ def check_judge(request: CheckRequest, options: RunOptions) -> CheckResult:
     if request.probe_data is not None:
         load_priviq(request.probe_data)
     protocol, prompt_hash = protocol_identity(options.protocol, judge)
-    log, grades, reported = _run(
+    logs, grades, reported = _run(
         _cases(reference), "judge_check", "reference answers", options.protocol, options,
         options.judge_runs, request.resume,
     )  # fmt: skip
@@ -659,15 +703,15 @@ def check_judge(request: CheckRequest, options: RunOptions) -> CheckResult:
     result = CheckResult(
         judge, protocol, prompt_hash, options.judge_runs,
         _grade_check(reference, grades, reported, request.seed), judge_temperature=temperature,
-        logs=[str(log.location)],
+        logs=logs,
     )  # fmt: skip
     sanity = sanity_cases(reference.items, request.seed)
     if sanity:
-        sanity_log, sanity_grades, _ = _run(
+        sanity_logs, sanity_grades, _ = _run(
             sanity, "judge_check_sanity", "sanity probe", options.protocol, options, 1,
             request.resume,
         )  # fmt: skip
-        result.logs.append(str(sanity_log.location))
+        result.logs += sanity_logs
         result.sanity = summarise_sanity(sanity, {g.id: g.mean for g in sanity_grades}, protocol)
     if request.probes:
         result.probes, probe_logs = _probes(request, options)
@@ -678,9 +722,10 @@ def check_judge(request: CheckRequest, options: RunOptions) -> CheckResult:
             return run_step(task, "SpatialTrust verdicts", options, resume=request.resume,
                             needs_judge=needs_judge)  # fmt: skip
 
-        result.verdicts, verdict_log = check_spatial_verdicts(
-            verdict_sets, options, run=verdict_step
-        )
+        with redirect_stdout(sys.stderr):  # inspect's hook banner, as the judge is made
+            result.verdicts, verdict_log = check_spatial_verdicts(
+                verdict_sets, options, run=verdict_step
+            )
         result.logs.append(str(verdict_log.location))
     checked = _today()
     cards = [_grade_card(result, checked)]

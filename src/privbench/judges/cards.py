@@ -19,7 +19,7 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -49,19 +49,27 @@ class _Card(BaseModel):
 
 
 _UNBOUNDED = 1e9
+_ROUNDING = 1e-9
+"""Slack at each bound: a figure computed in floating point may pass it by a rounding."""
+
+
+def _within(low: float, high: float) -> Any:
+    return Field(ge=low - _ROUNDING, le=high + _ROUNDING)
+
+
 Count = Annotated[NonNegativeInt, Field(strict=True)]
 Number = StrictFloat | StrictInt
-Correlation = Annotated[Number, Field(ge=-1.0, le=1.0)]
+Correlation = Annotated[Number, _within(-1.0, 1.0)]
 """ρ, ICC, κ: a correlation-like figure lies in [−1, 1]."""
-Share = Annotated[Number, Field(ge=0.0, le=1.0)]
+Share = Annotated[Number, _within(0.0, 1.0)]
 """A share or an accuracy: in [0, 1]."""
-GradeGap = Annotated[Number, Field(ge=0.0, le=1.0)]
+GradeGap = Annotated[Number, _within(0.0, 1.0)]
 """A mean absolute gap between two grades on 0–1: in [0, 1]."""
-SignedGap = Annotated[Number, Field(ge=-1.0, le=1.0)]
+SignedGap = Annotated[Number, _within(-1.0, 1.0)]
 """A mean signed gap between two grades on 0–1 (bias): in [−1, 1]."""
-Limit = Annotated[Number, Field(ge=-3.0, le=3.0)]
+Limit = Annotated[Number, _within(-3.0, 3.0)]
 """A limit of agreement (bias ± 1.96 SD of gaps in [−1, 1], SD ≤ 1): in [−3, 3]."""
-Icc = Annotated[Number, Field(ge=-_UNBOUNDED, le=1.0)]
+Icc = Annotated[Number, _within(-_UNBOUNDED, 1.0)]
 """ICC(2,1): at most 1; a sample ICC can fall below −1 on degenerate data."""
 
 _GRADE_RANGES: dict[str, tuple[float, float]] = {
@@ -105,7 +113,8 @@ class GradeFigures(_Card):
             low, high = bounds
             least, most = _GRADE_RANGES[key]
             for value in (low, high):
-                if value is not None and not (math.isfinite(value) and least <= value <= most):
+                inside = least - _ROUNDING <= value <= most + _ROUNDING if value is not None else True
+                if value is not None and not (math.isfinite(value) and inside):
                     raise ValueError(f"ci.{key}: {value!r} is outside [{least:g}, {most:g}]")
             if low is not None and high is not None and low > high:
                 raise ValueError(f"ci.{key}: low {low!r} above high {high!r}")
