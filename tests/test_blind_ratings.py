@@ -389,9 +389,7 @@ def weak_logs(server: LoopbackServer, tmp_path: Path) -> Path:
     for k, score in enumerate(WEAK_SCORES):
         server.script(f"weak answer w{k:02d} ", str(score))
     answers = {item: f"weak answer {item} " for item in items}
-    grade_priviq(
-        data, write_json(tmp_path / "weak.json", answers), options=run_options(tmp_path)
-    )
+    grade_priviq(data, write_json(tmp_path / "weak.json", answers), options=run_options(tmp_path))
     return tmp_path / "logs"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import JUDGE, error_line, privbench
@@ -128,7 +129,8 @@ def test_a_bad_given_card_is_one_line(tmp_path: Path, priviq_dir: Path, text: st
 
 
 def _forged(card: dict[str, object], **changes: object) -> dict[str, object]:
-    forged = json.loads(json.dumps(card))
+    """``card`` with each ``a__b`` field (``card["a"]["b"]``) set to its value."""
+    forged: dict[str, Any] = json.loads(json.dumps(card))
     for dotted, value in changes.items():
         *parents, last = dotted.split("__")
         target = forged

@@ -347,8 +347,20 @@ def test_a_judge_that_fails_the_sanity_probe_is_a_warning_everywhere(
     grades = {row["prediction"]: row["score"] for row in rows}
     _judge_by(server, lambda p: grades.get(p, 0.0))  # the references themselves: 0.0
     reference = _write(tmp_path / "ref.jsonl", rows)
-    args = ("judge", "check", "--judge", JUDGE, "--against", reference, "--no-probes",
-            "--no-verdicts", "--judge-protocol", "hardened", "--log-dir", tmp_path / "logs")
+    args = (
+        "judge",
+        "check",
+        "--judge",
+        JUDGE,
+        "--against",
+        reference,
+        "--no-probes",
+        "--no-verdicts",
+        "--judge-protocol",
+        "hardened",
+        "--log-dir",
+        tmp_path / "logs",
+    )
     result = privbench(*args, "--json")
     assert result.returncode == 0, result.stderr
     document = json.loads(result.stdout)

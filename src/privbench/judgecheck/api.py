@@ -82,8 +82,8 @@ from privbench.priviq.judge import PROTOCOLS
 from privbench.priviq.log import priviq_log
 from privbench.priviq.plan import add_judge_runs, shown_to_judge
 from privbench.priviq.scorer import protocol_identity
-from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime import progress
+from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.judging import is_offline
 from privbench.runtime.running import (

@@ -113,7 +113,9 @@ class GradeFigures(_Card):
             low, high = bounds
             least, most = _GRADE_RANGES[key]
             for value in (low, high):
-                inside = least - _ROUNDING <= value <= most + _ROUNDING if value is not None else True
+                inside = (
+                    least - _ROUNDING <= value <= most + _ROUNDING if value is not None else True
+                )
                 if value is not None and not (math.isfinite(value) and inside):
                     raise ValueError(f"ci.{key}: {value!r} is outside [{least:g}, {most:g}]")
             if low is not None and high is not None and low > high:

@@ -165,7 +165,9 @@ def grade_plan(
             judge_runs=options.judge_runs,
         )
         reused += options.judge_runs - runs
-        add_judge_runs(plan, options.protocol, item.question, item.answer, shown_to_judge(raw), runs)
+        add_judge_runs(
+            plan, options.protocol, item.question, item.answer, shown_to_judge(raw), runs
+        )
     if reused:
         plan.notes.append(f"{reused} judge run(s) reused from --grades: not sent")
     return plan
