@@ -386,6 +386,9 @@ def test_a_judge_that_fails_the_sanity_probe_is_a_warning_everywhere(
     )  # fmt: skip
     assert graded.returncode == 0, graded.stderr
     assert f"WARNING: {warning}" in json.loads(graded.stdout)["judge_agreement"]
+    report = privbench("report", tmp_path / "runs", "-o", tmp_path / "report.html")
+    assert report.returncode == 0, report.stderr
+    assert "WARNING: sanity probe failed" in (tmp_path / "report.html").read_text("utf-8")
 
 
 def test_a_sound_judge_passes_the_sanity_probe_and_the_card_records_the_check(

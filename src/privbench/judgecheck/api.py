@@ -601,6 +601,7 @@ def check_plan(request: CheckRequest, options: RunOptions) -> CallPlan:
         return plan
     reference = _reference(request, judge)
     steps: list[str] = []
+    probe_calls = 0
 
     def counted(label: str, before: int) -> None:
         steps.append(f"{label} {_calls(plan) - before:,}")
@@ -624,6 +625,7 @@ def check_plan(request: CheckRequest, options: RunOptions) -> CallPlan:
                 add_judge_runs(plan, protocol, probe.question, probe.reference,
                                shown_to_judge(probe.prediction), 1)  # fmt: skip
         counted(f"bias probes ({len(probes)} answers × {len(protocols)} protocol(s))", before)
+        probe_calls = _calls(plan) - before
     verdict_sets = shipped_verdict_sets() if request.verdicts is None else list(request.verdicts)
     before = _calls(plan)
     for item in read_verdict_sets(verdict_sets) if verdict_sets else []:
@@ -631,6 +633,12 @@ def check_plan(request: CheckRequest, options: RunOptions) -> CallPlan:
     if verdict_sets:
         counted("SpatialTrust verdicts", before)
     plan.notes.append("expected judge calls per step: " + "; ".join(steps))
+    if probe_calls > len(reference.items) * options.judge_runs:
+        cheaper = max(1, request.probe_items // 4)
+        plan.notes.append(
+            f"the bias probes are the largest step: --probe-items {cheaper} or --no-probes "
+            "makes them cheaper"
+        )
     if request.limit is None:
         plan.notes.append("--limit N grades a sample of N reference answers instead of all")
     return plan
