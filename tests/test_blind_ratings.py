@@ -26,6 +26,7 @@ from loopback_server import LoopbackServer
 
 from privbench.analysis.agreement import read_ratings
 from privbench.analysis.rating_files import KEY_FILE, RATERS_FOLDER, read_key
+from privbench.analysis.strata import stratum_of
 from privbench.analysis.survey import SurveyFiles, export_survey, payload_of_form
 from privbench.priviq.api import grade_priviq
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
@@ -111,7 +112,7 @@ def test_the_sheet_for_raters_is_blind_and_the_key_holds_the_judge(
 ) -> None:
     sheet = pd.read_csv(exported.sheet)
     assert list(sheet.columns) == [
-        "item_id", "rater", "score", "survey", "question", "reference", "answer",
+        "item_id", "rater", "score", "survey", "image", "question", "reference", "answer",
     ]  # fmt: skip
     assert set(sheet["rater"]) == {"rater1", "rater2"} and sheet["score"].isna().all()
     assert list(dict.fromkeys(sheet["item_id"])) == _ids(exported)  # the form's order
@@ -436,3 +437,52 @@ def test_the_ratings_api_takes_only_a_score_from_a_named_rater(
     for response in (missing, unknown_item):
         assert response.status_code == 404
         assert str(tmp_path) not in response.text and "survey_key" not in response.text
+
+
+WEAK_SCORES = [0.0] * 32 + [0.3] * 4 + [0.7] * 2 + [1.0] * 2
+"""A weak model's judge scores: most answers 0.0, a few across the rest of the scale."""
+
+
+@pytest.fixture
+def weak_logs(server: LoopbackServer, tmp_path: Path) -> Path:
+    """One graded run of 40 items, 32 of them 0.0 (as a weak model's run looks)."""
+    codes = ["VizPriv", "Law", "NER", "Know", "PrivRisk"]
+    items = {
+        f"w{k:02d}": {"imagename": "", "question": f"Question {k}?", "answer": f"Ref {k}",
+                      "capability": [codes[k % len(codes)]]}
+        for k in range(len(WEAK_SCORES))
+    }  # fmt: skip
+    data = write_dataset(tmp_path / "data", items)
+    for k, score in enumerate(WEAK_SCORES):
+        server.script(f"weak answer w{k:02d} ", str(score))
+    answers = {item: f"weak answer {item} " for item in items}
+    grade_priviq(data, write_json(tmp_path / "weak.json", answers), options=run_options(tmp_path))
+    return tmp_path / "logs"
+
+
+def test_a_draw_from_a_mostly_zero_run_spans_the_score_strata(
+    weak_logs: Path, tmp_path: Path
+) -> None:
+    for seed in range(3):
+        files = export_survey([weak_logs], tmp_path / f"s{seed}", n=10, seed=seed, raters=1)
+        key = read_key(files.key)
+        scores = [item.judge_score for item in key.items.values()]
+        assert len(scores) == 10
+        assert scores.count(0.0) <= 3  # a plain random draw holds about 8 zeros
+        assert {0.0, 0.3, 0.7, 1.0} <= set(scores)
+        assert {item.stratum for item in key.items.values()} == {
+            "0.0", "0.1–0.4", "0.5–0.9", "1.0",
+        }  # fmt: skip
+        for item in key.items.values():
+            assert item.stratum == stratum_of(item.judge_score)
+        strata = {s["stratum"]: s for s in key.strata}
+        assert [strata[s]["available"] for s in ("0.0", "0.1–0.4", "0.5–0.9", "1.0")] == [
+            32, 4, 2, 2,
+        ]  # fmt: skip
+        assert sum(int(str(s["drawn"])) for s in key.strata) == 10
+        assert strata["0.5–0.9"]["drawn"] == 2 and strata["1.0"]["drawn"] == 2
+        document = json.loads(files.key.read_text(encoding="utf-8"))
+        assert document["draw"].startswith("stratified by judge score")
+        sheet = pd.read_csv(files.sheet)
+        by_id = {opaque: item.item for opaque, item in key.items.items()}
+        assert list(sheet["image"]) == [f"{by_id[i]}.png" for i in sheet["item_id"]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import JUDGE, error_line, privbench
@@ -125,3 +126,75 @@ def test_a_bad_given_card_is_one_line(tmp_path: Path, priviq_dir: Path, text: st
     )  # fmt: skip
     assert result.returncode != 0
     assert "card.json" in error_line(result)
+
+
+def _forged(card: dict[str, object], **changes: object) -> dict[str, object]:
+    """``card`` with each ``a__b`` field (``card["a"]["b"]``) set to its value."""
+    forged: dict[str, Any] = json.loads(json.dumps(card))
+    for dotted, value in changes.items():
+        *parents, last = dotted.split("__")
+        target = forged
+        for part in parents:
+            target = target[part]
+        target[last] = value
+    return forged
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"judge": "openai-api/other/judge"}, "judge"),
+        ({"grades__spearman": 7.5}, "grades.spearman"),
+        ({"grades__mae": -0.5}, "grades.mae"),
+        ({"grades__within_0_1": 3.0}, "grades.within_0_1"),
+        ({"grades__n": -4}, "grades.n"),
+        ({"grades__n": True}, "grades.n"),
+        ({"grades__ci__spearman": [0.9, 0.2]}, "ci.spearman"),
+    ],
+)
+def test_a_forged_cached_card_is_named_and_ignored(
+    server: object,
+    tmp_path: Path,
+    priviq_dir: Path,
+    predictions: Path,
+    changes: dict[str, object],
+    field: str,
+) -> None:
+    """A card in the cache under this judge's name, claiming figures no check can give, or
+    naming another judge, is not shown: one warning line names the file and the field."""
+    protocol, prompt_hash = protocol_identity("paper", JUDGE)
+    genuine = json.loads(_card_for_loopback(tmp_path).read_text(encoding="utf-8"))
+    cached = card_path("priviq", JUDGE, protocol, prompt_hash)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    cached.write_text(json.dumps(_forged(genuine, **changes)), encoding="utf-8")
+    server.script("answer", "0.5")  # type: ignore[attr-defined]
+    result = privbench(
+        "grade", "priviq", "--data", priviq_dir, "--predictions", predictions, "--judge", JUDGE,
+        "--log-dir", tmp_path / "logs", "--out", tmp_path / "out", "--json",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["judge_card"] is None
+    assert document["judge_agreement"] == NOT_CHECKED
+    warnings = [line for line in result.stderr.splitlines() if "judge card ignored" in line]
+    assert len(warnings) == 1, result.stderr
+    assert str(cached) in warnings[0] and field in warnings[0]
+    shown = privbench("show", document["log"])
+    assert shown.returncode == 0, shown.stderr
+    assert "7.50" not in shown.stdout and NOT_CHECKED in shown.stdout
+
+
+def test_a_genuine_cached_card_is_still_shown(
+    server: object, tmp_path: Path, priviq_dir: Path, predictions: Path
+) -> None:
+    protocol, prompt_hash = protocol_identity("paper", JUDGE)
+    card = read_card(_card_for_loopback(tmp_path))
+    write_card(card, card_path("priviq", JUDGE, protocol, prompt_hash))
+    server.script("answer", "0.5")  # type: ignore[attr-defined]
+    result = privbench(
+        "grade", "priviq", "--data", priviq_dir, "--predictions", predictions, "--judge", JUDGE,
+        "--log-dir", tmp_path / "logs", "--out", tmp_path / "out", "--json",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "judge card ignored" not in result.stderr
+    assert json.loads(result.stdout)["judge_agreement"].startswith("judge agreement with")

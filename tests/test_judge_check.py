@@ -154,7 +154,7 @@ def test_known_noise_gives_the_designed_test_retest_figures(
     def grade_of(prediction: str) -> float:
         seen[prediction] = seen.get(prediction, 0) + 1
         bump = 0.2 if prediction in noisy and seen[prediction] == 2 else 0.0
-        return min(1.0, float(grades[prediction]) + bump)
+        return min(1.0, float(grades.get(prediction, 1.0)) + bump)
 
     _judge_by(server, grade_of)
     document = _check(
@@ -176,7 +176,7 @@ def test_unreadable_replies_are_counted_as_unscored_not_graded(
     rows = _items(12)
     grades = {row["prediction"]: row["score"] for row in rows}
     gibberish = rows[3]["prediction"]
-    _judge_by(server, lambda p: None if p == gibberish else grades[p])
+    _judge_by(server, lambda p: None if p == gibberish else grades.get(p, 1.0))
     document = _check(tmp_path, "--against", _write(tmp_path / "ref.jsonl", rows), "--no-probes")
     assert document["unscored"] == 1
     assert document["unscored_items"] == [rows[3]["id"]]
@@ -251,7 +251,7 @@ def test_ctrl_c_stops_the_check_and_a_cached_rerun_pays_only_for_the_rest(
 ) -> None:
     rows = _items(40)
     grades = {row["prediction"]: row["score"] for row in rows}
-    _judge_by(server, lambda p: grades[p])
+    _judge_by(server, lambda p: grades.get(p, 1.0))  # the sanity probe's references: 1.0
     server.latency = 0.2
     reference = _write(tmp_path / "ref.jsonl", rows)
     args: list[str | Path] = ["judge", "check", "--judge", JUDGE, "--against", reference,
@@ -261,16 +261,203 @@ def test_ctrl_c_stops_the_check_and_a_cached_rerun_pays_only_for_the_rest(
         command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env=os.environ.copy(),
     )  # fmt: skip
-    wait_for(server, "correctness score", 8)
+    wait_for(server, r"answer-\d\d", 8)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert "interrupted: partial log" in stderr
-    sent = server.count("correctness score")
+    sent = server.count(r"answer-\d\d")
     assert sent < 40
     result = privbench(*args, "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["n"] == 40
     # the answered calls come from the cache; at most the ones in flight are paid twice
-    assert server.count("correctness score") <= 40 + 4
+    assert server.count(r"answer-\d\d") <= 40 + 4
+
+
+def _labelled_progress(stderr: str) -> set[str]:
+    return set(re.findall(r"^progress \[judge check: ([^\]]+)\]", stderr, re.MULTILINE))
+
+
+def test_limit_grades_a_sample_spread_over_the_grade_strata(
+    server: LoopbackServer, tmp_path: Path
+) -> None:
+    rows = _items(33)
+    for row in rows[:25]:
+        row["score"] = 0.0  # most of the set is 0.0, as a weak model's answers are
+    grades = {row["prediction"]: row["score"] for row in rows}
+    _judge_by(server, lambda p: grades.get(p, 1.0))
+    reference = _write(tmp_path / "ref.jsonl", rows)
+    document = _check(tmp_path, "--against", reference, "--no-probes", "--limit", "8")
+    assert document["n"] == 8
+    assert document["reference_set"] == "ref.jsonl, sample of 8 of 33 (seed 0)"
+    assert server.count(r"answer-\d\d") == 8  # only the sample is sent
+    sampled = {d["id"] for d in document["disagreements"]} | set(document["unscored_items"])
+    assert len(sampled) <= 8
+    levels = {row["score"] for row in rows}
+    assert len(levels) > 4
+    # a plain random 8 of 33 holds about 6 zeros; the sample spreads over the strata
+    protocol, prompt_hash = protocol_identity("paper", JUDGE)
+    card = read_card(card_path("priviq", JUDGE, protocol, prompt_hash))
+    assert card.reference_set == document["reference_set"]
+    assert card.grades is not None and card.grades.n == 8
+
+
+def test_the_dry_run_of_a_limited_check_shows_its_calls_and_cost(tmp_path: Path) -> None:
+    def dry(*extra: str) -> Any:
+        result = privbench(
+            "judge", "check", "--judge", "openai/gpt-4o-2024-08-06", "--dry-run", "--json",
+            "--log-dir", tmp_path / "logs", *extra,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        return json.loads(result.stdout)
+
+    whole, limited = dry(), dry("--limit", "50", "--no-probes", "--no-verdicts")
+    assert limited["calls"]["judge"] == 50 + 10  # the sample and the sanity probe
+    assert whole["calls"]["judge"] > 10 * limited["calls"]["judge"]
+    assert 0 < limited["cost_usd"] < whole["cost_usd"] / 10
+    steps = [note for note in limited["notes"] if note.startswith("expected judge calls")]
+    assert steps == ["expected judge calls per step: reference answers (50 × 1 run(s)) 50; "
+                     "sanity probe 10"]  # fmt: skip
+
+
+def test_the_dry_run_counts_an_answer_as_cut_for_the_judge(tmp_path: Path) -> None:
+    rows = _items(1)
+    rows[0]["prediction"] = "word " * 200_000  # a million characters; the judge sees 32,000
+    reference = _write(tmp_path / "ref.jsonl", rows)
+    result = privbench(
+        "judge", "check", "--judge", JUDGE, "--against", reference, "--no-probes",
+        "--no-verdicts", "--dry-run", "--json", "--log-dir", tmp_path / "logs",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    tokens = json.loads(result.stdout)["tokens"]["judge"]
+    # each of the 3 tries shows the judge 32,000 characters (~8,000 tokens), not 1,000,000
+    # (~250,000 tokens): at most ~50,000 with the sanity probe, not ~750,000
+    assert tokens["input_at_most"] < 100_000
+
+
+def test_a_judge_that_fails_the_sanity_probe_is_a_warning_everywhere(
+    server: LoopbackServer, tmp_path: Path, priviq_dir: Path, predictions: Path
+) -> None:
+    """A judge that grades the reference answer, given as the answer, 0.0 (as one that
+    misreads the hardened fence does) is flagged on the terminal, in --json, on the card
+    and on every run that shows the card."""
+    rows = _items(12)
+    grades = {row["prediction"]: row["score"] for row in rows}
+    _judge_by(server, lambda p: grades.get(p, 0.0))  # the references themselves: 0.0
+    reference = _write(tmp_path / "ref.jsonl", rows)
+    args = (
+        "judge",
+        "check",
+        "--judge",
+        JUDGE,
+        "--against",
+        reference,
+        "--no-probes",
+        "--no-verdicts",
+        "--judge-protocol",
+        "hardened",
+        "--log-dir",
+        tmp_path / "logs",
+    )
+    result = privbench(*args, "--json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["mae"] == pytest.approx(0.0)  # the agreement figures alone look perfect
+    assert document["sanity"]["passed"] is False and document["sanity"]["mean"] == 0.0
+    assert document["sanity"]["n"] == 10
+    (warning,) = document["warnings"]
+    assert warning.startswith("sanity probe failed") and "hardened" in warning
+    assert f"warning: {warning}" in result.stderr
+    assert {"reference answers", "sanity probe"} <= _labelled_progress(result.stderr)
+    terminal = privbench(*args)
+    assert terminal.returncode == 0, terminal.stderr
+    assert terminal.stdout.startswith(f"WARNING: {warning}")
+    assert "sanity probe (FAILED)" in terminal.stdout
+    protocol, prompt_hash = protocol_identity("hardened", JUDGE)
+    card = read_card(card_path("priviq", JUDGE, protocol, prompt_hash))
+    assert card.warnings == [warning]
+    assert card.sanity is not None and not card.sanity.passed
+    server.script("answer-", '{"score": 0.5, "reason": "r"}')
+    graded = privbench(
+        "grade", "priviq", "--data", priviq_dir, "--predictions", predictions, "--judge",
+        JUDGE, "--judge-protocol", "hardened", "--log-dir", tmp_path / "runs", "--json",
+    )  # fmt: skip
+    assert graded.returncode == 0, graded.stderr
+    assert f"WARNING: {warning}" in json.loads(graded.stdout)["judge_agreement"]
+    report = privbench("report", tmp_path / "runs", "-o", tmp_path / "report.html")
+    assert report.returncode == 0, report.stderr
+    assert "WARNING: sanity probe failed" in (tmp_path / "report.html").read_text("utf-8")
+
+
+def test_a_sound_judge_passes_the_sanity_probe_and_the_card_records_the_check(
+    server: LoopbackServer, tmp_path: Path
+) -> None:
+    rows = _items(6)
+    grades = {row["prediction"]: row["score"] for row in rows}
+    _judge_by(server, lambda p: grades.get(p, 1.0))
+    reference = _write(tmp_path / "ref.jsonl", rows)
+    document = _check(tmp_path, "--against", reference, "--probe-items", "2",
+                      "--judge-temperature", "0.3")  # fmt: skip
+    assert document["warnings"] == [] and document["sanity"]["passed"] is True
+    assert document["judge_temperature"] == 0.3
+    protocol, prompt_hash = protocol_identity("paper", JUDGE)
+    card = read_card(card_path("priviq", JUDGE, protocol, prompt_hash))
+    assert card.judge_temperature == 0.3 and card.warnings == []
+    assert {p.protocol for p in card.probes} == {"paper", "hardened"}
+    assert {p.probe for p in card.probes} == {"verbosity", "steering", "list_vs_prose",
+                                              "refusal"}  # fmt: skip
+
+
+def test_an_escape_sequence_in_a_reference_id_is_printed_escaped(
+    server: LoopbackServer, tmp_path: Path
+) -> None:
+    rows = _items(4)
+    rows[1]["id"] = "r\x1b[2J\x1b[31mred\u202e"
+    _judge_by(server, lambda p: 1.0)  # disagrees with every reference grade below 1.0
+    reference = _write(tmp_path / "ref.jsonl", rows)
+    result = privbench(
+        "judge", "check", "--judge", JUDGE, "--against", reference, "--no-probes",
+        "--no-verdicts", "--log-dir", tmp_path / "logs",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
+    assert "r\\x1b[2J\\x1b[31mred\\u202e" in result.stdout
+
+
+def test_ctrl_c_without_cache_then_resume_pays_only_for_the_rest(
+    server: LoopbackServer, tmp_path: Path
+) -> None:
+    rows = _items(40)
+    grades = {row["prediction"]: row["score"] for row in rows}
+    _judge_by(server, lambda p: grades.get(p, 1.0))
+    server.latency = 0.2
+    reference = _write(tmp_path / "ref.jsonl", rows)
+    args: list[str | Path] = ["judge", "check", "--judge", JUDGE, "--against", reference,
+            "--no-probes", "--no-verdicts", "--judge-connections", "4",
+            "--log-dir", tmp_path / "logs"]  # fmt: skip
+    process = subprocess.Popen(
+        command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=os.environ.copy(),
+    )  # fmt: skip
+    wait_for(server, r"answer-\d\d", 8)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert "--resume" in error_line(subprocess.CompletedProcess([], 130, "", stderr))
+    first = server.count(r"answer-\d\d")
+    assert first < 40
+    result = privbench(*args, "--resume", "--json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["n"] == 40 and document["sanity"]["n"] == 10
+    # what completed is kept; at most the calls in flight at Ctrl-C are paid twice
+    assert server.count(r"answer-\d\d") <= 40 + 4
+    sanity_calls = server.count(r"correctness score") - server.count(r"answer-\d\d")
+    again = privbench(*args, "--resume", "--json")  # every step complete: nothing is sent
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["n"] == 40
+    assert server.count(r"correctness score") - server.count(r"answer-\d\d") == sanity_calls
+    assert server.count(r"answer-\d\d") <= 40 + 4
+    assert "nothing sent" in again.stderr

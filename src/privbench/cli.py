@@ -1719,6 +1719,23 @@ def judge_check_command(
     probe_items: Annotated[
         int, typer.Option("--probe-items", min=1, help="Items each probe is built on.")
     ] = 20,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            "--limit",
+            min=1,
+            help="Grade a sample of N reference answers, spread over grade strata and "
+            "competencies (--dry-run shows the calls and cost).",
+        ),
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Reuse each step's complete log in --log-dir and continue an interrupted "
+            "one (same options): nothing graded is paid twice.",
+        ),
+    ] = False,
     card_dir: Annotated[
         Path | None,
         typer.Option("--card-dir", help="Also write the judge cards into this folder."),
@@ -1751,12 +1768,16 @@ def judge_check_command(
             probes=not no_probes,
             probe_data=_priviq_data(data),
             probe_items=probe_items,
+            limit=limit,
+            resume=resume,
             card_dir=card_dir,
         )
         if dry_run:
             _dry_run(check_plan(request, options), prices, as_json)
             return
         result = check_judge(request, options)
+        for warning in result.warnings:
+            typer.echo(f"warning: {warning}", err=True)
         if as_json:
             print_json(result.json())
             return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 
 def fmt(value: float | None) -> str:
     """One decimal, as in the papers' tables; an en dash for a cell with nothing scored."""
@@ -31,3 +33,20 @@ def tokens_line(totals: dict[str, dict[str, int]]) -> str:
         if counts["total"]
     ]
     return "tokens: " + ("; ".join(parts) if parts else "none recorded (local or no model)")
+
+
+def printable_id(text: str) -> str:
+    """An id or name from a file, safe to print: control and format characters (an ESC
+    drives the terminal, a right-to-left override reorders the line) and lone surrogates
+    are shown as escapes (``\\x1b``); everything else as is."""
+    return "".join(
+        char.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(char) in _UNPRINTABLE and char not in _JOINERS
+        else char
+        for char in text
+    )
+
+
+_UNPRINTABLE = ("Cc", "Cf", "Cs")
+_JOINERS = "\u200c\u200d"
+"""Zero-width (non-)joiners: format characters that emoji and some scripts need."""

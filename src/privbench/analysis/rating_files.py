@@ -14,10 +14,13 @@ judge scores lives in the key, which stays with the researcher.
   folder; never sent to raters)::
 
     {"format": "privbench-survey-key", "version": 1, "warning": "…", "survey": "s-…",
-     "name": "Survey 1", "scale": 1, "seed": 0,
-     "items": {"k-…": {"run": "openai/gpt-4o", "item": "v1_6", "judge_score": 0.8}}}
+     "name": "Survey 1", "scale": 1, "seed": 0, "draw": "stratified by judge score, …",
+     "strata": [{"stratum": "0.0", "grades": "[0, 0]", "available": 80, "drawn": 3}, …],
+     "items": {"k-…": {"run": "openai/gpt-4o", "item": "v1_6", "judge_score": 0.8,
+                       "stratum": "0.5–0.9"}}}
 
-  ``judge_score`` is the judge's mean over its runs, on 0–1 as in the logs.
+  ``judge_score`` is the judge's mean over its runs, on 0–1 as in the logs; ``strata``
+  says how many graded items each judge-score band held and how many were drawn from it.
 
 Reading returns values plus :class:`~privbench.runtime.errors.Problem` lists naming the
 file and the field, so ``agreement`` can report every defect in one line.
@@ -26,7 +29,7 @@ file and the field, so ``agreement`` can report every defect in one line.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from privbench.json_files import read_json_object
@@ -52,6 +55,8 @@ class KeyItem:
     run: str
     item: str
     judge_score: float
+    stratum: str = ""
+    """The judge-score stratum it was drawn from (empty in keys written before strata)."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,9 @@ class SurveyKey:
     seed: int
     items: dict[str, KeyItem]
     path: Path | None = None
+    strata: list[dict[str, object]] = field(default_factory=list)
+    """How the draw was spread: each judge-score stratum's band, graded items available
+    and items drawn."""
 
 
 @dataclass(frozen=True)
@@ -101,8 +109,15 @@ def key_document(key: SurveyKey) -> dict[str, object]:
         "name": key.name,
         "scale": key.scale,
         "seed": key.seed,
+        "draw": "stratified by judge score, then spread over models and competencies",
+        "strata": key.strata,
         "items": {
-            opaque: {"run": i.run, "item": i.item, "judge_score": i.judge_score}
+            opaque: {
+                "run": i.run,
+                "item": i.item,
+                "judge_score": i.judge_score,
+                "stratum": i.stratum,
+            }
             for opaque, i in key.items.items()
         },
     }
@@ -212,10 +227,22 @@ def read_key(path: Path) -> SurveyKey:
                     Problem(display, opaque, "items: needs run, item and judge_score in 0–1")
                 )
                 continue
-            items[opaque] = KeyItem(entry["run"], entry["item"], judge)
+            stratum = entry.get("stratum")
+            items[opaque] = KeyItem(
+                entry["run"], entry["item"], judge, stratum if isinstance(stratum, str) else ""
+            )
     if problems:
         raise DatasetError(problems)
-    return SurveyKey(survey, name, scale, int(seed) if isinstance(seed, int) else 0, items, path)
+    strata = data.get("strata")
+    return SurveyKey(
+        survey,
+        name,
+        scale,
+        int(seed) if isinstance(seed, int) else 0,
+        items,
+        path,
+        [s for s in strata if isinstance(s, dict)] if isinstance(strata, list) else [],
+    )
 
 
 def key_beside(path: Path) -> Path | None:

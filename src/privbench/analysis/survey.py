@@ -1,15 +1,18 @@
 """Blind rating forms for judge–human agreement studies (``privbench survey export``).
 
-Draws graded Priv-IQ samples at random (seeded), spreading the draw over every run so
-each model is represented, shuffles them (seeded, per survey) and names each by an opaque
+Draws graded Priv-IQ samples (seeded), spreading the draw over every run so each model
+is represented, and over judge-score strata (:mod:`.strata`) and competencies so that
+the ratings span the scale (see :func:`draw_samples`); shuffles them (seeded, per survey) and names each by an opaque
 id drawn from the same seed. Why opaque ids and a separate key: a rater who sees the
 judge's score or the model's name is no longer an independent rater. The output folder:
 
 * ``for_raters/survey.html`` — the form a rater opens offline (one answer at a time,
   ratings kept in the browser, a button that downloads the rater's rating file);
 * ``for_raters/survey.csv`` — the same items as a blind sheet (a blank row per rater and
-  item, no judge rows, no model) for raters who prefer a spreadsheet;
-* ``survey_key.json`` — the researcher's key: opaque id → run, item, judge score. It is
+  item, no judge rows, no model; the ``image`` column names the item's image file, which
+  the sheet cannot show) for raters who prefer a spreadsheet;
+* ``survey_key.json`` — the researcher's key: opaque id → run, item, judge score and
+  stratum, and the strata of the draw (graded and drawn per stratum). It is
   never sent to raters; ``privbench agreement`` reads it beside the ratings.
 
 The file formats are in :mod:`privbench.analysis.rating_files`.
@@ -40,10 +43,13 @@ from privbench.analysis.rating_files import (
     key_document,
 )
 from privbench.analysis.runs import load_results
+from privbench.analysis.strata import spread_draw, strata_counts, stratum_of
 from privbench.generate.writing import dump_json
 from privbench.runtime.errors import UsageError
 
-COLUMNS = ["item_id", "rater", "score", "survey", "question", "reference", "answer"]
+COLUMNS = [
+    "item_id", "rater", "score", "survey", "image", "question", "reference", "answer",
+]  # fmt: skip
 FORM_FILE = "survey.html"
 SHEET_FILE = "survey.csv"
 IMAGE_SIDE = 1024
@@ -52,29 +58,47 @@ DATA_ID = "rating-data"
 _DATA_OPEN = f'<script type="application/json" id="{DATA_ID}">'
 
 
+def _competencies(value: object) -> tuple[str, ...]:
+    return tuple(value) if isinstance(value, list | tuple) else ()
+
+
 def draw_samples(priviq: pd.DataFrame, n: int, seed: int) -> pd.DataFrame:
-    """``n`` graded (run, item) pairs, round-robin over runs so every run appears."""
+    """``n`` graded (run, item) pairs, spread over runs, judge-score strata and competencies.
+
+    Why strata: a weak model's answers are mostly 0.0; a plain random draw of 10 then holds
+    eight zeros, and ICC and ρ over so little spread say nothing about agreement. The draw
+    is :func:`~privbench.analysis.strata.spread_draw` (every run first, then the judge-score
+    stratum least drawn so far); the result has a ``stratum`` column.
+    """
     graded = priviq.groupby(["run", "item"], sort=False).agg(
         score=("score", "mean"),
         question=("question", "first"),
         reference=("reference", "first"),
         answer=("answer", "first"),
         image=("image", "first"),
+        competencies=("competencies", "first"),
     )
     graded = graded[graded["score"].notna()].reset_index()
     if graded.empty:
         raise UsageError("no sample of the logs has a judge score (all unscored)")
+    graded["stratum"] = [stratum_of(float(score)) for score in graded["score"]]
     runs = list(dict.fromkeys(graded["run"]))
     if n < len(runs):
         raise UsageError(f"--n {n} is smaller than the {len(runs)} models to represent")
-    rng = np.random.default_rng(seed)
-    pools = {run: list(rng.permutation(graded.index[graded["run"] == run])) for run in runs}
-    chosen: list[int] = []
-    while len(chosen) < n and any(pools.values()):
-        for run in runs:
-            if pools[run] and len(chosen) < n:
-                chosen.append(int(pools[run].pop()))
+    chosen = spread_draw(
+        list(graded["stratum"]),
+        [_competencies(value) for value in graded["competencies"]],
+        n,
+        seed,
+        groups=[str(run) for run in graded["run"]],
+    )
     return graded.loc[chosen].reset_index(drop=True)
+
+
+def strata_of(priviq: pd.DataFrame, drawn: pd.DataFrame) -> list[dict[str, object]]:
+    """What the key says of the draw: each stratum's band, graded items and items drawn."""
+    graded = priviq.groupby(["run", "item"], sort=False)["score"].mean().dropna()
+    return strata_counts([stratum_of(float(s)) for s in graded], list(drawn["stratum"]))
 
 
 def survey_rng(seed: int, survey: str) -> np.random.Generator:
@@ -201,6 +225,7 @@ def _sheet(survey: BlindSurvey, raters: int) -> pd.DataFrame:
             "rater": f"rater{k}",
             "score": math.nan,
             "survey": survey.name,
+            "image": Path(str(row["image"] or "")).name,
             "question": row["question"],
             "reference": row["reference"],
             "answer": row["answer"],
@@ -238,7 +263,8 @@ def export_survey(
     results = load_results(logs)
     if results.priviq.empty:
         raise UsageError("the logs hold no graded Priv-IQ samples")
-    drawn = blind(draw_samples(results.priviq, n, seed), seed, survey)
+    samples = draw_samples(results.priviq, n, seed)
+    drawn = blind(samples, seed, survey)
     for_raters = out_dir / RATERS_FOLDER
     for_raters.mkdir(parents=True, exist_ok=True)
     form = for_raters / FORM_FILE
@@ -251,9 +277,15 @@ def export_survey(
         scale,
         seed,
         {
-            opaque: KeyItem(str(row["run"]), str(row["item"]), round(float(row["score"]), 4))
+            opaque: KeyItem(
+                str(row["run"]),
+                str(row["item"]),
+                round(float(row["score"]), 4),
+                str(row["stratum"]),
+            )
             for opaque, row in zip(drawn.ids, drawn.items.to_dict("records"), strict=True)
         },
+        strata=strata_of(results.priviq, samples),
     )
     key_path = out_dir / KEY_FILE
     dump_json(key_document(key), key_path)

@@ -1,17 +1,22 @@
 """``privbench judge check`` as a Python API: grade reference answers, probe, write the card.
 
 What one check does, in order (each step an inspect run through the run machinery of
-``eval``/``grade``: reachability check, retries, connections, cache, log, Ctrl-C):
+``eval``/``grade``: reachability check, retries, connections, cache, log, Ctrl-C; each
+step's progress lines name it, and ``--resume`` reuses a step's complete log and continues
+an interrupted one):
 
 1. The reference-graded Priv-IQ answers (``--against`` files, else the shipped
-   calibration set) are graded by the judge under the run's protocol, ``judge_runs``
-   times each; agreement with the reference grades is measured overall and per
-   competency, with bootstrap intervals (:mod:`.statistics`), and, with two runs or more,
-   the judge's test–retest stability.
-2. Bias probes (:mod:`.probes`) on the shipped suite or ``--data``: the same wrong answer
+   calibration set; ``--limit N``: a sample of N spread over grade strata and
+   competencies, :mod:`privbench.analysis.strata`) are graded by the judge under the run's
+   protocol, ``judge_runs`` times each; agreement with the reference grades is measured
+   overall and per competency, with bootstrap intervals (:mod:`.statistics`), and, with
+   two runs or more, the judge's test–retest stability.
+2. The sanity probe (:mod:`.sanity`): reference answers graded against themselves; a
+   judge that does not give them the top grade is a warning on every output.
+3. Bias probes (:mod:`.probes`) on the shipped suite or ``--data``: the same wrong answer
    padded, steered, as a refusal; the same right answer as a list and as prose — under
    each Priv-IQ protocol.
-3. SpatialTrust q4/q5 verdicts against the shipped verdict sets (:mod:`.spatial`).
+4. SpatialTrust q4/q5 verdicts against the shipped verdict sets (:mod:`.spatial`).
 
 The result is written as judge cards (one per benchmark) to privbench's cache directory,
 where ``eval`` and ``grade`` find them by judge, protocol and prompt hash.
@@ -20,22 +25,30 @@ where ``eval`` and ``grade`` find them by judge, protocol and prompt hash.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 import math
+import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from contextlib import redirect_stdout
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog
+from inspect_ai import Task
+from inspect_ai.log import EvalLog, read_eval_log_sample_summaries
 from rich.console import RenderableType
 from rich.table import Table
 
+from privbench.analysis.strata import spread_draw, stratum_of
+from privbench.formatting import printable_id
 from privbench.judgecheck.probes import ProbeCase, ProbeResult, probe_cases, summarise_probes
 from privbench.judgecheck.references import (
     ReferenceSet,
     read_reference_grades,
     shipped_calibration_set,
 )
+from privbench.judgecheck.sanity import SanityResult, sanity_cases, summarise_sanity
 from privbench.judgecheck.spatial import (
     VerdictCheck,
     check_spatial_verdicts,
@@ -55,6 +68,8 @@ from privbench.judgecheck.task import CheckCase, judge_check_task
 from privbench.judges.cards import (
     GradeFigures,
     JudgeCard,
+    ProbeFigures,
+    SanityFigures,
     VerdictFigures,
     card_file,
     card_path,
@@ -65,12 +80,18 @@ from privbench.priviq.competencies import COMPETENCIES
 from privbench.priviq.dataset import load_priviq
 from privbench.priviq.judge import PROTOCOLS
 from privbench.priviq.log import priviq_log
-from privbench.priviq.plan import add_judge_runs
+from privbench.priviq.plan import add_judge_runs, shown_to_judge
 from privbench.priviq.scorer import protocol_identity
+from privbench.runtime import progress
 from privbench.runtime.cost.plan import CallPlan
-from privbench.runtime.errors import PrivbenchError
+from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.judging import is_offline
-from privbench.runtime.running import NO_MODEL, RunOptions, run_task
+from privbench.runtime.running import (
+    NO_MODEL,
+    RunOptions,
+    read_log_header,
+    run_task,
+)
 from privbench.shipped import PRIVIQ_SUITE
 from privbench.spatialtrust.judge import judge_identity as spatial_judge_identity
 from privbench.spatialtrust.plan import add_verdict_call
@@ -80,7 +101,7 @@ ALL = "all"
 
 
 class CheckInterrupted(PrivbenchError):
-    """Ctrl-C during a check: what completed is in the log; a rerun with ``--cache`` is free."""
+    """Ctrl-C during a check: what completed is in the log; ``--resume`` sends only the rest."""
 
     exit_code = 130
 
@@ -97,6 +118,11 @@ class CheckRequest:
     probe_data: Path | None = None
     """Priv-IQ data the probes are built from (default: the shipped suite)."""
     probe_items: int = 20
+    limit: int | None = None
+    """Grade a sample of this many reference answers, spread over grade strata and
+    competencies (None: all of them)."""
+    resume: bool = False
+    """Reuse each step's complete log in the log folder and continue an interrupted one."""
     seed: int = 0
     """Seeds the bootstrap and the probes' choice of items."""
     card_dir: Path | None = None
@@ -126,20 +152,31 @@ class CheckResult:
     prompt_hash: str
     judge_runs: int
     grades: GradeCheck
+    judge_temperature: float | None = None
+    """The judge's sampling temperature (None: the offline judge has none)."""
+    sanity: SanityResult | None = None
     probes: list[ProbeResult] = field(default_factory=list)
     verdicts: VerdictCheck | None = None
     logs: list[str] = field(default_factory=list)
     cards: list[str] = field(default_factory=list)
+
+    @property
+    def warnings(self) -> list[str]:
+        """What makes the check's figures doubtful: shown on every output and the card."""
+        warning = self.sanity.warning() if self.sanity is not None else None
+        return [warning] if warning else []
 
     def json(self) -> dict[str, Any]:
         """The one ``--json`` document: the figures over all items at the top level."""
         grades = self.grades
         figures = grades.figures.as_json()
         return {
+            "warnings": self.warnings,
             "judge": self.judge,
             "protocol": self.protocol,
             "prompt_hash": self.prompt_hash,
             "judge_runs": self.judge_runs,
+            "judge_temperature": self.judge_temperature,
             "reported_models": grades.reported_models,
             "reference_set": grades.reference.name,
             "set_hash": grades.reference.hash,
@@ -157,6 +194,7 @@ class CheckResult:
             },
             "disagreements": [d.as_json() for d in grades.disagreements],
             "retest": grades.retest.as_json() if grades.retest else None,
+            "sanity": self.sanity.as_json() if self.sanity else None,
             "probes": [p.as_json() for p in self.probes],
             "verdicts": self.verdicts.as_json() if self.verdicts else None,
             "logs": self.logs,
@@ -167,29 +205,49 @@ class CheckResult:
         """Tables and lines for the terminal, in the order of the check."""
         grades = self.grades
         left = ", ".join(f"{part} ({n})" for part, n in grades.reference.left_out.items())
-        parts: list[RenderableType] = [
-            f"judge {self.judge} ({', '.join(grades.reported_models) or 'no reply'}), "
-            f"protocol {self.protocol}, prompt {self.prompt_hash}, {self.judge_runs} "
-            f"judge run(s); reference grades: {grades.reference.name} "
+        reported = ", ".join(printable_id(m) for m in grades.reported_models) or "no reply"
+        temperature = (
+            "" if self.judge_temperature is None else f", temperature {self.judge_temperature:g}"
+        )
+        parts: list[RenderableType] = [f"WARNING: {warning}" for warning in self.warnings]
+        parts += [
+            f"judge {printable_id(self.judge)} ({reported}), protocol {self.protocol}, "
+            f"prompt {self.prompt_hash}, {self.judge_runs} judge run(s){temperature}; "
+            f"reference grades: {printable_id(grades.reference.name)} "
             f"(sha256 {grades.reference.hash}, n = {grades.figures.n})"
             + (f"; left out, the judge was tuned on them: {left}" if left else ""),
             _agreement_table(grades),
             _competency_table(grades),
         ]
         if grades.unscored:
+            listed = ", ".join(printable_id(i) for i in grades.unscored[:10])
             parts.append(
                 f"unscored: {len(grades.unscored)} item(s) whose judge replies never gave a "
-                f"grade (left out of the figures): {', '.join(grades.unscored[:10])}"
+                f"grade (left out of the figures): {listed}"
             )
         parts.append(_disagreement_table(grades.disagreements))
         if grades.retest is not None:
             parts.append(_retest_line(grades.retest))
+        if self.sanity is not None:
+            parts.append(_sanity_line(self.sanity))
         if self.probes:
             parts.append(_probe_table(self.probes))
         if self.verdicts is not None:
             parts.append(self.verdicts.table())
         parts.extend(f"judge card: {card}" for card in self.cards)
+        parts += [f"WARNING: {warning}" for warning in self.warnings]
         return parts
+
+
+def _sanity_line(result: SanityResult) -> str:
+    mean = _number(result.mean)
+    verdict = "passed" if result.passed else "FAILED"
+    unscored = f", {result.unscored} unscored" if result.unscored else ""
+    return (
+        f"sanity probe ({verdict}): reference answers graded against themselves under "
+        f"protocol {result.protocol}: mean {mean} (n = {result.n}, lowest "
+        f"{_number(result.lowest)}{unscored}; 1.00 is right)"
+    )
 
 
 def _number(value: float | None, digits: int = 2) -> str:
@@ -261,7 +319,9 @@ def _disagreement_table(disagreements: Sequence[Disagreement]) -> Table:
     for column in ("question id", "reference grade", "judge grade", "judge − reference"):
         table.add_column(column, justify="left" if column == "question id" else "right")
     for d in disagreements:
-        table.add_row(d.id, f"{d.reference:.2f}", f"{d.judged:.2f}", f"{d.difference:+.2f}")
+        table.add_row(
+            printable_id(d.id), f"{d.reference:.2f}", f"{d.judged:.2f}", f"{d.difference:+.2f}"
+        )
     return table
 
 
@@ -307,31 +367,136 @@ def _cases(reference: ReferenceSet) -> list[CheckCase]:
     ]
 
 
-def _run(cases: Sequence[CheckCase], name: str, protocol: str, options: RunOptions,
-         judge_runs: int) -> tuple[EvalLog, list[ItemGrades], list[str]]:  # fmt: skip
-    """Grade ``cases`` in one inspect run; the grades and the models the judge reported."""
-    task = judge_check_task(
-        cases,
-        name=name,
-        judge=options.task_judge,
-        protocol=protocol,
-        judge_runs=judge_runs,
-        cache=options.generation.cache,
-    )
-    log = run_task(task, NO_MODEL, options, True, 2 * options.judge_connections)
+def phase_tag(task: Task, options: RunOptions) -> str:
+    """The tag a step's log carries: a hash of everything that decides its grades (the
+    answers, the judge, protocol, runs and temperature), so ``--resume`` finds exactly the
+    log of the same step, and a changed setting is a step not yet run."""
+    samples = [
+        [str(s.id), str(s.input), str(s.target), json.dumps(s.metadata, sort_keys=True,
+                                                            default=str)]
+        for s in task.dataset
+    ]  # fmt: skip
+    identity = [task.name, options.judge, options.protocol, options.judge_runs,
+                options.generation.judge_temperature, samples]  # fmt: skip
+    digest = hashlib.sha256(json.dumps(identity, default=str).encode("utf-8")).hexdigest()
+    return f"judge-check-{digest[:20]}"
+
+
+def _tagged_logs(log_dir: str, tag: str) -> list[EvalLog]:
+    """The headers of the logs in ``log_dir`` tagged ``tag``, oldest first."""
+    folder = Path(log_dir)
+    if not folder.is_dir():
+        return []
+    paths = [*folder.glob("*.eval"), *folder.glob("*.json")]
+    found: list[EvalLog] = []
+    for path in sorted(paths, key=lambda p: p.stat().st_mtime):
+        try:
+            header, _ = read_log_header(path)
+        except (UsageError, OSError):
+            continue
+        if tag in (header.eval.tags or []):
+            found.append(header)
+    return found
+
+
+def _complete(header: EvalLog) -> bool:
+    """Whether a log ran to the end with every sample graded without error."""
+    if header.status != "success":
+        return False
+    try:
+        summaries = read_eval_log_sample_summaries(str(header.location))
+    except Exception:  # a log inspect cannot read in full is not reused
+        return False
+    return not any(s.error is not None and not s.scores for s in summaries)
+
+
+def run_step(task: Task, label: str, options: RunOptions, *, resume: bool,
+             needs_judge: bool = True, tag: str | None = None) -> EvalLog:  # fmt: skip
+    """Run one step of the check, its progress lines labelled and its log tagged (``tag``,
+    default :func:`phase_tag`); with ``resume``, a complete log of the step is reused and
+    nothing is sent. Ctrl-C or a failed run stops the check with one line."""
+    tag = tag or phase_tag(task, options)
+    if resume:
+        complete = [log for log in _tagged_logs(options.log_dir, tag) if _complete(log)]
+        if complete:
+            print(f"resume: {label}: complete in {complete[-1].location}, nothing sent",
+                  file=sys.stderr)  # fmt: skip
+            return complete[-1]
+    tagged = replace(options, eval_args={**options.eval_args, "tags": [tag]})
+    with progress.labelled(f"judge check: {label}"):
+        log = run_task(task, NO_MODEL, tagged, needs_judge, 2 * options.judge_connections)
     if log.status == "cancelled":
         raise CheckInterrupted(
-            f"interrupted: partial log {log.location}"
-            + ("" if options.generation.cache else "; rerun with --cache to pay only once")
+            f"interrupted: partial log {log.location} ({label}); rerun the same command with "
+            "--resume to send only what is missing"
         )
     if log.status != "success":
         message = log.error.message.strip().splitlines()[-1] if log.error else log.status
         raise PrivbenchError(
-            f"judge check stopped ({log.status}): {message[:300]}; log {log.location}"
+            f"judge check stopped ({label}, {log.status}): {message[:300]}; log {log.location}"
+            " (--resume sends what is missing)"
         )
-    graded = priviq_log(log)
-    reported = graded.versions.record()["judge"]
-    return log, graded.grades, reported
+    return log
+
+
+def _graded_before(log_dir: str, tag: str, judge_runs: int) -> tuple[dict[str, ItemGrades],
+                                                                     list[str], list[str]]:  # fmt: skip
+    """What earlier logs of a step hold: every answer graded all ``judge_runs`` times (a
+    newer log's grade wins), the models the judge reported, and the logs."""
+    kept: dict[str, ItemGrades] = {}
+    reported: list[str] = []
+    logs: list[str] = []
+    for header in _tagged_logs(log_dir, tag):
+        try:
+            graded = priviq_log(header)
+        except Exception:  # a log too damaged to read: its answers are sent again
+            continue
+        logs.append(str(header.location))
+        reported += graded.versions.record()["judge"]
+        kept.update({g.id: g for g in graded.grades if len(g.runs) == judge_runs})
+    return kept, reported, logs
+
+
+def _run(cases: Sequence[CheckCase], name: str, label: str, protocol: str,
+         options: RunOptions, judge_runs: int, resume: bool,
+         ) -> tuple[list[str], list[ItemGrades], list[str]]:  # fmt: skip
+    """Grade ``cases`` in one inspect run: the logs, the grades (in case order) and the
+    models the judge reported. With ``resume``, answers graded in earlier logs of this step
+    (the same answers, judge and settings) are kept and only the others are sent."""
+    settings = replace(options, protocol=protocol, judge_runs=judge_runs)
+
+    def task_of(chosen: Sequence[CheckCase]) -> Task:
+        with redirect_stdout(sys.stderr):  # inspect's hook banner, printed as a model is made
+            return judge_check_task(
+                chosen,
+                name=name,
+                judge=options.task_judge,
+                protocol=protocol,
+                judge_runs=judge_runs,
+                cache=options.generation.cache,
+            )
+
+    tag = phase_tag(task_of(cases), settings)
+    kept: dict[str, ItemGrades] = {}
+    reported: list[str] = []
+    logs: list[str] = []
+    if resume:
+        kept, reported, logs = _graded_before(options.log_dir, tag, judge_runs)
+    remaining = [case for case in cases if case.id not in kept]
+    if remaining:
+        if kept:
+            print(f"resume: {label}: {len(kept)} answer(s) graded in earlier logs are kept; "
+                  f"{len(remaining)} will be sent", file=sys.stderr)  # fmt: skip
+        log = run_step(task_of(remaining), label, settings, resume=False, tag=tag)
+        graded = priviq_log(log)
+        kept.update({g.id: g for g in graded.grades})
+        reported += graded.versions.record()["judge"]
+        logs.append(str(log.location))
+    else:
+        print(f"resume: {label}: every answer is graded in earlier logs, nothing sent",
+              file=sys.stderr)  # fmt: skip
+    grades = [kept[case.id] for case in cases if case.id in kept]
+    return logs, grades, list(dict.fromkeys(reported))
 
 
 def _grade_check(
@@ -381,40 +546,106 @@ def _probes(request: CheckRequest, options: RunOptions) -> tuple[list[ProbeResul
     results: list[ProbeResult] = []
     logs: list[str] = []
     for protocol in _probe_protocols(options.judge, options.protocol):
-        log, grades, _ = _run(check_cases, "judge_check_probes", protocol, options, 1)
-        logs.append(str(log.location))
+        step_logs, grades, _ = _run(check_cases, "judge_check_probes",
+                                    f"bias probes, {protocol}", protocol, options, 1,
+                                    request.resume)  # fmt: skip
+        logs += step_logs
         by_case = {g.id: g.mean for g in grades}
         name, _ = protocol_identity(protocol, options.judge)
         results += summarise_probes(cases, by_case, name, seed=request.seed)
     return results, logs
 
 
-def check_plan(request: CheckRequest, options: RunOptions) -> CallPlan:
-    """The judge calls :func:`check_judge` would make with these settings (nothing is sent):
-    the reference answers × runs, each probe answer once per probed protocol, each verdict
-    set answer once, every call re-asked up to its protocol's limit."""
-    judge = options.judge
-    plan = CallPlan("judge check", None, None if is_offline(judge) else judge)
-    if plan.judge is None:
-        plan.notes.append("offline judge: no judge call")
-        return plan
+def _reference(request: CheckRequest, judge: str) -> ReferenceSet:
+    """The reference answers to grade: the files or the shipped set, cut to ``--limit``."""
     reference = (
         read_reference_grades(list(request.against))
         if request.against
         else shipped_calibration_set(leave_out_tuned_on=judge)
     )
+    if request.limit is None or request.limit >= len(reference.items):
+        return reference
+    return sample_reference(reference, request.limit, request.seed)
+
+
+def sample_reference(reference: ReferenceSet, n: int, seed: int) -> ReferenceSet:
+    """``n`` of the reference answers, spread over grade strata and competencies.
+
+    Why spread: agreement figures need grades that vary; a plain random sample of a set
+    rich in one grade measures little. The set keeps its hash (of all its items) and its
+    name says the sample, so a card of a sample is never taken for one of the whole set.
+    """
+    if n < 1:
+        raise UsageError(f"--limit {n}: at least 1")
+    items = reference.items
+    chosen = spread_draw(
+        [stratum_of(item.score) for item in items], [item.competencies for item in items],
+        n, seed,
+    )  # fmt: skip
+    return replace(
+        reference,
+        name=f"{reference.name}, sample of {n} of {len(items)} (seed {seed})",
+        items=tuple(sorted((items[i] for i in chosen), key=lambda item: item.id)),
+    )
+
+
+def check_plan(request: CheckRequest, options: RunOptions) -> CallPlan:
+    """The judge calls :func:`check_judge` would make with these settings (nothing is sent):
+    the reference answers × runs, the sanity probe, each probe answer once per probed
+    protocol, each verdict set answer once, every call re-asked up to its protocol's limit.
+    Each answer is counted as the judge is shown it (cut to the judge's limit)."""
+    judge = options.judge
+    plan = CallPlan("judge check", None, None if is_offline(judge) else judge)
+    if plan.judge is None:
+        plan.notes.append("offline judge: no judge call")
+        return plan
+    reference = _reference(request, judge)
+    steps: list[str] = []
+    probe_calls = 0
+
+    def counted(label: str, before: int) -> None:
+        steps.append(f"{label} {_calls(plan) - before:,}")
+
+    before = _calls(plan)
     for case in _cases(reference):
-        runs = options.judge_runs
-        add_judge_runs(plan, options.protocol, case.question, case.reference, case.prediction, runs)
+        add_judge_runs(plan, options.protocol, case.question, case.reference,
+                       shown_to_judge(case.prediction), options.judge_runs)  # fmt: skip
+    counted(f"reference answers ({len(reference.items)} × {options.judge_runs} run(s))", before)
+    before = _calls(plan)
+    for case in sanity_cases(reference.items, request.seed):
+        add_judge_runs(plan, options.protocol, case.question, case.reference,
+                       shown_to_judge(case.prediction), 1)  # fmt: skip
+    counted("sanity probe", before)
     if request.probes:
+        before = _calls(plan)
         probes = _probe_cases(request)
-        for protocol in _probe_protocols(judge, options.protocol):
+        protocols = _probe_protocols(judge, options.protocol)
+        for protocol in protocols:
             for probe in probes:
-                add_judge_runs(plan, protocol, probe.question, probe.reference, probe.prediction, 1)
+                add_judge_runs(plan, protocol, probe.question, probe.reference,
+                               shown_to_judge(probe.prediction), 1)  # fmt: skip
+        counted(f"bias probes ({len(probes)} answers × {len(protocols)} protocol(s))", before)
+        probe_calls = _calls(plan) - before
     verdict_sets = shipped_verdict_sets() if request.verdicts is None else list(request.verdicts)
+    before = _calls(plan)
     for item in read_verdict_sets(verdict_sets) if verdict_sets else []:
         add_verdict_call(plan, item.question, item.answer)
+    if verdict_sets:
+        counted("SpatialTrust verdicts", before)
+    plan.notes.append("expected judge calls per step: " + "; ".join(steps))
+    if probe_calls > len(reference.items) * options.judge_runs:
+        cheaper = max(1, request.probe_items // 4)
+        plan.notes.append(
+            f"the bias probes are the largest step: --probe-items {cheaper} or --no-probes "
+            "makes them cheaper"
+        )
+    if request.limit is None:
+        plan.notes.append("--limit N grades a sample of N reference answers instead of all")
     return plan
+
+
+def _calls(plan: CallPlan) -> int:
+    return sum(kind.calls for kind in plan.kinds)
 
 
 def _today() -> str:
@@ -436,15 +667,22 @@ def _grade_card(result: CheckResult, checked: str) -> JudgeCard:
         left_out=dict(grades.reference.left_out),
         checked=checked,
         judge_runs=result.judge_runs,
+        judge_temperature=result.judge_temperature,
         grades=GradeFigures.model_validate(
             {**figures, "ci": grades.figures.ci(), "unscored": len(grades.unscored)}
         ),
+        sanity=SanityFigures.model_validate(result.sanity.as_json()) if result.sanity else None,
+        probes=[ProbeFigures.model_validate(p.as_json()) for p in result.probes],
+        warnings=result.warnings,
     )
 
 
-def _verdict_card(judge: str, verdicts: VerdictCheck, checked: str) -> JudgeCard:
+def _verdict_card(
+    judge: str, verdicts: VerdictCheck, checked: str, temperature: float | None
+) -> JudgeCard:
     protocol, prompt_hash = spatial_judge_identity(judge)
     return JudgeCard(
+        judge_temperature=temperature,
         benchmark="spatialtrust",
         judge=judge,
         reported_models=verdicts.reported_models,
@@ -460,32 +698,47 @@ def _verdict_card(judge: str, verdicts: VerdictCheck, checked: str) -> JudgeCard
 def check_judge(request: CheckRequest, options: RunOptions) -> CheckResult:
     """Check ``options.judge`` as ``options`` would run it; write its cards."""
     judge = options.judge
-    reference = (
-        read_reference_grades(list(request.against))
-        if request.against
-        else shipped_calibration_set(leave_out_tuned_on=judge)
-    )  # read (and validated) before any call
+    reference = _reference(request, judge)  # read (and validated) before any call
     verdict_sets = shipped_verdict_sets() if request.verdicts is None else list(request.verdicts)
     if request.probe_data is not None:
         load_priviq(request.probe_data)
     protocol, prompt_hash = protocol_identity(options.protocol, judge)
-    log, grades, reported = _run(
-        _cases(reference), "judge_check", options.protocol, options, options.judge_runs
-    )
+    logs, grades, reported = _run(
+        _cases(reference), "judge_check", "reference answers", options.protocol, options,
+        options.judge_runs, request.resume,
+    )  # fmt: skip
+    temperature = None if is_offline(judge) else options.generation.judge_temperature
     result = CheckResult(
         judge, protocol, prompt_hash, options.judge_runs,
-        _grade_check(reference, grades, reported, request.seed), logs=[str(log.location)],
+        _grade_check(reference, grades, reported, request.seed), judge_temperature=temperature,
+        logs=logs,
     )  # fmt: skip
+    sanity = sanity_cases(reference.items, request.seed)
+    if sanity:
+        sanity_logs, sanity_grades, _ = _run(
+            sanity, "judge_check_sanity", "sanity probe", options.protocol, options, 1,
+            request.resume,
+        )  # fmt: skip
+        result.logs += sanity_logs
+        result.sanity = summarise_sanity(sanity, {g.id: g.mean for g in sanity_grades}, protocol)
     if request.probes:
         result.probes, probe_logs = _probes(request, options)
         result.logs += probe_logs
     if verdict_sets:
-        result.verdicts, verdict_log = check_spatial_verdicts(verdict_sets, options)
+
+        def verdict_step(task: Task, needs_judge: bool) -> EvalLog:
+            return run_step(task, "SpatialTrust verdicts", options, resume=request.resume,
+                            needs_judge=needs_judge)  # fmt: skip
+
+        with redirect_stdout(sys.stderr):  # inspect's hook banner, as the judge is made
+            result.verdicts, verdict_log = check_spatial_verdicts(
+                verdict_sets, options, run=verdict_step
+            )
         result.logs.append(str(verdict_log.location))
     checked = _today()
     cards = [_grade_card(result, checked)]
     if result.verdicts is not None:
-        cards.append(_verdict_card(judge, result.verdicts, checked))
+        cards.append(_verdict_card(judge, result.verdicts, checked, temperature))
     for card in cards:
         paths = [card_path(card.benchmark, judge, card.protocol, card.prompt_hash)]
         if request.card_dir is not None:

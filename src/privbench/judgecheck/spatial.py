@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -692,10 +692,16 @@ def _percent(value: float | None) -> str:
 
 
 def check_spatial_verdicts(
-    paths: Sequence[Path], options: RunOptions
+    paths: Sequence[Path],
+    options: RunOptions,
+    *,
+    run: Callable[[Task, bool], EvalLog] | None = None,
 ) -> tuple[VerdictCheck, EvalLog]:
     """Ask ``options.judge`` for its verdict on every answer of the verdict sets at
-    ``paths`` (as a run asks it) and compare them with the reference verdicts."""
+    ``paths`` (as a run asks it) and compare them with the reference verdicts.
+
+    ``run(task, needs_judge)`` runs the task (default: :func:`run_task`); ``judge check``
+    passes its own, which labels the progress and can resume."""
     items = read_verdict_sets(paths)  # a clear error before any endpoint is called
     check = spatialtrust_judge_check(
         [str(path) for path in paths],
@@ -703,7 +709,10 @@ def check_spatial_verdicts(
         cache=options.generation.cache,
     )
     needs_judge = not is_offline(options.judge)
-    log = run_task(check, NO_MODEL, options, needs_judge, 2 * options.judge_connections)
+    if run is None:
+        log = run_task(check, NO_MODEL, options, needs_judge, 2 * options.judge_connections)
+    else:
+        log = run(check, needs_judge)
     verdicts, reported = logged_verdicts(log, [item.id for item in items])
     result = VerdictCheck(
         verdict_agreement(items, verdicts), _set_name(paths), verdict_set_hash(items), reported

@@ -88,6 +88,12 @@ def add_judge_runs(
     )
 
 
+def shown_to_judge(answer: str | None) -> str:
+    """The answer as the judge's prompt carries it: blank-normalised and cut to the judge's
+    limit (a run never shows the judge more, so the dry run must not count more)."""
+    return truncate_for_judge(blank_or_text(answer)[0])[0]
+
+
 def _judge_name(options: RunOptions) -> str | None:
     return None if is_offline(options.judge) else options.judge
 
@@ -166,8 +172,9 @@ def grade_plan(
             judge_runs=options.judge_runs,
         )
         reused += options.judge_runs - runs
-        judged, _ = truncate_for_judge(blank_or_text(raw)[0])
-        add_judge_runs(plan, options.protocol, item.question, item.answer, judged, runs)
+        add_judge_runs(
+            plan, options.protocol, item.question, item.answer, shown_to_judge(raw), runs
+        )
     if reused:
         plan.notes.append(f"{reused} judge run(s) reused from --grades: not sent")
     return plan

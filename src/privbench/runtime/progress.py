@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from inspect_ai.hooks import Hooks, SampleEnd, TaskEnd, TaskStart, hooks
@@ -34,6 +36,8 @@ class Tally:
     interrupted: int = 0
     last_print: float = 0.0
     last_change: float = 0.0
+    label: str = ""
+    """What this run is, when a command makes several (``judge check``'s phases)."""
 
     @property
     def remaining(self) -> int:
@@ -43,8 +47,9 @@ class Tally:
     def line(self) -> str:
         earlier = f" (+{self.already_done} from the resumed log)" if self.already_done else ""
         interrupted = f"{self.interrupted} interrupted, " if self.interrupted else ""
+        which = f" [{self.label}]" if self.label else ""
         return (
-            f"progress: {self.done} done{earlier}, {self.failed} failed, {interrupted}"
+            f"progress{which}: {self.done} done{earlier}, {self.failed} failed, {interrupted}"
             f"{self.remaining} remaining of {self.total}"
         )
 
@@ -53,6 +58,18 @@ class _State:
     active: bool = False
     already_done: int = 0
     tally: Tally | None = None
+    label: str = ""
+
+
+@contextmanager
+def labelled(label: str) -> Iterator[None]:
+    """Label the progress lines of the runs started inside (a command's phase), so that
+    a command that makes several runs says which one a line counts."""
+    before, _State.label = _State.label, label
+    try:
+        yield
+    finally:
+        _State.label = before
 
 
 def start(already_done: int = 0) -> None:
@@ -91,7 +108,9 @@ class ProgressHook(Hooks):
         elif isinstance(limit, tuple):
             samples = min(samples, limit[1] - limit[0])
         epochs = spec.config.epochs or 1
-        _State.tally = Tally(total=samples * epochs, already_done=_State.already_done)
+        _State.tally = Tally(
+            total=samples * epochs, already_done=_State.already_done, label=_State.label
+        )
 
     async def on_sample_end(self, data: SampleEnd) -> None:
         tally = _State.tally

@@ -433,6 +433,8 @@ class JudgeAgreement(_Record):
     """The day of the check (``YYYY-MM-DD``), as the card says."""
     card: str = ""
     """Where the card was found (a path, or ``shipped`` for the offline judge's)."""
+    warnings: list[str] = Field(default_factory=list)
+    """What the card says makes its figures doubtful (a failed sanity probe)."""
 
     @staticmethod
     def _figure(value: float | None, digits: int = 2) -> str:
@@ -453,10 +455,11 @@ class JudgeAgreement(_Record):
             )
         within = None if self.within_0_1 is None else 100 * self.within_0_1
         tuned = f", {self.left_out} items it was tuned on left out" if self.left_out else ""
+        warned = "".join(f"; WARNING: {warning}" for warning in self.warnings)
         return (
             f"judge agreement with reference grades ({self.reference_set}, n = {self.n}{tuned}): "
             f"ρ {self._figure(self.spearman)}, MAE {self._figure(self.mae)}, "
-            f"within ±0.1 {self._figure(within, 0)} %"
+            f"within ±0.1 {self._figure(within, 0)} %{warned}"
         )
 
     def short(self, benchmark: Benchmark | None = "priviq") -> str:
