@@ -25,8 +25,10 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+# one worker per core (pytest-xdist); a test file stays on one worker, so its module
+# fixtures are built once
 pytest: install
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto --dist loadfile
 
 test: lint typecheck pytest
 
