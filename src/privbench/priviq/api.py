@@ -50,7 +50,7 @@ from privbench.priviq.task import priviq, priviq_grade
 from privbench.published import PublishedTable
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.cost.usage import log_cost, log_cost_line
-from privbench.runtime.errors import UsageError
+from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.judging import is_offline
 from privbench.runtime.log_reading import token_totals
 from privbench.runtime.output_dirs import ensure_writable_dir
@@ -85,6 +85,10 @@ class PrivIQRun(RunOutcome):
     the release's shape even when it is not verified, under a note that says so."""
     prices: Prices = field(default_factory=Prices)
     """The prices the run's cost is given in (``--price``, ``--judge-price``, the table)."""
+    part_of: int = 0
+    """A ``--limit`` run over data of the release's shape: the data's item count (the run
+    answered fewer). Its data are named like a full run's; no paper rows stand beside it,
+    the paper's figures being over every item. 0: not such a run."""
 
     @property
     def item_errors(self) -> dict[str, str]:
@@ -95,7 +99,7 @@ class PrivIQRun(RunOutcome):
         """The paper's Tables 3 and 5 when the run's data is the public release (or, asked
         for, data of its shape that is not verified); else none."""
         release = self.release
-        if release is None:
+        if release is None or self.part_of:
             return []
         if is_public_priviq_release(release):
             return priviq_published()
@@ -115,6 +119,11 @@ class PrivIQRun(RunOutcome):
     @property
     def published_reason(self) -> str:
         """Why the paper's rows are not shown beside this run ("" when they are)."""
+        if self.part_of:
+            return (
+                f"the run answered {len(self.logged.grades)} of its data's {self.part_of} "
+                "items (--limit); the paper's figures are over all of them"
+            )
         return "" if self.release is None else release_reason(self.release)
 
     @property
@@ -175,6 +184,17 @@ def _expected_combinations(log: EvalLog) -> list[tuple[str, ...]]:
     return [item.combination for item in load_priviq(str(data)) if item.id in wanted]
 
 
+def _data_competencies(data: str) -> dict[str, tuple[str, ...]]:
+    """Each item's competencies in the run's data directory (empty: it is gone, or no
+    longer valid: the log's own items still stand)."""
+    if not data or not Path(data).is_dir():
+        return {}
+    try:
+        return {item.id: item.competencies for item in load_priviq(data)}
+    except PrivbenchError:
+        return {}
+
+
 def _check_explain(explain: bool, options: RunOptions) -> None:
     if explain and not is_offline(options.judge):
         raise UsageError(
@@ -216,6 +236,11 @@ def finish_priviq(
         identity.data,
         identity.dataset_hash,
     )
+    if identity.limit is not None and not comparable_on_request(run.release):
+        whole = _data_competencies(identity.data)
+        evidence = release_evidence(whole, identity.data, identity.dataset_hash)
+        if comparable_on_request(evidence):  # a part of data that look like the release
+            run.release, run.part_of = evidence, len(whole)
     if out_dir is not None and graded.grades:
         try:
             run.exports = write_exports(
