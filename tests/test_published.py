@@ -432,3 +432,10 @@ def test_published_priviq_rows_stand_beside_the_full_run_only(
     assert len(full["published"]) == 8 + 7 and {r["note"] for r in full["published"]} == {note}
     assert limited["published"] == [] and limited["release_note"] == note
     assert "answered 10 of its data's 146 items (--limit)" in shown.stderr
+    alone = privbench(
+        "report", runs["limited run"], "--compare-published", "-o", html, "--bootstrap", "100"
+    )
+    assert alone.returncode == 0, alone.stderr
+    assert "published (paper Table" not in html.read_text(encoding="utf-8")
+    assert "no run answered all 146 items of the data (--limit)" in alone.stderr
+    assert f"Data: {note}." in alone.stderr

@@ -33,6 +33,7 @@ from privbench.priviq.published import (
     priviq_published,
     release_evidence,
     release_reason,
+    whole_data_evidence,
 )
 from privbench.priviq.scorer import runs_to_grade
 from privbench.priviq.tables import (
@@ -50,7 +51,7 @@ from privbench.priviq.task import priviq, priviq_grade
 from privbench.published import PublishedTable
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.cost.usage import log_cost, log_cost_line
-from privbench.runtime.errors import PrivbenchError, UsageError
+from privbench.runtime.errors import UsageError
 from privbench.runtime.judging import is_offline
 from privbench.runtime.log_reading import token_totals
 from privbench.runtime.output_dirs import ensure_writable_dir
@@ -184,17 +185,6 @@ def _expected_combinations(log: EvalLog) -> list[tuple[str, ...]]:
     return [item.combination for item in load_priviq(str(data)) if item.id in wanted]
 
 
-def _data_competencies(data: str) -> dict[str, tuple[str, ...]]:
-    """Each item's competencies in the run's data directory (empty: it is gone, or no
-    longer valid: the log's own items still stand)."""
-    if not data or not Path(data).is_dir():
-        return {}
-    try:
-        return {item.id: item.competencies for item in load_priviq(data)}
-    except PrivbenchError:
-        return {}
-
-
 def _check_explain(explain: bool, options: RunOptions) -> None:
     if explain and not is_offline(options.judge):
         raise UsageError(
@@ -236,11 +226,8 @@ def finish_priviq(
         identity.data,
         identity.dataset_hash,
     )
-    if identity.limit is not None and not comparable_on_request(run.release):
-        whole = _data_competencies(identity.data)
-        evidence = release_evidence(whole, identity.data, identity.dataset_hash)
-        if comparable_on_request(evidence):  # a part of data that look like the release
-            run.release, run.part_of = evidence, len(whole)
+    if identity.limit is not None:  # a part of data that may look like the release
+        run.release, run.part_of = whole_data_evidence(run.release, identity.data)
     if out_dir is not None and graded.grades:
         try:
             run.exports = write_exports(
