@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 import statistics
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from conftest import (
+    MODEL,
     PERFECT,
     item,
     privbench,
@@ -382,3 +384,58 @@ def test_report_shows_the_published_tables_with_their_captions(logs: dict[str, P
     # the release-shaped data are not verified: no paper rows unless asked, and it says so
     assert "published (paper Table 3)" not in plain
     assert "No published Priv-IQ rows: data from " in plain
+
+
+def _published_names(html: str, table: int) -> list[str]:
+    """The row names of the page's published Table ``table`` (a transposed table's column
+    names: Table 5 has a column per model), the user's runs first."""
+    start = html.index(f"<h4>published (paper Table {table}): ")
+    block = html[start : html.index("</table>", start)]
+    if table == 5:
+        header = block[block.index("<tr>") : block.index("</tr>")]
+        return re.findall(r"<th>([^<]*)", header)[1:]
+    return re.findall(r'<tr class="(?:run|published)"><td>([^<]*)', block)
+
+
+def test_published_priviq_rows_stand_beside_the_full_run_only(
+    logs: dict[str, Path], server: object, tmp_path: Path
+) -> None:
+    """Data of the release's shape that no generator made, evaluated over every item and
+    with ``--limit 10``: the paper's rows hold the full run as the user's row, never the
+    ``--limit`` run, under the note that the data are not verified against the release."""
+    data = logs["root"] / "release"
+    runs = {}
+    for label, limit in (("full run", ()), ("limited run", ("--limit", "10"))):
+        result = privbench(
+            "eval", "priviq", "--model", MODEL, "--data", data, "--judge", "offline",
+            "--label", label, *limit, "--log-dir", tmp_path / "logs", "--json",
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        runs[label] = Path(json.loads(result.stdout)["log"])
+    note = f"data from {data}, not verified against the release (privbench pins no release hash)"
+    html = tmp_path / "report.html"
+    report = privbench(
+        "report", *runs.values(), "--compare-published", "-o", html, "--bootstrap", "100"
+    )
+    assert report.returncode == 0, report.stderr
+    page = html.read_text(encoding="utf-8")
+    for table in (3, 5):
+        names = _published_names(page, table)
+        assert names[0] == "full run" and "GPT-4o" in names, names
+        assert "limited run" not in names, names
+    assert page.count("published (paper Table 3): ") == 1
+    assert f"{note}. " in page and "same data" not in page
+    assert note in report.stderr
+    shown = privbench("show", *runs.values(), "--compare-published", "--json")
+    assert shown.returncode == 0, shown.stderr
+    full, limited = json.loads(shown.stdout)["logs"]
+    assert len(full["published"]) == 8 + 7 and {r["note"] for r in full["published"]} == {note}
+    assert limited["published"] == [] and limited["release_note"] == note
+    assert "answered 10 of its data's 146 items (--limit)" in shown.stderr
+    alone = privbench(
+        "report", runs["limited run"], "--compare-published", "-o", html, "--bootstrap", "100"
+    )
+    assert alone.returncode == 0, alone.stderr
+    assert "published (paper Table" not in html.read_text(encoding="utf-8")
+    assert "no run answered all 146 items of the data (--limit)" in alone.stderr
+    assert f"Data: {note}." in alone.stderr

@@ -457,8 +457,18 @@ def _judge_agreement(run: BenchmarkRun) -> None:
     typer.echo(RunIdentity.from_log(run.log).judge_agreement_line)
 
 
+def _warn_logged_card(run: BenchmarkRun) -> None:
+    """One warning line on stderr when the card the run's log records failed its check."""
+    from privbench.runtime.record import RunIdentity
+
+    problem = RunIdentity.from_log(run.log).judge_card_problem
+    if problem:
+        typer.echo(f"warning: {problem}; the judge counts as not checked", err=True)
+
+
 def _show(run: BenchmarkRun, as_json: bool, resume: str | None = None) -> None:
     """A run's ``--json`` document or its tables and lines, then its notices and exit."""
+    _warn_logged_card(run)
     if as_json:
         print_json(run.json())
     else:
@@ -742,6 +752,8 @@ def _show_several(
         raise UsageError(f"{option}: one log at a time (or --format to tabulate several)")
     if as_json:
         runs = [one(log) for log in logs]
+        for run in runs:
+            _warn_logged_card(run)
         print_json({"logs": [run.json() for run in runs]})
         for run in runs:
             run.require_success()

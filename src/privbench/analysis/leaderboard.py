@@ -181,7 +181,12 @@ def _caveat(group: DatasetGroup, label: str, unit: str, ranked: bool) -> str:
 
 def _row(found: _Found) -> LeaderboardRow:
     identity, header = found.identity, found.header
-    card = NOT_CHECKED if identity.judge_card is None else identity.judge_agreement_line
+    ignored = identity.judge_card_problem  # the line says why the log's card was ignored
+    card = (
+        NOT_CHECKED
+        if identity.judge_card is None and not ignored
+        else identity.judge_agreement_line
+    )
     if identity.benchmark == "priviq":
         graded = priviq_log(header)
         scores = priviq_scores(graded.grades)

@@ -483,6 +483,8 @@ def load_results(paths: Sequence[str | Path], labels: Sequence[str] = ()) -> Res
                 f"{candidate.path}: not a readable inspect log ({type(error).__name__})"
             ) from None
         identity = RunIdentity.from_log(log)
+        if identity.judge_card_problem:  # the run stays, its judge counts as not checked
+            notes.append(f"{identity.judge_card_problem}; its judge counts as not checked.")
         benchmark: str = identity.benchmark or "priviq"
         label = labels[index] if labels else identity.label()
         strategy = identity.strategy

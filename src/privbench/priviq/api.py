@@ -33,6 +33,7 @@ from privbench.priviq.published import (
     priviq_published,
     release_evidence,
     release_reason,
+    whole_data_evidence,
 )
 from privbench.priviq.scorer import runs_to_grade
 from privbench.priviq.tables import (
@@ -85,6 +86,10 @@ class PrivIQRun(RunOutcome):
     the release's shape even when it is not verified, under a note that says so."""
     prices: Prices = field(default_factory=Prices)
     """The prices the run's cost is given in (``--price``, ``--judge-price``, the table)."""
+    part_of: int = 0
+    """A ``--limit`` run over data of the release's shape: the data's item count (the run
+    answered fewer). Its data are named like a full run's; no paper rows stand beside it,
+    the paper's figures being over every item. 0: not such a run."""
 
     @property
     def item_errors(self) -> dict[str, str]:
@@ -95,7 +100,7 @@ class PrivIQRun(RunOutcome):
         """The paper's Tables 3 and 5 when the run's data is the public release (or, asked
         for, data of its shape that is not verified); else none."""
         release = self.release
-        if release is None:
+        if release is None or self.part_of:
             return []
         if is_public_priviq_release(release):
             return priviq_published()
@@ -115,6 +120,11 @@ class PrivIQRun(RunOutcome):
     @property
     def published_reason(self) -> str:
         """Why the paper's rows are not shown beside this run ("" when they are)."""
+        if self.part_of:
+            return (
+                f"the run answered {len(self.logged.grades)} of its data's {self.part_of} "
+                "items (--limit); the paper's figures are over all of them"
+            )
         return "" if self.release is None else release_reason(self.release)
 
     @property
@@ -216,6 +226,8 @@ def finish_priviq(
         identity.data,
         identity.dataset_hash,
     )
+    if identity.limit is not None:  # a part of data that may look like the release
+        run.release, run.part_of = whole_data_evidence(run.release, identity.data)
     if out_dir is not None and graded.grades:
         try:
             run.exports = write_exports(

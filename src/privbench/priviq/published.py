@@ -30,9 +30,11 @@ from privbench.priviq.competencies import (
     combination_of,
     normalize_competency,
 )
+from privbench.priviq.dataset import load_priviq
 from privbench.priviq.generate.allocation import PAPER_SIZE, TABLE_1
 from privbench.priviq.release import download_origin, is_release_hash, unverified_note
 from privbench.published import PublishedTable, published_tables
+from privbench.runtime.errors import PrivbenchError
 from privbench.shipped import PRIVIQ_SUITE
 
 TOTAL = "Total"
@@ -150,3 +152,21 @@ def release_evidence(
     verified = bool(recorded_hash) and is_release_hash(recorded_hash)
     origin = (download_origin(recorded_hash) if recorded_hash else None) or data
     return ReleaseEvidence(items, recorded_hash, found, generated, verified, origin)
+
+
+def whole_data_evidence(evidence: ReleaseEvidence, data: str) -> tuple[ReleaseEvidence, int]:
+    """For runs over part of their data (``--limit``): the evidence of the whole data
+    directory and its item count, when the whole has the release's shape; else
+    ``(evidence, 0)``. Why: ten items of a release-shaped dataset are still that data and
+    are named as it is ("not verified against the release"), though no paper row may
+    stand beside a run over ten items.
+    """
+    partial = evidence.combinations and set(evidence.combinations) < RELEASE_IDS
+    if comparable_on_request(evidence) or not partial or not data or not Path(data).is_dir():
+        return evidence, 0
+    try:
+        items = {item.id: item.competencies for item in load_priviq(data)}
+    except PrivbenchError:  # the folder changed since the run: the log's own items stand
+        return evidence, 0
+    whole = release_evidence(items, data, evidence.dataset_hash)
+    return (whole, len(items)) if comparable_on_request(whole) else (evidence, 0)

@@ -113,7 +113,7 @@ def _judged_task(
                 "judge_protocol": protocol,
                 "prompt_hash": prompt_hash,
                 **({"predictions": predictions} if predictions else {}),
-                **({"judge_card": card} if card else {}),
+                **({"judge_card": card.model_dump()} if card else {}),
             }
         ).metadata(),
     )

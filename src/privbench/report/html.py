@@ -74,6 +74,7 @@ from privbench.priviq.published import (
     priviq_published,
     release_evidence,
     release_reason,
+    whole_data_evidence,
 )
 from privbench.published import PublishedTable
 from privbench.report import figures
@@ -637,21 +638,30 @@ def _priviq_published(
     ``--limit`` run is not put beside them)."""
     rows = frame[frame["run"].isin(group.runs)]
     combinations = dict(zip(rows["item"], rows["competencies"], strict=True))
-    evidence = release_evidence(combinations, group.data, group.dataset_hash)
+    evidence, whole_count = whole_data_evidence(
+        release_evidence(combinations, group.data, group.dataset_hash), group.data
+    )
     verified = is_public_priviq_release(evidence)
     comparable = comparable_on_request(evidence)
     if not verified and not (asked and comparable):
         if asked or comparable:
             return [], f"No published Priv-IQ rows: {release_reason(evidence)}."
         return [], ""
-    whole = frozenset(combinations)
+    whole = frozenset(evidence.combinations)
     runs = [run for run in group.runs if group.items.get(run) == whole]
+    data_note = "" if verified else f"Data: {evidence.note}."
+    if whole_count and not runs:
+        partial = (
+            f"No published Priv-IQ rows: no run answered all {whole_count} items of the data "
+            "(--limit); the paper's figures are over all of them."
+        )
+        return [], f"{partial} {data_note}".strip()
     blocks: list[PublishedBlock] = []
     for published, paper in zip(priviq_published(), papers, strict=True):
         blocks += published_blocks(
             [published], evidence.note, wide_corner="Combination", mine=user_rows(paper, runs)
         )
-    return blocks, "" if verified else f"Data: {evidence.note}."
+    return blocks, data_note
 
 
 def _comparison_rows(pairs: pd.DataFrame) -> list[dict[str, str]]:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from inspect_ai import Task
 from inspect_ai.log import EvalLog, EvalSample, EvalSampleSummary
@@ -25,9 +25,20 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictInt,
     ValidationError,
     field_validator,
     model_validator,
+)
+
+from privbench.runtime.card_figures import (
+    Count,
+    GradeFigures,
+    Number,
+    ProbeFigures,
+    SanityFigures,
+    StrictCard,
+    VerdictFigures,
 )
 
 Benchmark = Literal["priviq", "spatialtrust"]
@@ -478,6 +489,130 @@ NOT_CHECKED = "judge not checked (privbench judge check --judge JUDGE measures i
 NOT_CHECKED_SHORT = "not checked"
 """:data:`NOT_CHECKED` in a table cell."""
 
+CARD_FORMAT: Literal["privbench-judge-card"] = "privbench-judge-card"
+
+
+class JudgeCard(StrictCard):
+    """One check of one judge under one protocol and prompt, on one reference set."""
+
+    format: Literal["privbench-judge-card"] = CARD_FORMAT
+    version: Literal[1] = 1
+    benchmark: Benchmark
+    judge: str
+    """The judge as the run names it (``--judge``)."""
+    reported_models: list[str] = Field(default_factory=list)
+    """The model names the provider reported in its replies (e.g. a dated version)."""
+    protocol: str
+    prompt_hash: Annotated[str, Field(pattern=r"^[0-9a-f]{8,64}$")]
+    reference_set: str
+    set_hash: str
+    left_out: dict[str, Count] = Field(default_factory=dict)
+    """Parts of the reference set left out, with their sizes (e.g. parts the judge was
+    tuned on)."""
+    checked: Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+    """The day of the check, ``YYYY-MM-DD`` (UTC)."""
+    judge_runs: Annotated[StrictInt, Field(ge=1)] = 1
+    judge_temperature: Annotated[Number, Field(ge=0.0, le=10.0)] | None = None
+    """The judge's sampling temperature in the check (None: the offline judge has none)."""
+    grades: GradeFigures | None = None
+    verdicts: VerdictFigures | None = None
+    sanity: SanityFigures | None = None
+    """The sanity probe under the card's protocol (None: not run)."""
+    probes: list[ProbeFigures] = Field(default_factory=list)
+    """The bias probes, under each protocol probed (empty: not run)."""
+    warnings: list[str] = Field(default_factory=list)
+    """What makes the figures doubtful (a failed sanity probe): shown wherever the card is."""
+
+    def agreement(self, location: str) -> JudgeAgreement:
+        """The figures a run records and shows (``location``: where the card was found)."""
+        grades, verdicts = self.grades, self.verdicts
+        return JudgeAgreement(
+            reference_set=self.reference_set,
+            set_hash=self.set_hash,
+            n=grades.n if grades else 0,
+            left_out=sum(self.left_out.values()),
+            spearman=grades.spearman if grades else None,
+            mae=grades.mae if grades else None,
+            within_0_1=grades.within_0_1 if grades else None,
+            verdict_accuracy=dict(verdicts.accuracy) if verdicts else {},
+            verdict_n=verdicts.n_factors if verdicts else 0,
+            checked=self.checked,
+            card=location,
+            warnings=list(self.warnings),
+        )
+
+
+class CardRejected(ValueError):
+    """A judge card that fails :func:`check_card`; ``str(error)`` names the field."""
+
+
+def card_mismatch(card: JudgeCard, identity: Mapping[str, str | None]) -> str | None:
+    """The first identity field in which ``card`` differs from the run's, as a phrase."""
+    for name, ours in identity.items():
+        theirs = getattr(card, name)
+        if theirs != ours:
+            return f"{name}: {theirs!r}, the run's is {ours!r}"
+    return None
+
+
+def check_card(data: object, identity: Mapping[str, str | None] | None = None) -> JudgeCard:
+    """The card ``data`` holds, if every figure lies in its range and (with ``identity``:
+    ``benchmark``, ``judge``, ``protocol``, ``prompt_hash``) it is the card of that run.
+
+    The one check of a card, wherever it was read — the cache, ``--judge-card``, a run's
+    log — so that a hand-edited card is refused the same way everywhere.
+    Raises :class:`CardRejected` naming the first failing field.
+    """
+    try:
+        card = JudgeCard.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "card"
+        raise CardRejected(f"{where}: {first['msg'].removeprefix('Value error, ')}") from None
+    except RecursionError:
+        raise CardRejected("card: nested too deeply") from None
+    mismatch = card_mismatch(card, identity or {})
+    if mismatch is not None:
+        raise CardRejected(mismatch)
+    return card
+
+
+class LoggedCard(_Record):
+    """The judge card as a run records it in its log: whole, with where it was found, so
+    that every reading of the log checks it again (:func:`logged_agreement`)."""
+
+    source: str
+    """Where the card was found (a path, or ``shipped`` for the offline judge's)."""
+    content: dict[str, object]
+    """The card, as :meth:`JudgeCard.model_dump` writes it."""
+
+    @classmethod
+    def of(cls, card: JudgeCard, source: str) -> LoggedCard:
+        return cls(source=source, content=card.model_dump(mode="json"))
+
+
+def logged_agreement(
+    logged: object, identity: Mapping[str, str | None]
+) -> tuple[JudgeAgreement | None, str]:
+    """The agreement a log's recorded card gives, or None and why it was ignored.
+
+    ``logged``: the task record's ``judge_card`` as read (anything: a log is a file anyone
+    can edit); ``identity``: the run's benchmark, judge, protocol and prompt hash. The card
+    is checked by :func:`check_card`, as when the run found it; a log of an older privbench,
+    which recorded only the figures, cannot be checked and counts as not checked.
+    """
+    if logged is None:
+        return None, ""
+    try:
+        record = LoggedCard.model_validate(logged)
+    except ValidationError:
+        return None, "the card is not recorded whole (an older privbench, or edited)"
+    try:
+        card = check_card(record.content, identity)
+    except CardRejected as error:
+        return None, str(error)
+    return card.agreement(record.source), ""
+
 
 class TaskRecord(_Record):
     """What a privbench task writes into its log's ``eval.metadata``: the run's settings."""
@@ -495,8 +630,10 @@ class TaskRecord(_Record):
     predictions: str | None = None
     draft_annotations: DraftAnnotations | None = None
     """Set only on a SpatialTrust run over images not reviewed by a person."""
-    judge_card: JudgeAgreement | None = None
-    """The judge card found for the run's judge when it started (None: not checked)."""
+    judge_card: object = None
+    """The judge card found for the run's judge when it started, a :class:`LoggedCard`
+    (None: not checked). Any value is kept here and checked only by
+    :func:`logged_agreement`: an edited card voids itself, never the rest of the record."""
     judge_check: str | None = None
     """Set on the runs of ``privbench judge check``: graded reference answers, not a
     benchmark run (``show`` and ``report`` leave them out)."""
@@ -608,7 +745,11 @@ class RunIdentity:
     draft_annotations: DraftAnnotations | None = None
     """The run's unreviewed images (None: every image was reviewed, or none is annotated)."""
     judge_card: JudgeAgreement | None = None
-    """The judge's agreement with reference grades when the run started (None: unchecked)."""
+    """The judge's agreement with reference grades when the run started (None: unchecked,
+    or its recorded card failed the check: see :attr:`judge_card_problem`)."""
+    judge_card_problem: str = ""
+    """Why the card the log records was ignored: one line naming the log and the field
+    (empty: no card, or a card that passed :func:`check_card`)."""
     run_label: str = ""
     """The label the run was given (``--label``; empty: none)."""
     graded_model: str = ""
@@ -625,6 +766,15 @@ class RunIdentity:
         task = log.eval.task.split("/")[-1]
         benchmark = None if record.judge_check else record.benchmark or _benchmark_by_name(log)
         strategy = str(args.get("strategy", record.strategy or ""))
+        card, problem = logged_agreement(
+            record.judge_card,
+            {
+                "benchmark": record.benchmark,
+                "judge": record.judge,
+                "protocol": record.judge_protocol,
+                "prompt_hash": record.prompt_hash,
+            },
+        )
         return cls(
             benchmark=benchmark,
             model=str(log.eval.model),
@@ -643,7 +793,10 @@ class RunIdentity:
             task_id=str(log.eval.task_id),
             created=str(log.eval.created),
             draft_annotations=record.draft_annotations,
-            judge_card=record.judge_card,
+            judge_card=card,
+            judge_card_problem=(
+                f"{log.location or 'log'}: its judge card was ignored: {problem}" if problem else ""
+            ),
             run_label=str(record.label or ""),
             graded_model=str(record.graded_model or ""),
             judge_temperature=_judge_temperature(log),
@@ -652,11 +805,15 @@ class RunIdentity:
     @property
     def judge_agreement_line(self) -> str:
         """The judge's agreement with reference grades when the run started, in one line."""
+        if self.judge_card_problem:
+            return f"{NOT_CHECKED}; {self.judge_card_problem}"
         return NOT_CHECKED if self.judge_card is None else self.judge_card.line(self.benchmark)
 
     @property
     def judge_agreement_short(self) -> str:
         """:attr:`judge_agreement_line` in a few words, for a table cell."""
+        if self.judge_card_problem:
+            return f"{NOT_CHECKED_SHORT} (its card was ignored)"
         if self.judge_card is None:
             return NOT_CHECKED_SHORT
         return self.judge_card.short(self.benchmark)

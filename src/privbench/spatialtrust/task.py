@@ -97,7 +97,7 @@ def _task(
         card = find_card("spatialtrust", judge, protocol, prompt_hash, judge_card)
         identity = {"judge_protocol": protocol, "prompt_hash": prompt_hash}
         if card is not None:
-            identity["judge_card"] = card
+            identity["judge_card"] = card.model_dump()
     return Task(
         dataset=MemoryDataset([_sample(item) for item in items], name="spatialtrust"),
         solver=solver,
