@@ -224,6 +224,7 @@ def _ocr(image: Image.Image) -> str:
     return _norm("".join(read_text(image)))
 
 
+@pytest.mark.timeout(900)  # OCR of every family's image: minutes on a loaded 2-core machine
 def test_facts_read_back_with_ocr() -> None:
     """What an answer rests on stays readable after the camera degradations (≥ 90 %)."""
     read, missed = 0, []
