@@ -175,11 +175,11 @@ TEXTS = {
 @pytest.fixture
 def study(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SurveyFiles:
     """A survey exported by ``survey export`` itself, from graded samples given in place of
-    logs (what the export reads of them: run, item, judge score, texts, image)."""
+    logs (what the export reads of them: run, item, judge score, texts, image, competencies)."""
     graded = pd.DataFrame(
         [
             {"run": run, "item": item, "score": 0.5, "question": q, "reference": r, "answer": a}
-            | {"image": ""}
+            | {"image": "", "competencies": ["VizPriv"]}
             for run in ("m1", "m2")
             for item, (q, r, a) in TEXTS.items()
         ]
