@@ -40,7 +40,7 @@ from privbench.priviq.aggregate import priviq_scores
 from privbench.priviq.competencies import COMPETENCIES
 from privbench.priviq.log import priviq_log
 from privbench.runtime.errors import UsageError
-from privbench.runtime.record import Benchmark, RunIdentity, TaskRecord
+from privbench.runtime.record import NOT_CHECKED_SHORT, Benchmark, RunIdentity, TaskRecord
 from privbench.spatialtrust.aggregate import TASKS, spatial_scores
 from privbench.spatialtrust.log import spatialtrust_log
 
@@ -52,7 +52,6 @@ BENCHMARKS: tuple[tuple[Benchmark, str, tuple[str, ...]], ...] = (
     ("priviq", "Priv-IQ", PRIVIQ_COLUMNS),
     ("spatialtrust", "SpatialTrust", SPATIAL_COLUMNS),
 )
-NOT_CHECKED = "not checked"
 FORMATS = ("csv", "markdown")
 
 NOT_A_LOG = "not an inspect log"
@@ -183,7 +182,7 @@ def _row(found: _Found) -> LeaderboardRow:
     identity, header = found.identity, found.header
     ignored = identity.judge_card_problem  # the line says why the log's card was ignored
     card = (
-        NOT_CHECKED
+        NOT_CHECKED_SHORT
         if identity.judge_card is None and not ignored
         else identity.judge_agreement_line
     )
