@@ -39,12 +39,12 @@ from answer_styles import STYLES, Style, differences, intended_answers, meant  #
 from loopback_server import LoopbackServer, message_text  # noqa: E402
 
 from privbench.runtime.running import RunOptions  # noqa: E402
-from privbench.spatialtrust.api import eval_spatialtrust, grade_spatialtrust  # noqa: E402
-from privbench.spatialtrust.boxes import BOX_CONVENTIONS  # noqa: E402
-from privbench.spatialtrust.dataset import SpatialItem, load_spatialtrust  # noqa: E402
-from privbench.spatialtrust.prompts import questions_block  # noqa: E402
-from privbench.spatialtrust.reading import parse_answer  # noqa: E402
-from privbench.spatialtrust.task import default_data_dir  # noqa: E402
+from privbench.suites.spatialtrust.api import eval_spatialtrust, grade_spatialtrust  # noqa: E402
+from privbench.suites.spatialtrust.boxes import BOX_CONVENTIONS  # noqa: E402
+from privbench.suites.spatialtrust.dataset import SpatialItem, load_spatialtrust  # noqa: E402
+from privbench.suites.spatialtrust.prompts import questions_block  # noqa: E402
+from privbench.suites.spatialtrust.reading import parse_answer  # noqa: E402
+from privbench.suites.spatialtrust.task import default_data_dir  # noqa: E402
 
 MODEL = "openai-api/loopmodel/vlm"
 READ_TARGET = 99.0

@@ -29,7 +29,7 @@ from typing import Any
 from privbench.audit.priviq import audit_priviq
 from privbench.audit.spatialtrust import audit_items
 from privbench.shipped import PRIVIQ_SUITE
-from privbench.spatialtrust.dataset import DATASET_FILE, load_spatialtrust
+from privbench.suites.spatialtrust.dataset import DATASET_FILE, load_spatialtrust
 
 OUT = Path(__file__).resolve().parent / "out"
 TARGET_S = 10.0

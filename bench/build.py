@@ -36,9 +36,9 @@ from loopback_server import LoopbackServer  # noqa: E402
 
 from privbench.runtime.running import Generation, RunOptions, run_model_task  # noqa: E402
 from privbench.shipped import SPATIALTRUST_SUITE  # noqa: E402
-from privbench.spatialtrust.build.captures import CaptureFile  # noqa: E402
-from privbench.spatialtrust.build.drafting import read_draft_log, spatialtrust_draft  # noqa: E402
-from privbench.spatialtrust.build.manifest import (  # noqa: E402
+from privbench.tooling.spatialtrust_builder.captures import CaptureFile  # noqa: E402
+from privbench.tooling.spatialtrust_builder.drafting import read_draft_log, spatialtrust_draft  # noqa: E402
+from privbench.tooling.spatialtrust_builder.manifest import (  # noqa: E402
     BuildManifest,
     BuildSettings,
     write_manifest,
@@ -136,8 +136,8 @@ def _varied_draft(rng: random.Random) -> str:
 def audit_of_a_build(work: Path) -> None:
     import subprocess
 
-    from privbench.spatialtrust.generate.plan import plan_suite
-    from privbench.spatialtrust.generate.render import render_scene
+    from privbench.tooling.spatialtrust_scenes.plan import plan_suite
+    from privbench.tooling.spatialtrust_scenes.render import render_scene
 
     photos = work / "scenes"
     photos.mkdir()

@@ -24,14 +24,14 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from privbench.spatialtrust.build.captures import (
+from privbench.tooling.spatialtrust_builder.captures import (
     collect_captures,
     video_frames_by_reading,
     video_frames_by_seeking,
 )
-from privbench.spatialtrust.build.faces import Pixels
-from privbench.spatialtrust.generate.plan import plan_suite
-from privbench.spatialtrust.generate.render import render_scene
+from privbench.tooling.spatialtrust_builder.faces import Pixels
+from privbench.tooling.spatialtrust_scenes.plan import plan_suite
+from privbench.tooling.spatialtrust_scenes.render import render_scene
 
 SECONDS, FPS, SIZE, SCENES, EVERY = 60, 30, (1920, 1080), 4, 2.0
 

@@ -21,9 +21,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from privbench.priviq.generate.suite import generate_priviq
-from privbench.spatialtrust.generate.plan import suite_records
-from privbench.spatialtrust.generate.suite import generate_spatialtrust
+from privbench.tooling.priviq_generator.suite import generate_priviq
+from privbench.tooling.spatialtrust_scenes.plan import suite_records
+from privbench.tooling.spatialtrust_scenes.suite import generate_spatialtrust
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Benchmark: Priv-IQ judge throughput against a loopback judge with fixed latency.
 
-Grades N items (default 1,000) with ``privbench.priviq.api.grade_priviq`` against the
+Grades N items (default 1,000) with ``privbench.suites.priviq.api.grade_priviq`` against the
 loopback OpenAI-compatible server, run as a separate process, answering every judge call
 after ``--latency`` seconds (default 0.5) with ``--connections`` (default 32) concurrent
 judge connections. Prints wall time, judge calls/s, client CPU ms per item and the ratio
@@ -69,8 +69,8 @@ def main() -> None:
     os.environ["BENCHJUDGE_API_KEY"] = "bench-key"
     os.environ.setdefault("INSPECT_DISPLAY", "none")
     try:
-        from privbench.priviq.api import grade_priviq
         from privbench.runtime.running import RunOptions
+        from privbench.suites.priviq.api import grade_priviq
 
         with tempfile.TemporaryDirectory() as tmp:
             predictions = make_dataset(Path(tmp) / "data", args.items)

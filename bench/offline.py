@@ -29,8 +29,8 @@ from privbench.judges.offline import clear_caches, grade
 from privbench.judges.offline.measured_agreement import GRADED_FILES, MEASURED, measure, read_graded
 from privbench.judges.offline.spatial import graded_verdict_fields
 from privbench.models.ocr_pii import answer_priviq, read_text
-from privbench.priviq.dataset import load_priviq
 from privbench.shipped import JUDGE_CALIBRATION, PRIVIQ_SUITE
+from privbench.suites.priviq.dataset import load_priviq
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 SPATIAL = {

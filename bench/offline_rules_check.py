@@ -36,17 +36,17 @@ from PIL import Image
 from privbench.judges.offline import grade
 from privbench.judges.offline.measured_agreement import GRADED_FILES, read_graded
 from privbench.models.ocr_pii import answer_priviq, answer_spatialtrust, read_text
-from privbench.priviq.dataset import load_priviq
 from privbench.shipped import JUDGE_CALIBRATION, PRIVIQ_SUITE, SPATIALTRUST_SUITE
-from privbench.spatialtrust import judge as st_judge
-from privbench.spatialtrust.boxes import BOX_CONVENTIONS
-from privbench.spatialtrust.dataset import (
+from privbench.suites.priviq.dataset import load_priviq
+from privbench.suites.spatialtrust import judge as st_judge
+from privbench.suites.spatialtrust.boxes import BOX_CONVENTIONS
+from privbench.suites.spatialtrust.dataset import (
     ExplanationQuestion,
     Factor,
     SpatialItem,
     load_spatialtrust,
 )
-from privbench.spatialtrust.reading import (
+from privbench.suites.spatialtrust.reading import (
     ExplanationAnswer,
     PredictedFactor,
     parse_answer,

@@ -43,12 +43,12 @@ sys.path.insert(0, str(REPO / "tests"))
 from conftest import FOUR_ITEMS, spatial_record, write_json, write_priviq, write_spatial  # noqa: E402
 from loopback_server import LoopbackServer  # noqa: E402
 
-from privbench.priviq.api import grade_priviq  # noqa: E402
-from privbench.priviq.scoring import item_value  # noqa: E402
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium  # noqa: E402
 from privbench.report.html import ReportSettings, build_report  # noqa: E402
 from privbench.runtime.running import RunOptions  # noqa: E402
-from privbench.spatialtrust.api import grade_spatialtrust  # noqa: E402
+from privbench.suites.priviq.api import grade_priviq  # noqa: E402
+from privbench.suites.priviq.scoring import item_value  # noqa: E402
+from privbench.suites.spatialtrust.api import grade_spatialtrust  # noqa: E402
 
 TABLE_1 = {
     ("Law",): 29, ("Know",): 19, ("VizPriv", "CntxPriv"): 17, ("PET", "CntxPriv"): 14,

@@ -21,11 +21,16 @@ import random
 import time
 from pathlib import Path
 
-from privbench.spatialtrust.boxes import BOX_CONVENTIONS, Box
-from privbench.spatialtrust.dataset import ChoiceQuestion, ExplanationQuestion, Factor, SpatialItem
-from privbench.spatialtrust.reading import SpatialAnswer, parse_answer
-from privbench.spatialtrust.scorer import rule_scores
-from privbench.spatialtrust.scoring import (
+from privbench.suites.spatialtrust.boxes import BOX_CONVENTIONS, Box
+from privbench.suites.spatialtrust.dataset import (
+    ChoiceQuestion,
+    ExplanationQuestion,
+    Factor,
+    SpatialItem,
+)
+from privbench.suites.spatialtrust.reading import SpatialAnswer, parse_answer
+from privbench.suites.spatialtrust.scorer import rule_scores
+from privbench.suites.spatialtrust.scoring import (
     ExplanationVerdict,
     FactorVerdict,
     score_explanation,

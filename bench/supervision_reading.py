@@ -27,11 +27,11 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from answer_styles import STYLES, intended_answers  # noqa: E402
 
-from privbench.spatialtrust.answer_text import final_answer_record  # noqa: E402
-from privbench.spatialtrust.boxes import BOX_CONVENTIONS, qwen25_input_size  # noqa: E402
-from privbench.spatialtrust.dataset import SpatialItem, load_spatialtrust  # noqa: E402
-from privbench.spatialtrust.reading import parse_answer  # noqa: E402
-from privbench.spatialtrust.task import default_data_dir  # noqa: E402
+from privbench.suites.spatialtrust.answer_text import final_answer_record  # noqa: E402
+from privbench.suites.spatialtrust.boxes import BOX_CONVENTIONS, qwen25_input_size  # noqa: E402
+from privbench.suites.spatialtrust.dataset import SpatialItem, load_spatialtrust  # noqa: E402
+from privbench.suites.spatialtrust.reading import parse_answer  # noqa: E402
+from privbench.suites.spatialtrust.task import default_data_dir  # noqa: E402
 
 FAMILIES = {"qwen25_vl": "qwen_2_5_vl", "qwen3_vl": "qwen_3_vl", "gemini": "gemini_2_5"}
 """Corpus style → supervision's VLM of that family (DeepSeek-VL2's parser needs the

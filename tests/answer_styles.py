@@ -1,7 +1,7 @@
 """How real vision-language models write a SpatialTrust answer: intended answers and renderers.
 
 Why: a score must measure what a model meant, not how it wrote it. The parser
-(:mod:`privbench.spatialtrust.reading`) claims to read the shapes real model families
+(:mod:`privbench.suites.spatialtrust.reading`) claims to read the shapes real model families
 produce — Qwen2.5-VL's ``bbox_2d`` lists in pixels of its resized input, Qwen2-VL's
 grounding tokens, InternVL's ``<ref>/<box>``, Gemini's ``box_2d`` (y first), DeepSeek-VL2's
 ``<|det|>``, GPT-style markdown, reasoning models' ``<think>`` drafts. This module makes
@@ -29,9 +29,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from privbench.spatialtrust.boxes import BOX_CONVENTIONS, Box, qwen25_input_size
-from privbench.spatialtrust.dataset import ChoiceQuestion, SpatialItem
-from privbench.spatialtrust.reading import SpatialAnswer, parse_answer, parse_record
+from privbench.suites.spatialtrust.boxes import BOX_CONVENTIONS, Box, qwen25_input_size
+from privbench.suites.spatialtrust.dataset import ChoiceQuestion, SpatialItem
+from privbench.suites.spatialtrust.reading import SpatialAnswer, parse_answer, parse_record
 
 Record = dict[str, Any]
 PixelBox = list[int]
@@ -836,8 +836,8 @@ def write_corpus() -> None:
     """Regenerate the frozen corpus (``python tests/answer_styles.py``); review the diff."""
     from pathlib import Path
 
-    from privbench.spatialtrust.dataset import load_spatialtrust
-    from privbench.spatialtrust.task import default_data_dir
+    from privbench.suites.spatialtrust.dataset import load_spatialtrust
+    from privbench.suites.spatialtrust.task import default_data_dir
 
     path = Path(__file__).resolve().parent.parent / CORPUS
     path.parent.mkdir(parents=True, exist_ok=True)

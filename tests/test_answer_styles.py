@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 from answer_styles import CORPUS, STYLES, differences, meant, read_reply
 
-from privbench.spatialtrust.boxes import BOX_CONVENTIONS
-from privbench.spatialtrust.dataset import SpatialItem, load_spatialtrust
-from privbench.spatialtrust.reading import parse_answer
-from privbench.spatialtrust.task import default_data_dir
+from privbench.suites.spatialtrust.boxes import BOX_CONVENTIONS
+from privbench.suites.spatialtrust.dataset import SpatialItem, load_spatialtrust
+from privbench.suites.spatialtrust.reading import parse_answer
+from privbench.suites.spatialtrust.task import default_data_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 LINES: list[dict[str, Any]] = [

@@ -45,23 +45,23 @@ from privbench.audit.spatialtrust import (
     option_name_leakage,
     question_type_cue,
 )
-from privbench.priviq.dataset import load_priviq
 from privbench.shipped import SPATIALTRUST_SUITE
-from privbench.spatialtrust.api import grade_spatialtrust
-from privbench.spatialtrust.baseline import (
+from privbench.suites.priviq.dataset import load_priviq
+from privbench.suites.spatialtrust.api import grade_spatialtrust
+from privbench.suites.spatialtrust.baseline import (
     constant_scores,
     run_baseline,
     trivial_baselines,
 )
-from privbench.spatialtrust.boxes import Box
-from privbench.spatialtrust.dataset import (
+from privbench.suites.spatialtrust.boxes import Box
+from privbench.suites.spatialtrust.dataset import (
     ChoiceQuestion,
     ExplanationQuestion,
     Factor,
     SpatialItem,
     load_spatialtrust,
 )
-from privbench.spatialtrust.tables import task_table
+from privbench.suites.spatialtrust.tables import task_table
 
 DIRECT = {"A": "a background person facing the screen", "B": "a framed poster",
           "C": "a phone aimed at the scene", "D": "a potted plant", "E": "None of the above"}  # fmt: skip

@@ -20,14 +20,14 @@ from privbench.models.ocr_pii import (
     read_text,
 )
 from privbench.models.pii import find_entities, find_pii
-from privbench.priviq.api import eval_priviq
-from privbench.priviq.generate.families import exposed_document, ner_plain, ner_post
 from privbench.shipped import SPATIALTRUST_SUITE
-from privbench.spatialtrust.api import eval_spatialtrust
-from privbench.spatialtrust.boxes import BOX_CONVENTIONS
-from privbench.spatialtrust.dataset import load_spatialtrust
-from privbench.spatialtrust.prompts import direct_prompt, selection_prompt
-from privbench.spatialtrust.reading import parse_answer
+from privbench.suites.priviq.api import eval_priviq
+from privbench.suites.spatialtrust.api import eval_spatialtrust
+from privbench.suites.spatialtrust.boxes import BOX_CONVENTIONS
+from privbench.suites.spatialtrust.dataset import load_spatialtrust
+from privbench.suites.spatialtrust.prompts import direct_prompt, selection_prompt
+from privbench.suites.spatialtrust.reading import parse_answer
+from privbench.tooling.priviq_generator.families import exposed_document, ner_plain, ner_post
 
 RISK = "Does the image contain any sensitive information that could be a privacy risk?"
 

@@ -28,7 +28,6 @@ from privbench.analysis.agreement import read_ratings
 from privbench.analysis.rating_files import KEY_FILE, RATERS_FOLDER, read_key
 from privbench.analysis.strata import stratum_of
 from privbench.analysis.survey import SurveyFiles, export_survey, payload_of_form
-from privbench.priviq.api import grade_priviq
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
 from privbench.review.access import require_token
 from privbench.review.app import create_app
@@ -36,6 +35,7 @@ from privbench.review.rating_routes import rating_router, write_lab_ratings
 from privbench.review.store import ReviewStore
 from privbench.runtime.errors import DatasetError, UsageError
 from privbench.shipped import SPATIALTRUST_SUITE
+from privbench.suites.priviq.api import grade_priviq
 
 CHROMIUM = find_chromium()
 needs_chromium = pytest.mark.skipif(

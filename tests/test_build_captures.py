@@ -19,7 +19,7 @@ import pytest
 from PIL import Image, ImageCms
 
 from privbench.runtime.errors import PrivbenchError, UsageError
-from privbench.spatialtrust.build.captures import (
+from privbench.tooling.spatialtrust_builder.captures import (
     BLUR_LAPLACIAN_VARIANCE,
     DARK_LUMINANCE,
     LOCAL_CHANGE,
@@ -37,15 +37,15 @@ from privbench.spatialtrust.build.captures import (
     video_frames_by_reading,
     video_frames_by_seeking,
 )
-from privbench.spatialtrust.build.faces import (
+from privbench.tooling.spatialtrust_builder.faces import (
     Pixels,
     blur_faces_but_primary,
     grown,
     primary_face,
     require_detector,
 )
-from privbench.spatialtrust.generate.plan import plan_suite
-from privbench.spatialtrust.generate.render import render_scene
+from privbench.tooling.spatialtrust_scenes.plan import plan_suite
+from privbench.tooling.spatialtrust_scenes.render import render_scene
 
 FPS = 10
 """Test videos run at 10 fps and are sampled every second: one segment, one sample."""

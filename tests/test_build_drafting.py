@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from privbench.spatialtrust.boxes import get_convention
-from privbench.spatialtrust.build.drafting import (
+from privbench.suites.spatialtrust.boxes import get_convention
+from privbench.tooling.spatialtrust_builder.drafting import (
     UNREADABLE,
     draft_prompt,
     read_category,

@@ -24,25 +24,25 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from privbench.apportion import largest_remainder
 from privbench.audit.spatialtrust import answer_shapes, leakage_details
-from privbench.generate.apportion import largest_remainder
-from privbench.spatialtrust.baseline import trivial_baselines
-from privbench.spatialtrust.build.annotation import Annotation, Category, SceneElement
-from privbench.spatialtrust.build.questions import (
+from privbench.suites.spatialtrust.annotation import Annotation, Category, SceneElement
+from privbench.suites.spatialtrust.baseline import trivial_baselines
+from privbench.suites.spatialtrust.dataset import DATASET_FILE, validate_spatialtrust
+from privbench.suites.spatialtrust.question_design import NONE, SLOTS, allocate_k
+from privbench.tooling.spatialtrust_builder.questions import (
     CHOICE_CATEGORIES,
     dataset_records,
     describes_same,
     type_key,
 )
-from privbench.spatialtrust.dataset import DATASET_FILE, validate_spatialtrust
-from privbench.spatialtrust.generate.plan import (
+from privbench.tooling.spatialtrust_scenes.plan import (
     PAPER_IMAGES,
     PAPER_MULTIPLE,
     categories,
     plan_suite,
     spatial_items,
 )
-from privbench.spatialtrust.question_design import NONE, SLOTS, allocate_k
 
 WIDTH, HEIGHT = 1440, 960
 SUITE_SIZE = 300
@@ -505,7 +505,7 @@ SCRIPT = """
 import hashlib, json, sys
 sys.path.insert(0, {tests!r})
 from test_build_questions import free_text_annotations, plan_annotations
-from privbench.spatialtrust.build.questions import dataset_records
+from privbench.tooling.spatialtrust_builder.questions import dataset_records
 records = dataset_records(free_text_annotations(80, 11) + plan_annotations(30, 2), seed=5)
 print(hashlib.sha256(json.dumps(records, ensure_ascii=False).encode()).hexdigest())
 """

@@ -34,7 +34,7 @@ from loopback_server import LoopbackServer
 from PIL import Image
 
 from privbench.shipped import SPATIALTRUST_SUITE
-from privbench.spatialtrust.dataset import load_spatialtrust
+from privbench.suites.spatialtrust.dataset import load_spatialtrust
 
 DRAFTER = "openai-api/loopdraft/vlm"
 DRAFT_PROMPT = r"List every visible element"

@@ -21,8 +21,8 @@ from conftest import (
 )
 from loopback_server import LoopbackServer
 
-from privbench.priviq.task import default_data_dir
 from privbench.shipped import PRIVIQ_SUITE, SPATIALTRUST_SUITE
+from privbench.suites.priviq.task import default_data_dir
 
 
 def grade_args(data: Path, predictions: Path, tmp_path: Path, *extra: str) -> list[str | Path]:

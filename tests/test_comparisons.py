@@ -33,10 +33,10 @@ from loopback_server import LoopbackServer
 
 from privbench.analysis.groups import ComparedRun, comparable_sets
 from privbench.formatting import signed
-from privbench.priviq.api import eval_priviq
-from privbench.priviq.competencies import COMPETENCIES
 from privbench.report.html import ReportSettings, build_report
-from privbench.spatialtrust.api import eval_spatialtrust
+from privbench.suites.priviq.api import eval_priviq
+from privbench.suites.priviq.competencies import COMPETENCIES
+from privbench.suites.spatialtrust.api import eval_spatialtrust
 
 UNSURE = "I am not sure."
 LAW = "GDPR Article 33 applies: the controller must notify the supervisory authority."

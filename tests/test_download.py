@@ -24,17 +24,17 @@ import pytest
 from conftest import FOUR_ITEMS, error_line, item, one_line_error, privbench, write_priviq
 
 from privbench.dataset_identity import dataset_hash
-from privbench.priviq import release
-from privbench.priviq.release import (
+from privbench.runtime.archive import dataset_roots, is_metadata, member_problem
+from privbench.runtime.download import parse_content_range, range_outcome
+from privbench.runtime.errors import PrivbenchError, UsageError
+from privbench.suites.priviq import release
+from privbench.suites.priviq.release import (
     default_root,
     download_priviq,
     latest_release,
     recorded_release_hashes,
     resolve_data,
 )
-from privbench.runtime.archive import dataset_roots, is_metadata, member_problem
-from privbench.runtime.download import parse_content_range, range_outcome
-from privbench.runtime.errors import PrivbenchError, UsageError
 
 
 class Release:

@@ -23,10 +23,10 @@ from pathlib import Path
 import pytest
 from conftest import FOUR_ITEMS, one_line_error, privbench, write_priviq
 
-from privbench.priviq.release import download_priviq
 from privbench.runtime.archive import UnpackLimits
 from privbench.runtime.download import fetch
 from privbench.runtime.errors import PrivbenchError
+from privbench.suites.priviq.release import download_priviq
 
 MB = 1 << 20
 

@@ -24,13 +24,13 @@ from loopback_server import LoopbackServer
 
 from privbench.runtime.record import TaskRecord
 from privbench.shipped import SPATIALTRUST_SUITE
-from privbench.spatialtrust.build.annotation import REVIEW_STATUSES
-from privbench.spatialtrust.dataset import (
+from privbench.suites.spatialtrust.annotation import REVIEW_STATUSES
+from privbench.suites.spatialtrust.dataset import (
     DATASET_FILE,
     load_spatialtrust,
     validate_spatialtrust,
 )
-from privbench.spatialtrust.task import spatialtrust, spatialtrust_grade
+from privbench.suites.spatialtrust.task import spatialtrust, spatialtrust_grade
 from privbench.validation import validate_directory
 
 STATUSES = ("accepted", "draft", "needs_work", "accepted", "draft", "discarded")

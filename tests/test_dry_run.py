@@ -426,9 +426,9 @@ def test_a_build_dry_run_counts_one_draft_per_capture_and_writes_nothing(
     assert plan["calls_at_least"]["model"] == 0  # a dark or duplicate image is dropped
     # each draft: the system prompt, the drafting prompt and one 1440×960 capture (Gemini:
     # 2 × 2 tiles of 258 tokens)
-    from privbench.spatialtrust.boxes import get_convention
-    from privbench.spatialtrust.build.drafting import draft_prompt
-    from privbench.spatialtrust.prompts import SYSTEM_PROMPT
+    from privbench.suites.spatialtrust.boxes import get_convention
+    from privbench.suites.spatialtrust.prompts import SYSTEM_PROMPT
+    from privbench.tooling.spatialtrust_builder.drafting import draft_prompt
 
     prompt = draft_prompt(1440, 960, get_convention("xyxy"))
     per_draft = text_tokens(SYSTEM_PROMPT) + text_tokens(prompt) + 4 * 258

@@ -19,18 +19,23 @@ import pytest
 import time_machine
 from PIL import Image, ImageDraw
 
+from privbench.apportion import largest_remainder
 from privbench.audit.priviq import image_words, printed_share
-from privbench.generate.apportion import largest_remainder
-from privbench.generate.fonts import font, missing_glyphs, script_of
-from privbench.generate.identities import REFERENCE_DATE, person
-from privbench.generate.perspective import perspective_coefficients
-from privbench.priviq.competencies import combination_of
-from privbench.priviq.dataset import load_priviq
-from privbench.priviq.generate.allocation import PAPER_SIZE, TABLE_1, allocate
-from privbench.priviq.generate.base import build
-from privbench.priviq.generate.families import ALL_FAMILIES, FAMILIES, MEETING, MULTILINGUAL
-from privbench.priviq.generate.suite import generate_items, generate_priviq
 from privbench.shipped import PRIVIQ_SUITE
+from privbench.suites.priviq.allocation import PAPER_SIZE, TABLE_1, allocate
+from privbench.suites.priviq.competencies import combination_of
+from privbench.suites.priviq.dataset import load_priviq
+from privbench.tooling.drawing.fonts import font, missing_glyphs, script_of
+from privbench.tooling.drawing.identities import REFERENCE_DATE, person
+from privbench.tooling.drawing.perspective import perspective_coefficients
+from privbench.tooling.priviq_generator.base import build
+from privbench.tooling.priviq_generator.families import (
+    ALL_FAMILIES,
+    FAMILIES,
+    MEETING,
+    MULTILINGUAL,
+)
+from privbench.tooling.priviq_generator.suite import generate_items, generate_priviq
 
 REASONING = {"PET", "Law", "Know", "PrivRisk", "CntxPriv"}
 
@@ -291,7 +296,7 @@ def test_wording_of_questions_and_answers() -> None:
 
 
 def test_card_chip_leaves_the_digits_free() -> None:
-    from privbench.generate.objects import payment_card
+    from privbench.tooling.drawing.objects import payment_card
 
     card = payment_card("BANK", "4556 7375 8689 9855", "09/28", "Jo Lee", (30, 60, 120))
     pixels = np.asarray(card.convert("RGB"))

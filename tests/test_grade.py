@@ -26,13 +26,13 @@ from loopback_server import Cut, Fault, LoopbackServer
 
 from privbench.dataset_identity import dataset_hash
 from privbench.json_files import read_jsonl
-from privbench.priviq.api import grade_priviq
-from privbench.priviq.dataset import load_priviq
-from privbench.priviq.judge import truncate_for_judge
-from privbench.priviq.predictions import load_grade_file, load_predictions
-from privbench.priviq.tables import truncation_lines
 from privbench.runtime.errors import JudgeUnavailableError, PrivbenchError
 from privbench.runtime.running import Generation
+from privbench.suites.priviq.api import grade_priviq
+from privbench.suites.priviq.dataset import load_priviq
+from privbench.suites.priviq.judge import truncate_for_judge
+from privbench.suites.priviq.predictions import load_grade_file, load_predictions
+from privbench.suites.priviq.tables import truncation_lines
 
 EXPECTED_PROMPT = (Path(__file__).parent / "data" / "paper_prompt_expected.txt").read_text(
     encoding="utf-8"

@@ -19,11 +19,11 @@ from conftest import FOUR_ITEMS, item, run_validate, spatial_record, write_privi
 from PIL import Image
 
 from privbench.json_files import load_valid, read_jsonl
-from privbench.priviq.dataset import validate_priviq
-from privbench.priviq.predictions import load_grade_file, load_predictions
 from privbench.runtime.errors import DatasetError, describe_failure
-from privbench.spatialtrust.dataset import validate_spatialtrust
-from privbench.spatialtrust.predictions import load_spatial_predictions
+from privbench.suites.priviq.dataset import validate_priviq
+from privbench.suites.priviq.predictions import load_grade_file, load_predictions
+from privbench.suites.spatialtrust.dataset import validate_spatialtrust
+from privbench.suites.spatialtrust.predictions import load_spatial_predictions
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

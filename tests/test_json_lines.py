@@ -21,7 +21,7 @@ from privbench.review.export import export_reviewed
 from privbench.review.store import ReviewStore
 from privbench.runtime.errors import DatasetError
 from privbench.shipped import SPATIALTRUST_SUITE
-from privbench.spatialtrust.dataset import DATASET_FILE, load_spatialtrust
+from privbench.suites.spatialtrust.dataset import DATASET_FILE, load_spatialtrust
 
 SEPARATORS = "\u2028\u2029\x85\x1c\x1d\x1e\x0b\x0c"
 """Characters ``str.splitlines`` splits at besides ``\\n`` and ``\\r``."""

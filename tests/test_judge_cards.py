@@ -12,9 +12,9 @@ from conftest import JUDGE, error_line, privbench
 
 from privbench.judgecheck.api import CheckRequest, check_judge
 from privbench.judges.cards import OFFLINE_CARDS, card_path, read_card, write_card
-from privbench.priviq.scorer import protocol_identity
 from privbench.runtime.record import NOT_CHECKED
 from privbench.runtime.running import RunOptions
+from privbench.suites.priviq.scorer import protocol_identity
 
 
 def _without_day(card_json: str) -> dict[str, object]:

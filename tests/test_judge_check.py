@@ -21,7 +21,7 @@ from conftest import JUDGE, command, error_line, privbench, wait_for
 from loopback_server import LoopbackServer, message_text
 
 from privbench.judges.cards import card_path, read_card
-from privbench.priviq.scorer import protocol_identity
+from privbench.suites.priviq.scorer import protocol_identity
 
 COMPETENCIES = ("Law", "VizPriv", "PET+Know")
 

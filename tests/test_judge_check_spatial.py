@@ -28,9 +28,9 @@ from privbench.judgecheck.spatial import (
 from privbench.judges.offline.spatial import graded_verdict_fields
 from privbench.runtime.errors import DatasetError
 from privbench.runtime.log_reading import log_samples
-from privbench.spatialtrust.judge import MAX_TRIES, judge_prompt, offline_verdict
-from privbench.spatialtrust.question_design import QUESTION_TEXTS
-from privbench.spatialtrust.scoring import ExplanationVerdict, FactorVerdict
+from privbench.suites.spatialtrust.judge import MAX_TRIES, judge_prompt, offline_verdict
+from privbench.suites.spatialtrust.question_design import QUESTION_TEXTS
+from privbench.suites.spatialtrust.scoring import ExplanationVerdict, FactorVerdict
 
 FRESH = VERDICT_SETS / "fresh.jsonl"
 INDEPENDENT = VERDICT_SETS / "independent.jsonl"

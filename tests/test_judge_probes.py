@@ -26,8 +26,8 @@ from privbench.judgecheck.probes import (
     summarise_probes,
 )
 from privbench.judges.offline import grade
-from privbench.priviq.dataset import load_priviq
 from privbench.shipped import PRIVIQ_SUITE
+from privbench.suites.priviq.dataset import load_priviq
 
 BADGE = (
     "a1",
@@ -252,7 +252,7 @@ def test_suite_wrong_answers_are_wrong() -> None:
 SHIPPED_CASES = """
 import json
 from privbench.judgecheck.probes import probe_cases
-from privbench.priviq.dataset import load_priviq
+from privbench.suites.priviq.dataset import load_priviq
 from privbench.shipped import PRIVIQ_SUITE
 items = [(i.id, i.question, i.answer) for i in load_priviq(PRIVIQ_SUITE)]
 print(json.dumps([[c.id, c.prediction] for c in probe_cases(items, seed=3)]))

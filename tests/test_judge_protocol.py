@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import HARDENED_TEMPLATE_HASH, PAPER_TEMPLATE_HASH, RETRY_LINE
 
-from privbench.priviq.judge import (
+from privbench.runtime.judging import attempt_temperature
+from privbench.suites.priviq.judge import (
     HARDENED,
     MAX_TRIES,
     PAPER,
@@ -20,7 +21,6 @@ from privbench.priviq.judge import (
     space_connectives,
     table_cell,
 )
-from privbench.runtime.judging import attempt_temperature
 
 EXPECTED = (Path(__file__).parent / "data" / "paper_prompt_expected.txt").read_text(
     encoding="utf-8"

@@ -39,9 +39,9 @@ from privbench.judges.offline.measured_agreement import (
     SECOND_GRADER,
     UNSEEN,
 )
-from privbench.priviq.competencies import COMPETENCIES
 from privbench.runtime.errors import DatasetError
 from privbench.shipped import JUDGE_CALIBRATION
+from privbench.suites.priviq.competencies import COMPETENCIES
 
 ROOT = Path(__file__).resolve().parents[1]
 CARD = JUDGE_CALIBRATION / "README.md"

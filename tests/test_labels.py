@@ -28,11 +28,15 @@ from conftest import (
 from loopback_server import LoopbackServer
 
 from privbench.dataset_identity import dataset_hash
-from privbench.priviq.api import eval_priviq, grade_priviq, read_priviq_log
-from privbench.priviq.predictions import load_predictions
 from privbench.report.html import ReportSettings, build_report
 from privbench.runtime.record import NO_NAME, RunIdentity, TaskRecord, answers_name
-from privbench.spatialtrust.api import eval_spatialtrust, grade_spatialtrust, read_spatialtrust_log
+from privbench.suites.priviq.api import eval_priviq, grade_priviq, read_priviq_log
+from privbench.suites.priviq.predictions import load_predictions
+from privbench.suites.spatialtrust.api import (
+    eval_spatialtrust,
+    grade_spatialtrust,
+    read_spatialtrust_log,
+)
 
 LABEL = "baseline <A>"
 """With markup, to see that the report escapes it; ``baseline_A`` in file names."""

@@ -35,10 +35,10 @@ from privbench.analysis.leaderboard import (
     sort_rows,
     to_markdown,
 )
-from privbench.priviq.api import eval_priviq, grade_priviq
-from privbench.priviq.competencies import COMPETENCIES
-from privbench.spatialtrust.aggregate import TASKS
-from privbench.spatialtrust.api import grade_spatialtrust
+from privbench.suites.priviq.api import eval_priviq, grade_priviq
+from privbench.suites.priviq.competencies import COMPETENCIES
+from privbench.suites.spatialtrust.aggregate import TASKS
+from privbench.suites.spatialtrust.api import grade_spatialtrust
 
 COLUMNS = [
     "label", "model", "benchmark", "strategy", *COMPETENCIES, "Total",

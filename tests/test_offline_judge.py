@@ -24,11 +24,11 @@ from privbench.judges.offline.measured_agreement import (
     read_graded,
 )
 from privbench.judges.offline.spatial import graded_verdict_fields
-from privbench.priviq.competencies import COMPETENCIES
 from privbench.shipped import JUDGE_CALIBRATION
-from privbench.spatialtrust import judge as spatial_judge
-from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
-from privbench.spatialtrust.reading import ExplanationAnswer, PredictedFactor
+from privbench.suites.priviq.competencies import COMPETENCIES
+from privbench.suites.spatialtrust import judge as spatial_judge
+from privbench.suites.spatialtrust.dataset import ExplanationQuestion, Factor
+from privbench.suites.spatialtrust.reading import ExplanationAnswer, PredictedFactor
 
 DATA = Path(__file__).parent / "data"
 DEV = GRADED_FILES["dev"]

@@ -19,9 +19,9 @@ from privbench.judges.offline.spatial import (
     TextVerdict,
     offline_verdict,
 )
-from privbench.spatialtrust import judge as spatial_judge
-from privbench.spatialtrust.dataset import ExplanationQuestion, Factor
-from privbench.spatialtrust.reading import ExplanationAnswer, PredictedFactor
+from privbench.suites.spatialtrust import judge as spatial_judge
+from privbench.suites.spatialtrust.dataset import ExplanationQuestion, Factor
+from privbench.suites.spatialtrust.reading import ExplanationAnswer, PredictedFactor
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -328,7 +328,7 @@ def test_judges_import_nothing_above_them() -> None:
 def test_explain_records_the_rules_of_every_grade(tmp_path: Path) -> None:
     from conftest import FOUR_ITEMS, run_options, write_json, write_priviq
 
-    from privbench.priviq.api import grade_priviq
+    from privbench.suites.priviq.api import grade_priviq
 
     data = write_priviq(tmp_path / "data", FOUR_ITEMS)
     answers = {"a": "No.", "b": "GDPR Article 33", "c": "", "d": "Yes, Doug is re-identified"}
@@ -355,7 +355,7 @@ def test_explain_records_the_rules_of_every_grade(tmp_path: Path) -> None:
 def test_without_explain_nothing_is_added(tmp_path: Path) -> None:
     from conftest import FOUR_ITEMS, run_options, write_json, write_priviq
 
-    from privbench.priviq.api import grade_priviq
+    from privbench.suites.priviq.api import grade_priviq
 
     data = write_priviq(tmp_path / "data", FOUR_ITEMS)
     predictions = write_json(tmp_path / "results.json", {k: "No." for k in FOUR_ITEMS})

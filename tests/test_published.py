@@ -32,11 +32,15 @@ from conftest import (
 from inspect_ai.log import read_eval_log
 
 from privbench.dataset_identity import dataset_hash
-from privbench.priviq.api import grade_priviq, read_priviq_log
-from privbench.priviq.competencies import COMPETENCIES, Combination, combination_label
-from privbench.priviq.dataset import load_priviq
-from privbench.priviq.generate.allocation import TABLE_1
-from privbench.priviq.published import (
+from privbench.published import PublishedTable, published_tables
+from privbench.report.html import ReportSettings, build_report
+from privbench.runtime.record import RunIdentity
+from privbench.shipped import PRIVIQ_SUITE
+from privbench.suites.priviq.allocation import TABLE_1
+from privbench.suites.priviq.api import grade_priviq, read_priviq_log
+from privbench.suites.priviq.competencies import COMPETENCIES, Combination, combination_label
+from privbench.suites.priviq.dataset import load_priviq
+from privbench.suites.priviq.published import (
     TOTAL,
     ReleaseEvidence,
     has_release_shape,
@@ -47,13 +51,9 @@ from privbench.priviq.published import (
     release_evidence,
     release_reason,
 )
-from privbench.published import PublishedTable, published_tables
-from privbench.report.html import ReportSettings, build_report
-from privbench.runtime.record import RunIdentity
-from privbench.shipped import PRIVIQ_SUITE
-from privbench.spatialtrust.aggregate import TASKS
-from privbench.spatialtrust.api import grade_spatialtrust
-from privbench.spatialtrust.published import NOTE, OVERALL, PAPER_COLUMNS, spatial_published
+from privbench.suites.spatialtrust.aggregate import TASKS
+from privbench.suites.spatialtrust.api import grade_spatialtrust
+from privbench.suites.spatialtrust.published import NOTE, OVERALL, PAPER_COLUMNS, spatial_published
 
 # --- the data as recorded -----------------------------------------------------------
 
@@ -213,8 +213,8 @@ def test_anything_else_is_not_the_release() -> None:
 def test_a_download_is_the_release_only_by_the_pinned_hash(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import privbench.priviq.published as published
-    import privbench.priviq.release as release
+    import privbench.suites.priviq.published as published
+    import privbench.suites.priviq.release as release
 
     url = "https://mirror.example/Priv-IQ.zip"
     origins = {"ab" * 32: url}
@@ -319,7 +319,7 @@ def test_unverified_data_shows_the_rows_only_on_request_and_says_so(
 def test_show_json_has_the_published_rows_over_the_pinned_release(
     logs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import privbench.priviq.release as release
+    import privbench.suites.priviq.release as release
 
     recorded = RunIdentity.from_log(read_eval_log(str(logs["release"]))).dataset_hash
     monkeypatch.setattr(release, "RELEASE_DATASET_HASH", recorded)

@@ -15,11 +15,11 @@ from conftest import FOUR_ITEMS, MODEL, run_options, write_priviq
 from loopback_server import LoopbackServer
 from rich.console import Console
 
-from privbench.priviq.aggregate import ItemGrades, RefusalCell, refusal_rates
-from privbench.priviq.api import eval_priviq, read_priviq_log
-from privbench.priviq.refusals import CLASSES, READ_CHARS, RULE_NAMES, classify, normalize
-from privbench.priviq.tables import competency_table
 from privbench.report.html import ReportSettings, build_report
+from privbench.suites.priviq.aggregate import ItemGrades, RefusalCell, refusal_rates
+from privbench.suites.priviq.api import eval_priviq, read_priviq_log
+from privbench.suites.priviq.refusals import CLASSES, READ_CHARS, RULE_NAMES, classify, normalize
+from privbench.suites.priviq.tables import competency_table
 
 EXAMPLES = Path(__file__).parent / "data" / "refusal_examples.jsonl"
 HELDOUT_FLOOR = 0.96

@@ -35,12 +35,12 @@ from PIL import Image
 
 from privbench.analysis.runs import load_results
 from privbench.formatting import signed
-from privbench.priviq.api import grade_priviq
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
 from privbench.report.html import ReportSettings, build_report, scripts_present
 from privbench.report.samples import Overlay, stack_labels
 from privbench.runtime.errors import UsageError
-from privbench.spatialtrust.api import grade_spatialtrust
+from privbench.suites.priviq.api import grade_priviq
+from privbench.suites.spatialtrust.api import grade_spatialtrust
 
 CHROMIUM = find_chromium()
 SCRIPT_ATTACK = "<script>document.body.dataset.pwned = 'script'</script>"

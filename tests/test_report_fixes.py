@@ -47,14 +47,14 @@ from privbench.analysis.paper_tables import (
     pair_family,
 )
 from privbench.analysis.runs import load_results
-from privbench.priviq.api import grade_priviq
 from privbench.report.ablation import ablations, one_run_per_model, strategy_labels
 from privbench.report.html import ReportSettings, build_report
 from privbench.report.samples import invalid_box_line
 from privbench.runtime.judging import attempt_temperature
 from privbench.runtime.record import RunIdentity
 from privbench.runtime.running import Generation
-from privbench.spatialtrust.api import eval_spatialtrust, grade_spatialtrust
+from privbench.suites.priviq.api import grade_priviq
+from privbench.suites.spatialtrust.api import eval_spatialtrust, grade_spatialtrust
 
 HOSTILE = '<b>"x" & y</b>'
 ESCAPED_ONCE = "&lt;b&gt;&#34;x&#34; &amp; y&lt;/b&gt;"

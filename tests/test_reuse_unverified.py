@@ -23,11 +23,11 @@ from conftest import (
 )
 from loopback_server import LoopbackServer
 
-from privbench.priviq.api import grade_priviq, read_priviq_log
-from privbench.priviq.predictions import GradeRecord, answer_hash
-from privbench.priviq.scoring import judged_by, reusable_runs, unverified
 from privbench.report.html import ReportSettings, build_report
 from privbench.runtime.errors import UsageError
+from privbench.suites.priviq.api import grade_priviq, read_priviq_log
+from privbench.suites.priviq.predictions import GradeRecord, answer_hash
+from privbench.suites.priviq.scoring import judged_by, reusable_runs, unverified
 
 PAPER_HASH = "ec6e50f55a79df43"
 

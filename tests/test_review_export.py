@@ -42,10 +42,10 @@ from privbench.review.merge import merge_image
 from privbench.review.store import STORE_FILE, ReviewStore
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.shipped import SPATIALTRUST_SUITE
-from privbench.spatialtrust.boxes import Box
-from privbench.spatialtrust.build.annotation import Category, SceneElement
-from privbench.spatialtrust.dataset import DATASET_FILE, load_spatialtrust
-from privbench.spatialtrust.scoring import iou
+from privbench.suites.spatialtrust.annotation import Category, SceneElement
+from privbench.suites.spatialtrust.boxes import Box
+from privbench.suites.spatialtrust.dataset import DATASET_FILE, load_spatialtrust
+from privbench.suites.spatialtrust.scoring import iou
 
 IMAGES = [f"st-000{i}" for i in range(1, 7)]
 A1, B1 = [100, 100, 300, 300], [100, 100, 300, 340]

@@ -42,8 +42,8 @@ from privbench.analysis.run_diff import (
     top_changed,
 )
 from privbench.formatting import signed
-from privbench.priviq.api import eval_priviq
-from privbench.spatialtrust.api import eval_spatialtrust
+from privbench.suites.priviq.api import eval_priviq
+from privbench.suites.spatialtrust.api import eval_spatialtrust
 
 UNSURE = "I am not sure."
 LAW = "GDPR Article 33 applies: the controller must notify the supervisory authority " * 3

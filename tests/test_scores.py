@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from privbench.priviq.aggregate import ItemGrades, combinations_by_count, priviq_scores
-from privbench.priviq.competencies import (
+from privbench.suites.priviq.aggregate import ItemGrades, combinations_by_count, priviq_scores
+from privbench.suites.priviq.competencies import (
     COMPETENCIES,
     combination_file_label,
     combination_of,

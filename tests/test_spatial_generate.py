@@ -18,9 +18,9 @@ import pytest
 
 from privbench.audit.spatialtrust import option_name_leakage
 from privbench.shipped import SPATIALTRUST_SUITE
-from privbench.spatialtrust.dataset import load_spatialtrust
-from privbench.spatialtrust.generate.layout import WIDTH, intersects
-from privbench.spatialtrust.generate.plan import (
+from privbench.suites.spatialtrust.dataset import load_spatialtrust
+from privbench.tooling.spatialtrust_scenes.layout import WIDTH, intersects
+from privbench.tooling.spatialtrust_scenes.plan import (
     CATEGORY,
     PAPER_IMAGES,
     PAPER_MULTIPLE,
@@ -32,9 +32,9 @@ from privbench.spatialtrust.generate.plan import (
     spatial_items,
     suite_records,
 )
-from privbench.spatialtrust.generate.render import drawing_order, element_layer
-from privbench.spatialtrust.generate.suite import generate_spatialtrust
-from privbench.spatialtrust.generate.vocabulary import (
+from privbench.tooling.spatialtrust_scenes.render import drawing_order, element_layer
+from privbench.tooling.spatialtrust_scenes.suite import generate_spatialtrust
+from privbench.tooling.spatialtrust_scenes.vocabulary import (
     BENIGN,
     DIRECT,
     INDIRECT,

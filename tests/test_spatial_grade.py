@@ -25,15 +25,15 @@ from loopback_server import LoopbackServer
 from privbench.dataset_identity import dataset_hash
 from privbench.json_files import JsonValue
 from privbench.runtime.errors import PrivbenchError, UsageError
-from privbench.spatialtrust.api import grade_spatialtrust
-from privbench.spatialtrust.dataset import load_spatialtrust
-from privbench.spatialtrust.predictions import (
+from privbench.suites.spatialtrust.api import grade_spatialtrust
+from privbench.suites.spatialtrust.dataset import load_spatialtrust
+from privbench.suites.spatialtrust.predictions import (
     SpatialPredictions,
     load_spatial_predictions,
     parse_predictions,
 )
-from privbench.spatialtrust.tables import invalid_box_lines, summary_line
-from privbench.spatialtrust.task import default_data_dir
+from privbench.suites.spatialtrust.tables import invalid_box_lines, summary_line
+from privbench.suites.spatialtrust.task import default_data_dir
 
 
 def test_grade_json_document(server: LoopbackServer, tmp_path: Path) -> None:

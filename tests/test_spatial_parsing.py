@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from conftest import spatial_record, write_spatial
 
-from privbench.spatialtrust.boxes import BOX_CONVENTIONS, check_box
-from privbench.spatialtrust.dataset import SpatialItem, load_spatialtrust
-from privbench.spatialtrust.judge import judge_prompt, parse_verdict
-from privbench.spatialtrust.reading import (
+from privbench.suites.spatialtrust.boxes import BOX_CONVENTIONS, check_box
+from privbench.suites.spatialtrust.dataset import SpatialItem, load_spatialtrust
+from privbench.suites.spatialtrust.judge import judge_prompt, parse_verdict
+from privbench.suites.spatialtrust.reading import (
     ExplanationAnswer,
     PredictedFactor,
     answer_record,
@@ -20,7 +20,7 @@ from privbench.spatialtrust.reading import (
     parse_answer,
     parse_record,
 )
-from privbench.spatialtrust.task import default_data_dir
+from privbench.suites.spatialtrust.task import default_data_dir
 
 XYXY = BOX_CONVENTIONS["xyxy"]
 
@@ -327,7 +327,7 @@ def test_trailing_commas_and_a_reply_that_is_all_reasoning(item: SpatialItem) ->
 def test_a_per_question_entry_whose_factors_are_not_a_list_lists_none(factors: object) -> None:
     """A number, ``true`` or a bare string where the factors go used to crash the reading
     (or split a string into one "factor" per character); it lists no factor."""
-    from privbench.spatialtrust.answer_text import final_answer_record
+    from privbench.suites.spatialtrust.answer_text import final_answer_record
 
     reply = json.dumps(
         [
@@ -341,7 +341,7 @@ def test_a_per_question_entry_whose_factors_are_not_a_list_lists_none(factors: o
 
 
 def test_a_single_factor_object_is_a_list_of_one() -> None:
-    from privbench.spatialtrust.answer_text import final_answer_record
+    from privbench.suites.spatialtrust.answer_text import final_answer_record
 
     factor = {"name": "person", "why": "watches", "box": [1, 2, 3, 4]}
     reply = json.dumps(

@@ -23,9 +23,13 @@ from conftest import (
 )
 from loopback_server import LoopbackServer
 
-from privbench.spatialtrust.api import SpatialTrustRun, eval_spatialtrust, read_spatialtrust_log
-from privbench.spatialtrust.log import PipelineCounts
-from privbench.spatialtrust.tables import run_notes
+from privbench.suites.spatialtrust.api import (
+    SpatialTrustRun,
+    eval_spatialtrust,
+    read_spatialtrust_log,
+)
+from privbench.suites.spatialtrust.log import PipelineCounts
+from privbench.suites.spatialtrust.tables import run_notes
 
 REASK_MARK = "could not be read for"
 

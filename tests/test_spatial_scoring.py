@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from privbench.spatialtrust.boxes import BOX_CONVENTIONS, to_pixels
-from privbench.spatialtrust.scoring import (
+from privbench.suites.spatialtrust.boxes import BOX_CONVENTIONS, to_pixels
+from privbench.suites.spatialtrust.scoring import (
     TAU,
     ExplanationVerdict,
     FactorVerdict,

@@ -22,10 +22,10 @@ from conftest import (
 )
 from loopback_server import LoopbackServer
 
-from privbench.spatialtrust.api import SpatialTrustRun, eval_spatialtrust
-from privbench.spatialtrust.guard import verify_selection
-from privbench.spatialtrust.prompts import SYSTEM_PROMPT
-from privbench.spatialtrust.selection import normalize_selection
+from privbench.suites.spatialtrust.api import SpatialTrustRun, eval_spatialtrust
+from privbench.suites.spatialtrust.guard import verify_selection
+from privbench.suites.spatialtrust.prompts import SYSTEM_PROMPT
+from privbench.suites.spatialtrust.selection import normalize_selection
 
 
 @pytest.fixture

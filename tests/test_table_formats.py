@@ -53,12 +53,12 @@ from privbench.analysis.table_formats import (
     to_markdown,
 )
 from privbench.formatting import fmt
-from privbench.priviq.api import grade_priviq
-from privbench.priviq.competencies import COMPETENCIES
 from privbench.report.html import ReportSettings, build_report
 from privbench.runtime.errors import UsageError
-from privbench.spatialtrust.aggregate import TASK_LABELS, TASKS
-from privbench.spatialtrust.api import grade_spatialtrust
+from privbench.suites.priviq.api import grade_priviq
+from privbench.suites.priviq.competencies import COMPETENCIES
+from privbench.suites.spatialtrust.aggregate import TASK_LABELS, TASKS
+from privbench.suites.spatialtrust.api import grade_spatialtrust
 
 NASTY = "we_ird%&#$ {x}~^\\model"
 """A model label with every character LaTeX reads as markup."""

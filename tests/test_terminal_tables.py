@@ -32,8 +32,8 @@ from rich.table import Table
 from typer.testing import CliRunner
 
 from privbench import cli
-from privbench.priviq.api import grade_priviq
-from privbench.spatialtrust.api import grade_spatialtrust
+from privbench.suites.priviq.api import grade_priviq
+from privbench.suites.spatialtrust.api import grade_spatialtrust
 from privbench.terminal_tables import fit, whole
 
 NUMBER = re.compile(r"(?<![\w.])[-+−]?\d+(?:[.,]\d+)*%?(?![\w.])")

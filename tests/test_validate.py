@@ -13,8 +13,8 @@ from conftest import FOUR_ITEMS, item, run_validate, write_priviq
 from PIL import Image
 
 from privbench.json_files import load_valid
-from privbench.priviq.dataset import load_priviq, validate_priviq
 from privbench.runtime.errors import DatasetError
+from privbench.suites.priviq.dataset import load_priviq, validate_priviq
 
 
 def test_valid_directory_summary_and_exit_0(priviq_dir: Path) -> None:

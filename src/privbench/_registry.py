@@ -5,9 +5,9 @@ inspect loads it through ``[project.entry-points.inspect_ai]``, which is what ma
 """
 
 from privbench.models.ocr_pii import privbench_models
-from privbench.priviq.task import priviq, priviq_grade
-from privbench.spatialtrust.build.drafting import spatialtrust_draft
-from privbench.spatialtrust.task import spatialtrust, spatialtrust_grade
+from privbench.suites.priviq.task import priviq, priviq_grade
+from privbench.suites.spatialtrust.task import spatialtrust, spatialtrust_grade
+from privbench.tooling.spatialtrust_builder.drafting import spatialtrust_draft
 
 __all__ = [
     "privbench_models",

@@ -26,7 +26,7 @@ from privbench.terminal_tables import whole
 if TYPE_CHECKING:
     from privbench.runtime.cost.plan import CallPlan, Prices
     from privbench.runtime.running import BenchmarkRun, Generation, RunOptions
-    from privbench.spatialtrust.question_design import QuestionTypes
+    from privbench.suites.spatialtrust.question_design import QuestionTypes
 
 app = typer.Typer(
     name="privbench",
@@ -350,7 +350,7 @@ def run_command(action: Callable[[], T]) -> T:
 
 def _priviq_dir(directory: Path) -> Path:
     """``priviq``: the downloaded release (an existing ./priviq wins, with a note)."""
-    from privbench.priviq.release import resolve_data
+    from privbench.suites.priviq.release import resolve_data
 
     path, note = resolve_data(directory)
     if note:
@@ -529,9 +529,9 @@ def grade_priviq_command(
     judge_price: JudgePriceOption = None,
 ) -> None:
     """Grade a results.json with the Priv-IQ judge; write the grade file and score CSVs."""
-    from privbench.priviq import plan as priviq_plan
-    from privbench.priviq.api import grade_priviq, resume_priviq
-    from privbench.priviq.task import default_data_dir
+    from privbench.suites.priviq import plan as priviq_plan
+    from privbench.suites.priviq.api import grade_priviq, resume_priviq
+    from privbench.suites.priviq.task import default_data_dir
 
     def action() -> None:
         _no_epochs(epochs)
@@ -616,8 +616,8 @@ def eval_priviq_command(
     judge_price: JudgePriceOption = None,
 ) -> None:
     """Answer every Priv-IQ item once with --model and grade the answers with the judge."""
-    from privbench.priviq import plan as priviq_plan
-    from privbench.priviq.api import eval_priviq, resume_priviq
+    from privbench.suites.priviq import plan as priviq_plan
+    from privbench.suites.priviq.api import eval_priviq, resume_priviq
 
     def action() -> None:
         _no_epochs(epochs)
@@ -703,9 +703,9 @@ def show(
     table_format: TableFormatOption = None,
 ) -> None:
     """Tables and exports of finished privbench logs (also ones finished by inspect eval-retry)."""
-    from privbench.priviq.api import read_priviq_log
     from privbench.runtime.log_reading import benchmark_of
-    from privbench.spatialtrust.api import read_spatialtrust_log
+    from privbench.suites.priviq.api import read_priviq_log
+    from privbench.suites.spatialtrust.api import read_spatialtrust_log
 
     def one(log: Path) -> BenchmarkRun:
         benchmark = benchmark_of(log)
@@ -837,8 +837,8 @@ AllowDraftsOption = Annotated[
 
 
 def _check_spatial_options(strategy: str, box_format: str) -> None:
-    from privbench.spatialtrust.boxes import get_convention
-    from privbench.spatialtrust.solvers import STRATEGIES
+    from privbench.suites.spatialtrust.boxes import get_convention
+    from privbench.suites.spatialtrust.solvers import STRATEGIES
 
     if strategy not in STRATEGIES:
         raise UsageError(f"--strategy: choose from {', '.join(STRATEGIES)}, not '{strategy}'")
@@ -886,8 +886,8 @@ def eval_spatialtrust_command(
     judge_price: JudgePriceOption = None,
 ) -> None:
     """Answer every SpatialTrust capture with --model and score the five questions."""
-    from privbench.spatialtrust import plan as spatial_plan
-    from privbench.spatialtrust.api import eval_spatialtrust, resume_spatialtrust
+    from privbench.suites.spatialtrust import plan as spatial_plan
+    from privbench.suites.spatialtrust.api import eval_spatialtrust, resume_spatialtrust
 
     def action() -> None:
         _check_spatial_options(strategy, box_format)
@@ -973,8 +973,8 @@ def grade_spatialtrust_command(
     judge_price: JudgePriceOption = None,
 ) -> None:
     """Score SpatialTrust predictions made elsewhere (format: docs/spatialtrust.md)."""
-    from privbench.spatialtrust import plan as spatial_plan
-    from privbench.spatialtrust.api import grade_spatialtrust, resume_spatialtrust
+    from privbench.suites.spatialtrust import plan as spatial_plan
+    from privbench.suites.spatialtrust.api import grade_spatialtrust, resume_spatialtrust
 
     def action() -> None:
         _check_spatial_options("direct", box_format)
@@ -1042,7 +1042,7 @@ def generate_priviq_command(
     out: OutOption, n: SizeOption = 146, seed: SeedOption = 0, force: ForceOption = False
 ) -> None:
     """A Priv-IQ-format suite (Table 1's combination counts for --n 146)."""
-    from privbench.priviq.generate.suite import generate_priviq
+    from privbench.tooling.priviq_generator.suite import generate_priviq
 
     _generate(generate_priviq, n, seed, out, force)
 
@@ -1059,7 +1059,7 @@ QuestionTypesOption = Annotated[
 
 def _question_types(text: str) -> QuestionTypes:
     """``--question-types`` checked (one line naming the choices)."""
-    from privbench.spatialtrust.question_design import QUESTION_TYPES
+    from privbench.suites.spatialtrust.question_design import QUESTION_TYPES
 
     for types in QUESTION_TYPES:
         if text == types:
@@ -1076,7 +1076,7 @@ def generate_spatialtrust_command(
     question_types: QuestionTypesOption = "paper",
 ) -> None:
     """A SpatialTrust-format suite of 1440×960 captures with the five questions."""
-    from privbench.spatialtrust.generate.suite import generate_spatialtrust
+    from privbench.tooling.spatialtrust_scenes.suite import generate_spatialtrust
 
     def generator(n: int, seed: int, out: Path, *, force: bool) -> Path:
         types = _question_types(question_types)
@@ -1100,7 +1100,7 @@ def download_priviq_command(
     ] = False,
 ) -> None:
     """The public Priv-IQ release: fetch (resumable), check, unpack; then --data priviq."""
-    from privbench.priviq.release import DEFAULT_URL, download_priviq
+    from privbench.suites.priviq.release import DEFAULT_URL, download_priviq
 
     def action() -> None:
         release = download_priviq(directory, url or DEFAULT_URL, force=force)
@@ -1170,7 +1170,7 @@ def build_spatialtrust_command(
 ) -> None:
     """A SpatialTrust dataset from videos and images: frames, normalized captures, drafted
     annotations, questions (every image a draft until a person reviews it)."""
-    from privbench.spatialtrust.build.api import (
+    from privbench.tooling.spatialtrust_builder.api import (
         BuildRequest,
         build_spatialtrust,
         draft_plan,
@@ -1589,10 +1589,10 @@ def demo(
     def action() -> None:
         prices = _prices(price, judge_price)
         if dry_run:
-            from privbench.priviq.plan import eval_plan as priviq_plan
             from privbench.runtime.cost.plan import combined
             from privbench.runtime.running import RunOptions
-            from privbench.spatialtrust.plan import eval_plan as spatial_plan
+            from privbench.suites.priviq.plan import eval_plan as priviq_plan
+            from privbench.suites.spatialtrust.plan import eval_plan as spatial_plan
 
             options = RunOptions(judge=judge)
             plans = [priviq_plan(None, model, options, limit=limit),
@@ -1815,9 +1815,9 @@ def _run_options(
     judge_card: Path | None = None,
 ) -> RunOptions:
     """Run settings from the shared options."""
-    from privbench.priviq.judge import get_protocol
     from privbench.runtime.judging import is_offline
     from privbench.runtime.running import Generation, RunOptions
+    from privbench.suites.priviq.judge import get_protocol
 
     try:
         get_protocol(protocol)

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from privbench.models.ocr_pii import MODEL_NAME
-from privbench.priviq.api import PrivIQRun, eval_priviq
 from privbench.report.html import ReportSettings, build_report
 from privbench.runtime.errors import PrivbenchError
 from privbench.runtime.judging import OFFLINE_JUDGE
 from privbench.runtime.running import RunOptions
 from privbench.shipped import PRIVIQ_SUITE, SPATIALTRUST_SUITE
-from privbench.spatialtrust.api import SpatialTrustRun, eval_spatialtrust
+from privbench.suites.priviq.api import PrivIQRun, eval_priviq
+from privbench.suites.spatialtrust.api import SpatialTrustRun, eval_spatialtrust
 from privbench.validation import validate_directory
 
 BASELINE = f"privbench/{MODEL_NAME}"

@@ -1,7 +1,7 @@
 """What every benchmark's exports share: the output directory, file names, redacted writes.
 
-Why one place: Priv-IQ (:mod:`privbench.priviq.exports`) and SpatialTrust
-(:mod:`privbench.spatialtrust.exports`) both name their files ``{model}_{judge}-...``
+Why one place: Priv-IQ (:mod:`privbench.suites.priviq.exports`) and SpatialTrust
+(:mod:`privbench.suites.spatialtrust.exports`) both name their files ``{model}_{judge}-...``
 after the graded model, the judge and the dataset, and write them with any API key redacted. (The
 output directory itself is checked before anything is paid: :mod:`privbench.runtime.output_dirs`.)
 """

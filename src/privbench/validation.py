@@ -9,16 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from privbench.priviq.dataset import (
+from privbench.runtime.errors import Problem, UsageError
+from privbench.suites.priviq.dataset import (
     DATASET_FILE,
     combination_counts,
     competency_counts,
     validate_priviq,
 )
-from privbench.runtime.errors import Problem, UsageError
-from privbench.spatialtrust.dataset import DATASET_FILE as SPATIAL_FILE
-from privbench.spatialtrust.dataset import validate_spatialtrust
-from privbench.spatialtrust.drafts import review_summary
+from privbench.suites.spatialtrust.dataset import DATASET_FILE as SPATIAL_FILE
+from privbench.suites.spatialtrust.dataset import validate_spatialtrust
+from privbench.suites.spatialtrust.drafts import review_summary
 
 
 @dataclass(frozen=True)

@@ -36,13 +36,13 @@ from privbench.analysis.groups import (
 from privbench.analysis.paper_tables import OVERALL, TOTAL
 from privbench.analysis.runs import SHORT_HASH, log_paths, superseded, unique_labels
 from privbench.formatting import fmt
-from privbench.priviq.aggregate import priviq_scores
-from privbench.priviq.competencies import COMPETENCIES
-from privbench.priviq.log import priviq_log
 from privbench.runtime.errors import UsageError
 from privbench.runtime.record import NOT_CHECKED_SHORT, Benchmark, RunIdentity, TaskRecord
-from privbench.spatialtrust.aggregate import TASKS, spatial_scores
-from privbench.spatialtrust.log import spatialtrust_log
+from privbench.suites.priviq.aggregate import priviq_scores
+from privbench.suites.priviq.competencies import COMPETENCIES
+from privbench.suites.priviq.log import priviq_log
+from privbench.suites.spatialtrust.aggregate import TASKS, spatial_scores
+from privbench.suites.spatialtrust.log import spatialtrust_log
 
 PRIVIQ_COLUMNS: tuple[str, ...] = (*COMPETENCIES, TOTAL)
 """Table 3's columns."""

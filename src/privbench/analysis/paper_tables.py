@@ -5,7 +5,7 @@
   of items, and a 95 % bootstrap interval over items (item scores = mean over epochs).
 * Priv-IQ refusal rates (runs × competencies + total): the percent of items whose answer
   refuses or declines and answers anyway, read from the answers by
-  :mod:`privbench.priviq.refusals`, shown beside Table 3.
+  :mod:`privbench.suites.priviq.refusals`, shown beside Table 3.
 * SpatialTrust Table 2 (runs × five task scores + overall), intervals from resampling
   images as clusters of their five questions.
 * Pairwise comparisons of runs on the items both answered: mean paired difference with
@@ -38,16 +38,16 @@ from privbench.analysis.uncertainty import (
     compare_paired,
     holm,
 )
-from privbench.priviq.aggregate import (
+from privbench.suites.priviq.aggregate import (
     ItemGrades,
     combinations_by_count,
     priviq_scores,
     refusal_rates,
     score_cell,
 )
-from privbench.priviq.competencies import COMPETENCIES, combination_label
-from privbench.priviq.refusals import classify
-from privbench.spatialtrust.aggregate import TASKS
+from privbench.suites.priviq.competencies import COMPETENCIES, combination_label
+from privbench.suites.priviq.refusals import classify
+from privbench.suites.spatialtrust.aggregate import TASKS
 
 TOTAL = "Total"
 OVERALL = "overall"

@@ -34,12 +34,12 @@ from rich.table import Table
 from privbench.analysis.runs import SHORT_HASH
 from privbench.analysis.uncertainty import N_BOOTSTRAP, compare_paired, holm
 from privbench.formatting import signed
-from privbench.priviq.competencies import COMPETENCIES
-from privbench.priviq.log import priviq_log
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.record import Benchmark, RunIdentity
-from privbench.spatialtrust.aggregate import TASKS
-from privbench.spatialtrust.log import spatialtrust_log
+from privbench.suites.priviq.competencies import COMPETENCIES
+from privbench.suites.priviq.log import priviq_log
+from privbench.suites.spatialtrust.aggregate import TASKS
+from privbench.suites.spatialtrust.log import spatialtrust_log
 
 TOP = 10
 """Changed items listed by default."""

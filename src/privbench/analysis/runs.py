@@ -37,7 +37,6 @@ import pandas as pd
 from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ChatMessage, ContentText
 
-from privbench.priviq.competencies import COMPETENCIES, combination_label
 from privbench.runtime.errors import UsageError
 from privbench.runtime.record import (
     PRIVIQ_SCORER,
@@ -52,8 +51,9 @@ from privbench.runtime.record import (
     TaskRecord,
     unverified_line,
 )
-from privbench.spatialtrust.dataset import QUESTION_IDS
-from privbench.spatialtrust.log import PipelineCounts
+from privbench.suites.priviq.competencies import COMPETENCIES, combination_label
+from privbench.suites.spatialtrust.dataset import QUESTION_IDS
+from privbench.suites.spatialtrust.log import PipelineCounts
 
 LOG_SUFFIXES = (".eval", ".json")
 Row = Mapping[str, object]

@@ -44,7 +44,7 @@ from privbench.analysis.rating_files import (
 )
 from privbench.analysis.runs import load_results
 from privbench.analysis.strata import spread_draw, strata_counts, stratum_of
-from privbench.generate.writing import dump_json
+from privbench.json_files import dump_json
 from privbench.runtime.errors import UsageError
 
 COLUMNS = [

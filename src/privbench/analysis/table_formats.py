@@ -50,7 +50,7 @@ from privbench.analysis.uncertainty import LEVEL, N_BOOTSTRAP
 from privbench.formatting import fmt
 from privbench.judges import offline_notice
 from privbench.runtime.errors import UsageError
-from privbench.spatialtrust.aggregate import TASK_LABELS
+from privbench.suites.spatialtrust.aggregate import TASK_LABELS
 
 FORMATS: tuple[str, ...] = ("latex", "markdown", "csv")
 """The formats of ``show --format`` and of ``report --tables`` (which writes all three)."""

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from privbench.priviq.dataset import DATASET_FILE as PRIVIQ_FILE
 from privbench.runtime.errors import UsageError
-from privbench.spatialtrust.dataset import DATASET_FILE as SPATIAL_FILE
+from privbench.suites.priviq.dataset import DATASET_FILE as PRIVIQ_FILE
+from privbench.suites.spatialtrust.dataset import DATASET_FILE as SPATIAL_FILE
 
 
 def benchmark_of(directory: Path) -> str:

@@ -23,14 +23,14 @@ from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict, TypeGuard
 
 from privbench.audit.numbers import describe, percent
-from privbench.priviq.competencies import COMPETENCIES, combination_label
-from privbench.priviq.dataset import (
+from privbench.suites.priviq.allocation import TABLE_1
+from privbench.suites.priviq.competencies import COMPETENCIES, combination_label
+from privbench.suites.priviq.dataset import (
     PrivIQItem,
     combination_counts,
     competency_counts,
     load_priviq,
 )
-from privbench.priviq.generate.allocation import TABLE_1
 
 OCR_MAJORITY = 50.0
 """An item whose answer words are more than this share (%) printed in the image is listed."""
@@ -315,7 +315,7 @@ def empty_answer_scores(
     items (those of the runs it stands beside); default all.
     """
     from privbench.judges.offline import grade
-    from privbench.priviq.aggregate import ItemGrades, priviq_scores
+    from privbench.suites.priviq.aggregate import ItemGrades, priviq_scores
 
     items = [i for i in load_priviq(directory) if ids is None or i.id in ids]
     grades = [ItemGrades(i.id, i.competencies, (grade(i.answer, ""),)) for i in items]

@@ -2,7 +2,7 @@
 
 Why: a score means something only next to what a model could score without doing the
 task. Everything here is computed from the annotations alone (no model, no image pixels)
-with the benchmark's own scoring functions (:mod:`privbench.spatialtrust.scoring`,
+with the benchmark's own scoring functions (:mod:`privbench.suites.spatialtrust.scoring`,
 eqs. 1–6), so a floor reported here is exactly what a run would score.
 
 * **Trivial baselines** — the best *constant* answer per question: q1 always one option
@@ -46,7 +46,7 @@ from typing import Literal, TypedDict, TypeGuard
 import numpy as np
 
 from privbench.audit.numbers import describe, percent
-from privbench.spatialtrust.baseline import (
+from privbench.suites.spatialtrust.baseline import (
     NONE_KEY,
     Choice,
     best_constants,
@@ -56,7 +56,7 @@ from privbench.spatialtrust.baseline import (
     offered_options,
     option_key,
 )
-from privbench.spatialtrust.dataset import (
+from privbench.suites.spatialtrust.dataset import (
     CHOICE_QUESTIONS,
     EXPLANATION_QUESTIONS,
     QUESTION_IDS,
@@ -65,7 +65,7 @@ from privbench.spatialtrust.dataset import (
     is_none_option,
     load_spatialtrust,
 )
-from privbench.spatialtrust.scoring import (
+from privbench.suites.spatialtrust.scoring import (
     score_choice,
 )
 
@@ -113,7 +113,7 @@ class BoxStatistics(TypedDict):
 
 class Baselines(TypedDict):
     trivial: Mapping[str, object]
-    """The trivial-baseline record (:func:`~privbench.spatialtrust.baseline.best_constants`)."""
+    """The trivial-baseline record (:func:`~privbench.suites.spatialtrust.baseline.best_constants`)."""
     constants: dict[str, dict[str, float]]
 
 

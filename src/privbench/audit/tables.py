@@ -15,7 +15,7 @@ from rich.table import Table
 from privbench.audit.priviq import is_priviq_audit
 from privbench.audit.spatialtrust import CueDocument, Offered, is_spatial_audit
 from privbench.formatting import fmt
-from privbench.priviq.competencies import COMPETENCIES
+from privbench.suites.priviq.competencies import COMPETENCIES
 
 _QUESTIONS = {
     "q1": "q1 detection",

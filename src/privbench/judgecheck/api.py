@@ -75,13 +75,6 @@ from privbench.judges.cards import (
     card_path,
     write_card,
 )
-from privbench.priviq.aggregate import ItemGrades
-from privbench.priviq.competencies import COMPETENCIES
-from privbench.priviq.dataset import load_priviq
-from privbench.priviq.judge import PROTOCOLS
-from privbench.priviq.log import priviq_log
-from privbench.priviq.plan import add_judge_runs, shown_to_judge
-from privbench.priviq.scorer import protocol_identity
 from privbench.runtime import progress
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import PrivbenchError, UsageError
@@ -93,8 +86,15 @@ from privbench.runtime.running import (
     run_task,
 )
 from privbench.shipped import PRIVIQ_SUITE
-from privbench.spatialtrust.judge import judge_identity as spatial_judge_identity
-from privbench.spatialtrust.plan import add_verdict_call
+from privbench.suites.priviq.aggregate import ItemGrades
+from privbench.suites.priviq.competencies import COMPETENCIES
+from privbench.suites.priviq.dataset import load_priviq
+from privbench.suites.priviq.judge import PROTOCOLS
+from privbench.suites.priviq.log import priviq_log
+from privbench.suites.priviq.plan import add_judge_runs, shown_to_judge
+from privbench.suites.priviq.scorer import protocol_identity
+from privbench.suites.spatialtrust.judge import judge_identity as spatial_judge_identity
+from privbench.suites.spatialtrust.plan import add_verdict_call
 
 ALL = "all"
 """The key of the figures over every item in ``by_competency``-style tables."""

@@ -59,14 +59,14 @@ from privbench.analysis.rating_files import (
 )
 from privbench.analysis.survey import FORM_FILE, SHEET_FILE, payload_of_form
 from privbench.json_files import JsonValue, iter_jsonl
-from privbench.priviq.competencies import (
+from privbench.runtime.errors import DatasetError, Problem
+from privbench.shipped import JUDGE_CALIBRATION
+from privbench.suites.priviq.competencies import (
     COMPETENCIES,
     Combination,
     combination_of,
     normalize_competency,
 )
-from privbench.runtime.errors import DatasetError, Problem
-from privbench.shipped import JUDGE_CALIBRATION
 
 SHIPPED_SET_NAME = "privbench-calibration-v1"
 """The name of the shipped calibration set; a change of its items must change the version."""

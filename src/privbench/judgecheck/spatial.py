@@ -4,7 +4,7 @@ Why: a q4/q5 score is only as good as the judge's structured verdict (per ground
 factor *identified*, *explanation correct* and its match; per answer *unsupported* and
 *states none*). A verdict set holds answers with the verdict a careful judge gives them;
 this module asks a judge for its verdict on each of them through the very code a run
-uses (:func:`privbench.spatialtrust.scorer.explanation_verdict`: the same prompt, parser,
+uses (:func:`privbench.suites.spatialtrust.scorer.explanation_verdict`: the same prompt, parser,
 re-asks, token limit and cache), inside an inspect task, so the check measures the judge
 a run would get, and then compares field by field: the share agreeing and Cohen's κ.
 
@@ -48,13 +48,13 @@ from privbench.runtime.log_reading import finished_samples
 from privbench.runtime.record import THINNED, LoggedSample, TaskRecord
 from privbench.runtime.running import NO_MODEL, RunOptions, run_task
 from privbench.shipped import JUDGE_CALIBRATION
-from privbench.spatialtrust.boxes import Box
-from privbench.spatialtrust.dataset import EXPLANATION_QUESTIONS, ExplanationQuestion, Factor
-from privbench.spatialtrust.judge import MAX_TRIES, verdict_from_record
-from privbench.spatialtrust.question_design import QUESTION_TEXTS
-from privbench.spatialtrust.reading import ExplanationAnswer, PredictedFactor
-from privbench.spatialtrust.scorer import explanation_verdict
-from privbench.spatialtrust.scoring import ExplanationVerdict, FactorVerdict, verdict_problem
+from privbench.suites.spatialtrust.boxes import Box
+from privbench.suites.spatialtrust.dataset import EXPLANATION_QUESTIONS, ExplanationQuestion, Factor
+from privbench.suites.spatialtrust.judge import MAX_TRIES, verdict_from_record
+from privbench.suites.spatialtrust.question_design import QUESTION_TEXTS
+from privbench.suites.spatialtrust.reading import ExplanationAnswer, PredictedFactor
+from privbench.suites.spatialtrust.scorer import explanation_verdict
+from privbench.suites.spatialtrust.scoring import ExplanationVerdict, FactorVerdict, verdict_problem
 
 TASK_NAME = "spatialtrust_judge_check"
 SCORER_NAME = "spatial_verdict"

@@ -4,8 +4,8 @@ Why a task and the run's own scorer: a check is only worth something if the judg
 the way a run asks it — the same prompt, protocol, re-asks, judge runs, retries, cache and
 connection limits. So the answers to check become samples of an inspect task whose solver
 puts the given answer in place of a generation and whose scorer is Priv-IQ's
-:func:`~privbench.priviq.scorer.priviq_judge`; inspect then does the running, the log and
-the viewer, and :func:`~privbench.priviq.log.priviq_log` reads the grades back.
+:func:`~privbench.suites.priviq.scorer.priviq_judge`; inspect then does the running, the log and
+the viewer, and :func:`~privbench.suites.priviq.log.priviq_log` reads the grades back.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from privbench.priviq.judge import MAX_TRIES
-from privbench.priviq.scorer import priviq_judge
 from privbench.runtime.judge_check import grader_role
 from privbench.runtime.record import PrivIQSampleRecord, TaskRecord
+from privbench.suites.priviq.judge import MAX_TRIES
+from privbench.suites.priviq.scorer import priviq_judge
 
 PREDICTION_KEY = "prediction"
 """Sample-metadata key of the answer the judge grades."""

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from privbench.runtime.running import NO_MODEL
-from privbench.spatialtrust.solvers import STRATEGIES
+from privbench.suites.spatialtrust.solvers import STRATEGIES
 
 BASE_STRATEGY = "direct"
 """The one-pass strategy every other one is compared with (the paper's baseline row)."""

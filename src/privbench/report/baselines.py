@@ -62,8 +62,8 @@ def spatial_trivial(directory: str, expected_hash: str, ids: Collection[str]) ->
     if reason:
         return None, reason
     try:
-        from privbench.spatialtrust.baseline import trivial_baselines
-        from privbench.spatialtrust.dataset import load_spatialtrust
+        from privbench.suites.spatialtrust.baseline import trivial_baselines
+        from privbench.suites.spatialtrust.dataset import load_spatialtrust
 
         wanted = set(ids)
         items = [item for item in load_spatialtrust(directory) if item.id in wanted]

@@ -68,14 +68,6 @@ from privbench.analysis.table_formats import (
 )
 from privbench.analysis.uncertainty import N_BOOTSTRAP
 from privbench.formatting import fmt, signed
-from privbench.priviq.published import (
-    comparable_on_request,
-    is_public_priviq_release,
-    priviq_published,
-    release_evidence,
-    release_reason,
-    whole_data_evidence,
-)
 from privbench.published import PublishedTable
 from privbench.report import figures
 from privbench.report.ablation import (
@@ -97,10 +89,18 @@ from privbench.report.samples import (
     spatial_cards,
 )
 from privbench.runtime.judging import is_offline
-from privbench.spatialtrust.aggregate import TASK_LABELS, TASKS
-from privbench.spatialtrust.published import NOTE as SPATIAL_NOTE
-from privbench.spatialtrust.published import OVERALL as SPATIAL_OVERALL
-from privbench.spatialtrust.published import spatial_published
+from privbench.suites.priviq.published import (
+    comparable_on_request,
+    is_public_priviq_release,
+    priviq_published,
+    release_evidence,
+    release_reason,
+    whole_data_evidence,
+)
+from privbench.suites.spatialtrust.aggregate import TASK_LABELS, TASKS
+from privbench.suites.spatialtrust.published import NOTE as SPATIAL_NOTE
+from privbench.suites.spatialtrust.published import OVERALL as SPATIAL_OVERALL
+from privbench.suites.spatialtrust.published import spatial_published
 
 DEFAULT_BROWSE = 200
 PAGE_SIZE = 20

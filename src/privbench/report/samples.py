@@ -28,7 +28,7 @@ import pandas as pd
 from PIL import Image
 
 from privbench.analysis.runs import natural_key
-from privbench.spatialtrust.scoring import iou
+from privbench.suites.spatialtrust.scoring import iou
 
 PRIVIQ_WIDTH = 640
 """CSS pixels a Priv-IQ image is shown (and stored) at."""

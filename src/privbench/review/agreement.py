@@ -37,9 +37,9 @@ from numpy.typing import NDArray
 from scipy.optimize import linear_sum_assignment
 
 from privbench.agreement_measures import Kappa, cohen_kappa
-from privbench.spatialtrust.boxes import Box
-from privbench.spatialtrust.build.annotation import CATEGORIES, SceneElement
-from privbench.spatialtrust.scoring import iou
+from privbench.suites.spatialtrust.annotation import CATEGORIES, SceneElement
+from privbench.suites.spatialtrust.boxes import Box
+from privbench.suites.spatialtrust.scoring import iou
 
 MATCH_IOU = 0.5
 """Two annotators' boxes are one element when their IoU is at least this (the usual

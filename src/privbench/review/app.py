@@ -30,8 +30,8 @@ from privbench.review.rating_routes import rating_router
 from privbench.review.shortcuts import SHORTCUTS
 from privbench.review.store import ReviewStore, SavedAnnotation, StaleVersion
 from privbench.runtime.errors import UsageError
-from privbench.spatialtrust.build.annotation import CATEGORIES, REVIEW_STATUSES
-from privbench.spatialtrust.dataset import load_spatialtrust
+from privbench.suites.spatialtrust.annotation import CATEGORIES, REVIEW_STATUSES
+from privbench.suites.spatialtrust.dataset import load_spatialtrust
 
 MAX_BODY_BYTES = 256 * 1024
 """A save is a few kilobytes; a larger body is a mistake or an attack (413)."""

@@ -3,7 +3,7 @@
 Why a new dataset rather than editing the built one: the built dataset and its
 ``review.sqlite`` stay as they were (reviewing may go on), and the export is rebuilt from
 the reviewed annotations with the build's own question rules
-(:func:`~privbench.spatialtrust.build.questions.dataset_records`), so a corrected box or
+(:func:`~privbench.tooling.spatialtrust_builder.questions.dataset_records`), so a corrected box or
 category reaches every question. Only images a person accepted are exported; every other
 image is counted and left out, so ``eval`` never refuses the export as drafts.
 
@@ -34,16 +34,16 @@ from privbench.review.agreement import AnnotatorAgreement, agreement
 from privbench.review.merge import MergeDecision, merge_image
 from privbench.review.store import STORE_FILE, ReviewStore, SavedAnnotation
 from privbench.runtime.errors import PrivbenchError, UsageError
-from privbench.spatialtrust.build.annotation import CATEGORIES, Annotation, Category, SceneElement
-from privbench.spatialtrust.build.manifest import build_provenance, build_question_types
-from privbench.spatialtrust.build.questions import dataset_records, pixel_box
-from privbench.spatialtrust.dataset import (
+from privbench.suites.spatialtrust.annotation import CATEGORIES, Annotation, Category, SceneElement
+from privbench.suites.spatialtrust.dataset import (
     DATASET_FILE,
     load_spatialtrust,
     validate_spatialtrust,
     write_dataset_file,
 )
-from privbench.spatialtrust.drafts import review_summary
+from privbench.suites.spatialtrust.drafts import review_summary
+from privbench.tooling.spatialtrust_builder.manifest import build_provenance, build_question_types
+from privbench.tooling.spatialtrust_builder.questions import dataset_records, pixel_box
 
 REVIEW_RECORD = "review.json"
 VERDICTS = ("accepted", "needs_work", "discarded")

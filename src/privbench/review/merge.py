@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from privbench.review.agreement import MATCH_IOU, match_boxes, presence
-from privbench.spatialtrust.build.annotation import SceneElement
+from privbench.suites.spatialtrust.annotation import SceneElement
 
 
 @dataclass(frozen=True)

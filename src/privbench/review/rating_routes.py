@@ -39,7 +39,7 @@ from privbench.analysis.rating_files import (
     rating_document,
 )
 from privbench.analysis.survey import FORM_FILE, form_script, payload_of_form, render_form
-from privbench.generate.writing import dump_json
+from privbench.json_files import dump_json
 from privbench.review.access import presented_token
 from privbench.review.bodies import parse_json, read_body, valid_name
 from privbench.review.store import ReviewStore

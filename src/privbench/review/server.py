@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 from privbench.review.access import OneTimeCode, new_token
 from privbench.review.app import MAX_ANNOTATOR_CHARS, create_app
 from privbench.runtime.errors import UsageError
-from privbench.spatialtrust.dataset import DATASET_FILE
+from privbench.suites.spatialtrust.dataset import DATASET_FILE
 
 HOST = "127.0.0.1"
 FALLBACK_ANNOTATOR = "annotator"

@@ -1,0 +1,1 @@
+"""The benchmarks privbench evaluates, one package per suite."""
