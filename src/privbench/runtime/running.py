@@ -566,6 +566,11 @@ class BenchmarkRun(Protocol):
         """Who graded (the notice under offline-judge tables depends on it)."""
         ...
 
+    @property
+    def published_missing(self) -> str | None:
+        """Why no rows of the benchmark's paper stand beside the run (None: they do)."""
+        ...
+
     def json(self) -> dict[str, Any]:
         """The ``--json`` document."""
         ...

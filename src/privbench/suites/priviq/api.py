@@ -128,6 +128,11 @@ class PrivIQRun(RunOutcome):
         return "" if self.release is None else release_reason(self.release)
 
     @property
+    def published_missing(self) -> str | None:
+        """Why no paper rows stand beside the run, when there are none (else None)."""
+        return None if self.published else self.published_reason
+
+    @property
     def judge_name(self) -> str:
         return self.logged.judge.judge
 

@@ -81,6 +81,11 @@ class SpatialTrustRun(RunOutcome):
         return spatial_published() if self.compare_published else []
 
     @property
+    def published_missing(self) -> str | None:
+        """Why no paper rows stand beside the run, when there are none (else None)."""
+        return None if self.published else "they are shown only with --compare-published"
+
+    @property
     def judge_name(self) -> str:
         return self.logged.judge
 
