@@ -9,7 +9,7 @@ import typer
 from typer.core import TyperGroup
 
 from privbench.cli.options import JsonOption, OptionOrderSeedOption
-from privbench.cli.output import echo_lines, print_json, print_tables, run_command
+from privbench.cli.output import echo_lines, print_json, print_parts, run_command
 from privbench.runtime.errors import UsageError
 
 if TYPE_CHECKING:  # typer's vendored click, which typer does not export
@@ -81,7 +81,7 @@ def review_export_command(
     as_json: JsonOption = False,
 ) -> None:
     """A dataset of the annotations people accepted, with inter-annotator agreement."""
-    from privbench.review.agreement_table import agreement_table
+    from privbench.review.agreement_table import agreement_parts
     from privbench.review.export import export_reviewed
 
     def action() -> None:
@@ -90,27 +90,7 @@ def review_export_command(
             print_json(outcome.json())
             return
         echo_lines(outcome.lines())
-        figures = outcome.agreement
-        if figures.pooled is None:
-            typer.echo("agreement: no image was accepted by two annotators")
-        else:
-            rows = [*figures.pairs, figures.pooled] if len(figures.pairs) > 1 else figures.pairs
-            print_tables([agreement_table(figures.images, rows)])
-            for row in rows:
-                kappas = (("presence", row.presence_kappa), ("category", row.category_kappa))
-                for what, kappa in kappas:
-                    if kappa.value is None:
-                        typer.echo(f"{row.annotators}: {what} κ undefined: {kappa.reason}")
-            if figures.most_disagreeing:
-                typer.echo(
-                    "most disagreeing (score = 2 × presence differs + unmatched boxes + "
-                    "category changes, over annotator pairs):"
-                )
-            for d in figures.most_disagreeing:
-                typer.echo(
-                    f"  {d.image}: {d.score} (presence differs {d.presence_differs}, "
-                    f"unmatched boxes {d.unmatched_boxes}, category changes {d.category_changes})"
-                )
+        print_parts(agreement_parts(outcome.agreement))
         typer.echo(outcome.validation)
         typer.echo(f"review record: {outcome.out / 'review.json'}")
 

@@ -1,12 +1,13 @@
-"""The inter-annotator agreement table ``privbench review export`` prints."""
+"""The inter-annotator agreement ``privbench review export`` prints: a table, then notes."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from rich.console import RenderableType
 from rich.table import Table
 
-from privbench.review.agreement import PairAgreement
+from privbench.review.agreement import AnnotatorAgreement, PairAgreement
 
 
 def _number(value: float | None) -> str:
@@ -35,3 +36,27 @@ def agreement_table(images: int, rows: Sequence[PairAgreement]) -> Table:
     for title, value in figures:
         table.add_row(title, *(value(r) for r in rows))
     return table
+
+
+def agreement_parts(figures: AnnotatorAgreement) -> list[RenderableType]:
+    """The table (pairs and, with more than one pair, the pooled figures), the κ that are
+    undefined and why, and the images annotators disagreed on most."""
+    if figures.pooled is None:
+        return ["agreement: no image was accepted by two annotators"]
+    rows = [*figures.pairs, figures.pooled] if len(figures.pairs) > 1 else list(figures.pairs)
+    parts: list[RenderableType] = [agreement_table(figures.images, rows)]
+    for row in rows:
+        for what, kappa in (("presence", row.presence_kappa), ("category", row.category_kappa)):
+            if kappa.value is None:
+                parts.append(f"{row.annotators}: {what} κ undefined: {kappa.reason}")
+    if figures.most_disagreeing:
+        parts.append(
+            "most disagreeing (score = 2 × presence differs + unmatched boxes + "
+            "category changes, over annotator pairs):"
+        )
+    parts += [
+        f"  {d.image}: {d.score} (presence differs {d.presence_differs}, "
+        f"unmatched boxes {d.unmatched_boxes}, category changes {d.category_changes})"
+        for d in figures.most_disagreeing
+    ]
+    return parts
