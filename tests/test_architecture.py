@@ -110,7 +110,6 @@ def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
 
 SUITE_IMPORTERS_TO_MOVE: frozenset[str] = frozenset(
     {
-        "_registry.py",
         "analysis/leaderboard.py",
         "analysis/paper_tables.py",
         "analysis/run_diff.py",
