@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_options
+from helpers import run_options
 from inspect_ai.log import read_eval_log
 
 from privbench.models.ocr_pii import (

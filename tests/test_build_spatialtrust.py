@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from conftest import (
+from helpers import (
     API_KEY,
     command,
     error_line,
@@ -30,7 +30,7 @@ from conftest import (
     privbench,
     wait_for,
 )
-from loopback_server import LoopbackServer
+from helpers.loopback_server import LoopbackServer
 from PIL import Image
 
 from privbench.shipped import SPATIALTRUST_SUITE

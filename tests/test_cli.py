@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import (
+from helpers import (
     API_KEY,
     JUDGE,
     JUDGE_PROMPT,
@@ -19,7 +19,7 @@ from conftest import (
     privbench,
     write_json,
 )
-from loopback_server import LoopbackServer
+from helpers.loopback_server import LoopbackServer
 
 from privbench.shipped import PRIVIQ_SUITE, SPATIALTRUST_SUITE
 from privbench.suites.priviq.task import default_data_dir

@@ -90,7 +90,7 @@ def test_shipped_priviq_suite_is_what_generate_writes_on_any_day(tmp_path: Path)
 
 
 def test_generate_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
-    from conftest import one_line_error, privbench
+    from helpers import one_line_error, privbench
 
     out = tmp_path / "suite"
     assert privbench("generate", "priviq", "--n", "18", "--out", out).returncode == 0

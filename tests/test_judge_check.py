@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import JUDGE, command, error_line, privbench, wait_for
-from loopback_server import LoopbackServer, message_text
+from helpers import JUDGE, command, error_line, privbench, wait_for
+from helpers.loopback_server import LoopbackServer, message_text
 
 from privbench.judges.cards import card_path, read_card
 from privbench.suites.priviq.scorer import protocol_identity

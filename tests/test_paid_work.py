@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import (
+from helpers import (
     API_KEY,
     CHECK_PROMPT,
     FOUR_ITEMS,
@@ -29,7 +29,7 @@ from conftest import (
     wait_for,
     write_priviq,
 )
-from loopback_server import Fault, LoopbackServer
+from helpers.loopback_server import Fault, LoopbackServer
 
 CARD_QUESTION = r"^(?!.*(Correctness|Reply with the digit 1)).*Is there a card"
 """The model's request for item ``a`` (not its judge prompt, which quotes the question)."""

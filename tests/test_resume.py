@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import (
+from helpers import (
     API_KEY,
     FINAL_MARK,
     JUDGE,
@@ -41,9 +41,9 @@ from conftest import (
     write_priviq,
     write_spatial,
 )
+from helpers.loopback_server import LoopbackServer, RecordedRequest, Reply
 from inspect_ai.log import read_eval_log_sample_summaries
 from inspect_ai.model import ModelOutput
-from loopback_server import LoopbackServer, RecordedRequest, Reply
 
 from privbench.runtime import answers
 

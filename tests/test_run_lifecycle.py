@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import (
+from helpers import (
     API_KEY,
     FOUR_ITEMS,
     JUDGE,
@@ -33,8 +33,8 @@ from conftest import (
     write_json,
     write_priviq,
 )
+from helpers.loopback_server import Fault, LoopbackServer
 from inspect_ai.log import read_eval_log
-from loopback_server import Fault, LoopbackServer
 
 from privbench.dataset_identity import dataset_hash
 
