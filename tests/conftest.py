@@ -5,12 +5,25 @@ the ``helpers`` package (``from helpers import ...``).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from helpers import API_KEY, FOUR_ITEMS, write_json, write_priviq
 from helpers.loopback_server import LoopbackServer
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files with the most ``slow`` tests first, then the files with the most tests.
+
+    Parallel workers take whole files in this order (``--dist loadfile`` with
+    ``--no-loadscope-reorder``): a file that takes minutes starts at once instead of last,
+    and the short files even out the workers' ends. A file's tests keep their order.
+    """
+    slow = Counter(item.path for item in items if item.get_closest_marker("slow"))
+    size = Counter(item.path for item in items)
+    items.sort(key=lambda item: (-slow[item.path], -size[item.path], str(item.path)))
 
 
 @pytest.fixture(autouse=True)
