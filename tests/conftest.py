@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+import helpers.cli
 import pytest
 from helpers import API_KEY, FOUR_ITEMS, write_json, write_priviq
 from helpers.loopback_server import LoopbackServer
@@ -24,6 +25,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     slow = Counter(item.path for item in items if item.get_closest_marker("slow"))
     size = Counter(item.path for item in items)
     items.sort(key=lambda item: (-slow[item.path], -size[item.path], str(item.path)))
+
+
+@pytest.fixture(autouse=True)
+def _end_to_end(request: pytest.FixtureRequest) -> Iterator[None]:
+    """``privbench(...)`` starts a real process only in a test marked ``e2e``."""
+    helpers.cli.END_TO_END = request.node.get_closest_marker("e2e") is not None
+    yield
+    helpers.cli.END_TO_END = True
 
 
 @pytest.fixture(autouse=True)

@@ -118,6 +118,7 @@ def test_provider_through_inspect_on_generated_items(tmp_path: Path) -> None:
     assert spatial.scores.tasks["detection"] is not None
 
 
+@pytest.mark.e2e
 def test_inspect_finds_the_provider_and_the_offline_judge(tmp_path: Path) -> None:
     inspect = Path(sys.executable).parent / "inspect"
     result = subprocess.run(

@@ -167,6 +167,7 @@ def test_build_with_drafter_counts_every_reply(
     assert manifest["drafter"]["reported_models"] == ["vlm"]
 
 
+@pytest.mark.e2e
 def test_interrupted_drafting_resumes_without_asking_again(
     tmp_path: Path, sources: tuple[Path, Path]
 ) -> None:

@@ -169,6 +169,7 @@ def test_eval_generates_then_grades(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert all("Yes: I see a card and a name. | " in r.text for r in judged)
 
 
+@pytest.mark.e2e
 def test_inspect_runs_the_registered_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with LoopbackServer(default_reply=_vlm_or_judge) as loop:
         for name in ("LOOPJUDGE", "LOOPMODEL"):

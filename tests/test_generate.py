@@ -77,7 +77,6 @@ def test_birth_dates_depend_only_on_the_seed() -> None:
         assert 19 <= (REFERENCE_DATE - dt.date.fromisoformat(born)).days / 365.25 <= 81.01
 
 
-@pytest.mark.e2e
 def test_generate_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
     from helpers import one_line_error, privbench
 

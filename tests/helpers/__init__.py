@@ -17,7 +17,6 @@ from helpers.cli import (
     no_traceback,
     one_line_error,
     privbench,
-    run_cli,
     run_validate,
     wait_for,
 )
@@ -76,7 +75,6 @@ __all__ = [
     "no_traceback",
     "one_line_error",
     "privbench",
-    "run_cli",
     "run_options",
     "run_validate",
     "spatial_record",

@@ -1,11 +1,13 @@
 """The ``privbench`` command as the tests run it, and checks of what it prints.
 
-:func:`privbench` starts it in a subprocess, as a user does: the end-to-end path, for the
-tests that need a real process (signals, ``kill -9``, a separate interpreter's imports, the
-environment of a fresh process). :func:`run_cli` runs the same command line in this process
-with typer's ``CliRunner`` and answers the same way (exit status, stdout, stderr, an
-uncaught exception's traceback on stderr), without the interpreter start and imports each
-subprocess costs.
+:func:`privbench` runs a command line and answers as a finished process does (exit status,
+stdout, stderr). In a test marked ``e2e`` it starts ``python -m privbench`` in a subprocess,
+as a user does: for what needs a real process (signals, ``kill -9``, ``ps``, a fresh
+interpreter's imports and environment). In any other test it runs the same command line in
+this process with typer's ``CliRunner`` (:func:`run_cli`): the same answer, including an
+uncaught exception's traceback on stderr, without the seconds each interpreter start and
+its imports cost. :func:`command` (the argv, for ``subprocess.Popen``) refuses to serve a
+test that is not marked ``e2e``, so the tests that start processes stay few and marked.
 """
 
 from __future__ import annotations
@@ -22,9 +24,18 @@ from pathlib import Path
 
 from helpers.loopback_server import LoopbackServer
 
+END_TO_END = True
+"""Whether the running test is marked ``e2e`` (conftest sets it around each test; outside
+pytest every command is a real process)."""
+
 
 def command(*args: str | Path) -> list[str]:
-    """The ``privbench`` command line, run by this interpreter."""
+    """The ``privbench`` command line, run by this interpreter (only in ``e2e`` tests)."""
+    assert END_TO_END, "a test that starts a process is marked @pytest.mark.e2e"
+    return _argv(*args)
+
+
+def _argv(*args: str | Path) -> list[str]:
     return [sys.executable, "-m", "privbench", *map(str, args)]
 
 
@@ -34,13 +45,17 @@ def privbench(
     env: dict[str, str] | None = None,
     timeout: float = 240,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``privbench ARGS`` as a user does: a subprocess, output captured, never raising.
+    """Run ``privbench ARGS`` and answer as a finished process: output captured, never raising.
 
-    ``env`` replaces the environment (default: this process's); a run still going after
-    ``timeout`` seconds fails the test instead of hanging it.
+    A subprocess in an ``e2e`` test, this process otherwise (see the module's docstring).
+    ``env`` replaces the environment (default: this process's); a subprocess still going
+    after ``timeout`` seconds fails the test instead of hanging it (in this process,
+    pytest's own timeout does).
     """
+    if not END_TO_END:
+        return run_cli(*args, cwd=cwd, env=env)
     return subprocess.run(
-        command(*args),
+        _argv(*args),
         capture_output=True,
         text=True,
         check=False,
@@ -65,13 +80,12 @@ def _working_directory(cwd: Path | None) -> Iterator[None]:
 
 @contextlib.contextmanager
 def _environment(env: dict[str, str] | None) -> Iterator[None]:
-    """``env`` replaces ``os.environ`` for the duration (None: left as it is)."""
-    if env is None:
-        yield
-        return
+    """``env`` replaces ``os.environ`` for the duration (None: this process's). Whatever
+    the command sets is undone after it, as a finished subprocess leaves nothing behind."""
     before = dict(os.environ)
-    os.environ.clear()
-    os.environ.update(env)
+    if env is not None:
+        os.environ.clear()
+        os.environ.update(env)
     try:
         yield
     finally:
@@ -84,7 +98,7 @@ def run_cli(
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``privbench ARGS`` in this process and answer as :func:`privbench` does.
+    """Run ``privbench ARGS`` in this process and answer as a subprocess would.
 
     An exception the command lets through is what a user would see: its traceback on
     stderr and exit status 1, so :func:`no_traceback` still catches it.
@@ -98,11 +112,9 @@ def run_cli(
     stderr, code = result.stderr, result.exit_code
     error = result.exception
     if error is not None and not isinstance(error, SystemExit):
-        stderr += "Traceback (most recent call last):\n" + "".join(
-            traceback.format_exception(error)
-        )
+        stderr += "".join(traceback.format_exception(error))
         code = 1
-    return subprocess.CompletedProcess(command(*args), code, result.stdout, stderr)
+    return subprocess.CompletedProcess(_argv(*args), code, result.stdout, stderr)
 
 
 def run_validate(directory: Path) -> subprocess.CompletedProcess[str]:
