@@ -1,7 +1,7 @@
 """Benchmark: are answers read as the model meant them, whatever family wrote them?
 
 Why: a SpatialTrust score is only about the model if reading its reply loses nothing.
-For every style of ``tests/answer_styles.py`` (how Qwen2/2.5/3-VL, InternVL, Gemini,
+For every style of ``tests/helpers/answer_styles.py`` (how Qwen2/2.5/3-VL, InternVL, Gemini,
 DeepSeek-VL2, GLM, reasoning models and GPT-style chat write grounded answers), each of
 the 100 shipped captures gets a deterministic intended answer, rendered in that style
 with its boxes in the family's convention. Measured per style:
@@ -35,8 +35,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from answer_styles import STYLES, Style, differences, intended_answers, meant  # noqa: E402
-from loopback_server import LoopbackServer, message_text  # noqa: E402
+from helpers.answer_styles import STYLES, Style, differences, intended_answers, meant  # noqa: E402
+from helpers.loopback_server import LoopbackServer, message_text  # noqa: E402
 
 from privbench.runtime.running import RunOptions  # noqa: E402
 from privbench.suites.spatialtrust.api import eval_spatialtrust, grade_spatialtrust  # noqa: E402

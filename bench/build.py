@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from build_captures import main as captures_bench  # noqa: E402
-from loopback_server import LoopbackServer  # noqa: E402
+from helpers.loopback_server import LoopbackServer  # noqa: E402
 
 from privbench.runtime.running import Generation, RunOptions, run_model_task  # noqa: E402
 from privbench.shipped import SPATIALTRUST_SUITE  # noqa: E402

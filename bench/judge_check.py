@@ -25,7 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from loopback_server import process_stats, start_process  # noqa: E402
+from helpers.loopback_server import process_stats, start_process  # noqa: E402
 
 CODES = ("VizPriv", "NER", "PrivRisk", "PET", "Law", "Know", "CntxPriv", "MultLing")
 

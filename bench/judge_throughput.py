@@ -28,7 +28,7 @@ from PIL import Image
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from loopback_server import process_stats, start_process  # noqa: E402
+from helpers.loopback_server import process_stats, start_process  # noqa: E402
 
 
 def make_dataset(directory: Path, n_items: int) -> Path:

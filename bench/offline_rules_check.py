@@ -160,7 +160,7 @@ def spatial_rows() -> list[Row]:
             })  # fmt: skip
     items = {item.id: item for item in load_spatialtrust(SPATIALTRUST_SUITE)}
     sys.path.insert(0, str(ROOT / "tests"))
-    from answer_styles import intended_answers
+    from helpers.answer_styles import intended_answers
 
     def add(source: str, item: SpatialItem, read: Any) -> None:
         for qid in ("q4", "q5"):

@@ -40,8 +40,8 @@ from PIL import Image, ImageDraw, ImageFilter
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from conftest import FOUR_ITEMS, spatial_record, write_json, write_priviq, write_spatial  # noqa: E402
-from loopback_server import LoopbackServer  # noqa: E402
+from helpers import FOUR_ITEMS, spatial_record, write_json, write_priviq, write_spatial  # noqa: E402
+from helpers.loopback_server import LoopbackServer  # noqa: E402
 
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium  # noqa: E402
 from privbench.report.html import ReportSettings, build_report  # noqa: E402

@@ -24,7 +24,7 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from loopback_server import process_stats, start_process  # noqa: E402
+from helpers.loopback_server import process_stats, start_process  # noqa: E402
 
 N_ITEMS = 500
 LATENCY_S = 0.3

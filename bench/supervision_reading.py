@@ -4,7 +4,7 @@ Why: where a kept library reads model output, privbench should use it rather tha
 code. ``supervision`` (``sv.Detections.from_vlm``) parses the grounding output of
 Qwen2.5-VL, Qwen3-VL, Gemini, DeepSeek-VL2 and others. This bench renders the intended
 answer of each of the 100 shipped captures in the styles of those families
-(``tests/answer_styles.py``) and counts the intended boxes each reader recovers:
+(``tests/helpers/answer_styles.py``) and counts the intended boxes each reader recovers:
 
 * privbench: ``parse_answer`` on the whole reply (valid boxes, any question);
 * supervision, whole reply: ``from_vlm`` on the reply as the model wrote it;
@@ -25,7 +25,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from answer_styles import STYLES, intended_answers  # noqa: E402
+from helpers.answer_styles import STYLES, intended_answers  # noqa: E402
 
 from privbench.suites.spatialtrust.answer_text import final_answer_record  # noqa: E402
 from privbench.suites.spatialtrust.boxes import BOX_CONVENTIONS, qwen25_input_size  # noqa: E402

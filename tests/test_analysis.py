@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import FOUR_ITEMS, privbench, run_options, write_json, write_priviq
+from helpers import FOUR_ITEMS, privbench, run_options, write_json, write_priviq
+from helpers.loopback_server import LoopbackServer
 from inspect_ai.log import read_eval_log, write_eval_log
-from loopback_server import LoopbackServer
 
 from privbench.analysis.agreement import agreement_table, check_scale, format_stat, read_ratings
 from privbench.analysis.groups import (

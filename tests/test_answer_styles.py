@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from answer_styles import CORPUS, STYLES, differences, meant, read_reply
+from helpers.answer_styles import CORPUS, STYLES, differences, meant, read_reply
 
 from privbench.suites.spatialtrust.boxes import BOX_CONVENTIONS
 from privbench.suites.spatialtrust.dataset import SpatialItem, load_spatialtrust

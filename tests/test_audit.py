@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import (
+from helpers import (
     FOUR_ITEMS,
     item,
     one_line_error,

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_options
+from helpers import run_options
 from inspect_ai.log import read_eval_log
 
 from privbench.models.ocr_pii import (
@@ -118,6 +118,7 @@ def test_provider_through_inspect_on_generated_items(tmp_path: Path) -> None:
     assert spatial.scores.tasks["detection"] is not None
 
 
+@pytest.mark.e2e
 def test_inspect_finds_the_provider_and_the_offline_judge(tmp_path: Path) -> None:
     inspect = Path(sys.executable).parent / "inspect"
     result = subprocess.run(

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import FOUR_ITEMS, JUDGE, one_line_error, privbench, run_options, write_json
-from conftest import write_priviq as write_dataset
 from fastapi import Depends, FastAPI
 from fastapi.testclient import TestClient
-from loopback_server import LoopbackServer
+from helpers import FOUR_ITEMS, JUDGE, one_line_error, privbench, run_options, write_json
+from helpers import write_priviq as write_dataset
+from helpers.loopback_server import LoopbackServer
 
 from privbench.analysis.agreement import read_ratings
 from privbench.analysis.rating_files import KEY_FILE, RATERS_FOLDER, read_key

@@ -511,6 +511,7 @@ print(hashlib.sha256(json.dumps(records, ensure_ascii=False).encode()).hexdigest
 """
 
 
+@pytest.mark.e2e
 def test_same_bytes_under_any_hash_seed() -> None:
     digests = set()
     for hash_seed in ("0", "1", "12345"):

@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from conftest import (
+from helpers import (
     API_KEY,
     command,
     error_line,
@@ -30,7 +30,7 @@ from conftest import (
     privbench,
     wait_for,
 )
-from loopback_server import LoopbackServer
+from helpers.loopback_server import LoopbackServer
 from PIL import Image
 
 from privbench.shipped import SPATIALTRUST_SUITE
@@ -167,6 +167,7 @@ def test_build_with_drafter_counts_every_reply(
     assert manifest["drafter"]["reported_models"] == ["vlm"]
 
 
+@pytest.mark.e2e
 def test_interrupted_drafting_resumes_without_asking_again(
     tmp_path: Path, sources: tuple[Path, Path]
 ) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import (
+from helpers import (
     API_KEY,
     JUDGE,
     JUDGE_PROMPT,
@@ -19,7 +19,7 @@ from conftest import (
     privbench,
     write_json,
 )
-from loopback_server import LoopbackServer
+from helpers.loopback_server import LoopbackServer
 
 from privbench.shipped import PRIVIQ_SUITE, SPATIALTRUST_SUITE
 from privbench.suites.priviq.task import default_data_dir
@@ -169,6 +169,7 @@ def test_eval_generates_then_grades(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert all("Yes: I see a card and a name. | " in r.text for r in judged)
 
 
+@pytest.mark.e2e
 def test_inspect_runs_the_registered_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with LoopbackServer(default_reply=_vlm_or_judge) as loop:
         for name in ("LOOPJUDGE", "LOOPMODEL"):

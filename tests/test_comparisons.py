@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from conftest import (
+from helpers import (
     API_KEY,
     FINAL,
     FOUR_ITEMS,
@@ -29,7 +29,7 @@ from conftest import (
     write_priviq,
     write_spatial,
 )
-from loopback_server import LoopbackServer
+from helpers.loopback_server import LoopbackServer
 
 from privbench.analysis.groups import ComparedRun, comparable_sets
 from privbench.formatting import signed

@@ -21,7 +21,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from conftest import FOUR_ITEMS, error_line, item, one_line_error, privbench, write_priviq
+from helpers import FOUR_ITEMS, error_line, item, one_line_error, privbench, write_priviq
 
 from privbench.dataset_identity import dataset_hash
 from privbench.runtime.archive import dataset_roots, is_metadata, member_problem

@@ -21,7 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from conftest import FOUR_ITEMS, one_line_error, privbench, write_priviq
+from helpers import FOUR_ITEMS, one_line_error, privbench, write_priviq
 
 from privbench.runtime.archive import UnpackLimits
 from privbench.runtime.download import fetch

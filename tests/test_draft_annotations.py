@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import (
+from helpers import (
     MODEL,
     one_line_error,
     privbench,
     write_predictions,
 )
-from loopback_server import LoopbackServer
+from helpers.loopback_server import LoopbackServer
 
 from privbench.runtime.record import TaskRecord
 from privbench.shipped import SPATIALTRUST_SUITE

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import (
+from helpers import (
     CHECK_PROMPT,
     FINAL,
     FINAL_MARK,
@@ -33,7 +33,7 @@ from conftest import (
     write_predictions,
     write_spatial,
 )
-from loopback_server import LoopbackServer
+from helpers.loopback_server import LoopbackServer
 
 from privbench.runtime.cost.plan import (
     CallPlan,
@@ -203,7 +203,7 @@ def bounded(document: dict[str, Any], sent: dict[str, int]) -> None:
 
 @pytest.fixture
 def priviq_data(tmp_path: Path) -> Path:
-    from conftest import FOUR_ITEMS, write_priviq
+    from helpers import FOUR_ITEMS, write_priviq
 
     return write_priviq(tmp_path / "data", FOUR_ITEMS)
 
@@ -383,7 +383,7 @@ def test_an_unknown_model_prints_no_price_and_a_bad_price_is_one_line(
 def test_a_resume_dry_run_counts_only_the_unfinished_items(
     server: LoopbackServer, priviq_data: Path, tmp_path: Path
 ) -> None:
-    from loopback_server import Fault
+    from helpers.loopback_server import Fault
 
     question_a = r"^(?!.*(Correctness|Reply with the digit 1)).*Is there a card"
     server.script(question_a, Fault("500"))  # item a fails on every try

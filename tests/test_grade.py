@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import (
+from helpers import (
     API_KEY,
     FOUR_ITEMS,
     HARDENED_TEMPLATE_HASH,
@@ -22,7 +22,7 @@ from conftest import (
     write_json,
     write_priviq,
 )
-from loopback_server import Cut, Fault, LoopbackServer
+from helpers.loopback_server import Cut, Fault, LoopbackServer
 
 from privbench.dataset_identity import dataset_hash
 from privbench.json_files import read_jsonl

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FOUR_ITEMS, item, run_validate, spatial_record, write_priviq, write_spatial
+from helpers import FOUR_ITEMS, item, run_validate, spatial_record, write_priviq, write_spatial
 from PIL import Image
 
 from privbench.json_files import load_valid, read_jsonl

@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import one_line_error, privbench
+from helpers import one_line_error, privbench
 
 from privbench import json_files
 from privbench.json_files import jsonl_lines, read_json_object, read_jsonl

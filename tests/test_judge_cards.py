@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import JUDGE, error_line, privbench
+from helpers import JUDGE, error_line, privbench
 
 from privbench.judgecheck.api import CheckRequest, check_judge
 from privbench.judges.cards import OFFLINE_CARDS, card_path, read_card, write_card

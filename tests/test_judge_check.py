@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import JUDGE, command, error_line, privbench, wait_for
-from loopback_server import LoopbackServer, message_text
+from helpers import JUDGE, command, error_line, privbench, wait_for
+from helpers.loopback_server import LoopbackServer, message_text
 
 from privbench.judges.cards import card_path, read_card
 from privbench.suites.priviq.scorer import protocol_identity
@@ -246,6 +246,7 @@ def test_an_undated_alias_is_warned_about_in_one_line(tmp_path: Path) -> None:
     assert "openai/gpt-4o is an undated alias" in warnings[0]
 
 
+@pytest.mark.e2e
 def test_ctrl_c_stops_the_check_and_a_cached_rerun_pays_only_for_the_rest(
     server: LoopbackServer, tmp_path: Path
 ) -> None:
@@ -426,6 +427,7 @@ def test_an_escape_sequence_in_a_reference_id_is_printed_escaped(
     assert "r\\x1b[2J\\x1b[31mred\\u202e" in result.stdout
 
 
+@pytest.mark.e2e
 def test_ctrl_c_without_cache_then_resume_pays_only_for_the_rest(
     server: LoopbackServer, tmp_path: Path
 ) -> None:

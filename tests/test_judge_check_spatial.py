@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import JUDGE_MARK, run_options
-from loopback_server import LoopbackServer, message_text
+from helpers import JUDGE_MARK, run_options
+from helpers.loopback_server import LoopbackServer, message_text
 
 from privbench.judgecheck.spatial import (
     PLACEHOLDER_BOX,

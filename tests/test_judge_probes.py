@@ -259,6 +259,7 @@ print(json.dumps([[c.id, c.prediction] for c in probe_cases(items, seed=3)]))
 """
 
 
+@pytest.mark.e2e
 def test_cases_do_not_depend_on_hash_seed_or_locale() -> None:
     items = [(i.id, i.question, i.answer) for i in load_priviq(PRIVIQ_SUITE)]
     here = [[c.id, c.prediction] for c in probe_cases(items, seed=3)]

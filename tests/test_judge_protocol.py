@@ -6,7 +6,7 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from conftest import HARDENED_TEMPLATE_HASH, PAPER_TEMPLATE_HASH, RETRY_LINE
+from helpers import HARDENED_TEMPLATE_HASH, PAPER_TEMPLATE_HASH, RETRY_LINE
 
 from privbench.runtime.judging import attempt_temperature
 from privbench.suites.priviq.judge import (

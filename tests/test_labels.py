@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import (
+from helpers import (
     FOUR_ITEMS,
     JUDGE,
     MODEL,
@@ -25,7 +25,7 @@ from conftest import (
     write_predictions,
     write_spatial,
 )
-from loopback_server import LoopbackServer
+from helpers.loopback_server import LoopbackServer
 
 from privbench.dataset_identity import dataset_hash
 from privbench.report.html import ReportSettings, build_report

@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from conftest import (
+from helpers import (
     API_KEY,
     FINAL,
     FOUR_ITEMS,
@@ -25,8 +25,8 @@ from conftest import (
     write_priviq,
     write_spatial,
 )
+from helpers.loopback_server import LoopbackServer
 from inspect_ai.log import read_eval_log, write_eval_log
-from loopback_server import LoopbackServer
 
 from privbench.analysis.leaderboard import (
     PRIVIQ_COLUMNS,

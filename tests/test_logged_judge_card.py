@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FOUR_ITEMS, privbench, write_json, write_priviq
+from helpers import FOUR_ITEMS, privbench, write_json, write_priviq
 from inspect_ai.log import read_eval_log, write_eval_log
 
 from privbench.runtime.record import NOT_CHECKED, NOT_CHECKED_SHORT

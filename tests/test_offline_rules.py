@@ -326,7 +326,7 @@ def test_judges_import_nothing_above_them() -> None:
 
 
 def test_explain_records_the_rules_of_every_grade(tmp_path: Path) -> None:
-    from conftest import FOUR_ITEMS, run_options, write_json, write_priviq
+    from helpers import FOUR_ITEMS, run_options, write_json, write_priviq
 
     from privbench.suites.priviq.api import grade_priviq
 
@@ -353,7 +353,7 @@ def test_explain_records_the_rules_of_every_grade(tmp_path: Path) -> None:
 
 
 def test_without_explain_nothing_is_added(tmp_path: Path) -> None:
-    from conftest import FOUR_ITEMS, run_options, write_json, write_priviq
+    from helpers import FOUR_ITEMS, run_options, write_json, write_priviq
 
     from privbench.suites.priviq.api import grade_priviq
 
@@ -366,7 +366,7 @@ def test_without_explain_nothing_is_added(tmp_path: Path) -> None:
 
 
 def test_explain_needs_the_offline_judge(tmp_path: Path) -> None:
-    from conftest import one_line_error, privbench, write_json
+    from helpers import one_line_error, privbench, write_json
 
     from privbench.shipped import PRIVIQ_SUITE
 

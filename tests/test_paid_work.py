@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import (
+from helpers import (
     API_KEY,
     CHECK_PROMPT,
     FOUR_ITEMS,
@@ -29,7 +29,7 @@ from conftest import (
     wait_for,
     write_priviq,
 )
-from loopback_server import Fault, LoopbackServer
+from helpers.loopback_server import Fault, LoopbackServer
 
 CARD_QUESTION = r"^(?!.*(Correctness|Reply with the digit 1)).*Is there a card"
 """The model's request for item ``a`` (not its judge prompt, which quotes the question)."""
@@ -167,6 +167,7 @@ def fill(disk: Path, leave: int) -> None:
     (disk / "filler").write_bytes(b"x" * (shutil.disk_usage(disk).free - leave))
 
 
+@pytest.mark.e2e
 def test_a_full_disk_under_out_keeps_the_scores_and_says_how_to_export(
     server: LoopbackServer, data: Path, tmp_path: Path, small_disk: Path
 ) -> None:
@@ -185,6 +186,7 @@ def test_a_full_disk_under_out_keeps_the_scores_and_says_how_to_export(
     assert shown.returncode == 0 and model_calls(server) == 4  # nothing paid again
 
 
+@pytest.mark.e2e
 def test_a_full_log_disk_is_named_as_the_cause(
     server: LoopbackServer, data: Path, tmp_path: Path, small_disk: Path
 ) -> None:
@@ -197,6 +199,7 @@ def test_a_full_log_disk_is_named_as_the_cause(
     assert "endpoint" not in line
 
 
+@pytest.mark.e2e
 def test_a_log_folder_removed_during_the_run_is_never_a_silent_success(
     data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

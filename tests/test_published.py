@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import (
+from helpers import (
     MODEL,
     PERFECT,
     item,

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FOUR_ITEMS, MODEL, run_options, write_priviq
-from loopback_server import LoopbackServer
+from helpers import FOUR_ITEMS, MODEL, run_options, write_priviq
+from helpers.loopback_server import LoopbackServer
 from rich.console import Console
 
 from privbench.report.html import ReportSettings, build_report

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import (
+from helpers import (
     FOUR_ITEMS,
     JUDGE_MARK,
     PERFECT,
@@ -29,8 +29,8 @@ from conftest import (
     write_priviq,
     write_spatial,
 )
+from helpers.loopback_server import LoopbackServer
 from inspect_ai.log import read_eval_log, write_eval_log
-from loopback_server import LoopbackServer
 from PIL import Image
 
 from privbench.analysis.runs import load_results

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import (
+from helpers import (
     FINAL,
     FINAL_MARK,
     FOUR_ITEMS,
@@ -34,8 +34,8 @@ from conftest import (
     write_priviq,
     write_spatial,
 )
+from helpers.loopback_server import LoopbackServer
 from inspect_ai.log import read_eval_log
-from loopback_server import LoopbackServer
 
 from privbench.analysis.paper_tables import (
     FAMILY_ABLATION,

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import (
+from helpers import (
     API_KEY,
     FINAL_MARK,
     JUDGE,
@@ -41,9 +41,9 @@ from conftest import (
     write_priviq,
     write_spatial,
 )
+from helpers.loopback_server import LoopbackServer, RecordedRequest, Reply
 from inspect_ai.log import read_eval_log_sample_summaries
 from inspect_ai.model import ModelOutput
-from loopback_server import LoopbackServer, RecordedRequest, Reply
 
 from privbench.runtime import answers
 
@@ -110,6 +110,7 @@ def kept_answer_files() -> list[Path]:
     return list((Path(os.environ["PRIVBENCH_CACHE_DIR"]) / "answers").glob("*"))
 
 
+@pytest.mark.e2e
 def test_interrupted_mid_judge_resume_never_asks_the_model_again(
     holding: HoldingServer, tmp_path: Path
 ) -> None:
@@ -197,6 +198,7 @@ def killed_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KilledRun]:
         yield KilledRun(server, log, logs, tmp_path / "cache", leaked, shown, planned, resumed)
 
 
+@pytest.mark.e2e
 def test_killed_run_resume_counts_what_the_log_kept(killed_run: KilledRun) -> None:
     line = error_line(killed_run.shown)
     assert "the run did not finish (it was killed" in line and "failed" not in line
@@ -219,6 +221,7 @@ def test_killed_run_resume_counts_what_the_log_kept(killed_run: KilledRun) -> No
     assert list((killed_run.cache / "answers").glob("*")) == []
 
 
+@pytest.mark.e2e
 def test_killed_run_resume_scrubs_the_key_the_old_log_kept(killed_run: KilledRun) -> None:
     assert killed_run.leaked_before  # the killed run left the echoed key in its log
     resumed = killed_run.resumed
@@ -256,6 +259,7 @@ def test_kept_answers_survive_a_line_cut_short(
     assert not path.exists()
 
 
+@pytest.mark.e2e
 def test_interrupted_staged_run_asks_each_selection_once(
     holding: HoldingServer, tmp_path: Path
 ) -> None:

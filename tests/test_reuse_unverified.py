@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import (
+from helpers import (
     FOUR_ITEMS,
     JUDGE,
     JUDGE_PROMPT,
@@ -21,7 +21,7 @@ from conftest import (
     run_options,
     write_json,
 )
-from loopback_server import LoopbackServer
+from helpers.loopback_server import LoopbackServer
 
 from privbench.report.html import ReportSettings, build_report
 from privbench.runtime.errors import UsageError

@@ -298,6 +298,7 @@ def test_an_unreadable_row_is_counted_and_the_rest_served(
     assert saved.json() == {"version": 2}  # the annotator saves over the unreadable row
 
 
+@pytest.mark.e2e
 def test_a_marked_store_without_its_tables_is_refused_at_start(dataset: Path) -> None:
     connection = sqlite3.connect(dataset / "review.sqlite")
     connection.execute("PRAGMA application_id=1886544502")  # privbench's review store
@@ -347,6 +348,7 @@ def test_the_opening_code_works_once_and_carries_no_token(dataset: Path) -> None
     assert OneTimeCode().redeem("wrong") is False
 
 
+@pytest.mark.e2e
 def test_the_browser_is_started_without_the_token(dataset: Path, tmp_path: Path) -> None:
     """The command line a browser gets is readable by every user (ps): it holds a one-time
     code, never the token, and that code opens the page once."""
@@ -449,6 +451,7 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.e2e
 def test_the_command_refuses_what_is_not_a_dataset(tmp_path: Path, dataset: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -524,12 +527,14 @@ def stop(server: Server) -> int:
     return code
 
 
+@pytest.mark.e2e
 def test_ctrl_c_ends_the_server_with_exit_0(dataset: Path) -> None:
     server = start_server(dataset)
     assert server.api("GET", "/api/stats")[0] == 200
     assert stop(server) == 0
 
 
+@pytest.mark.e2e
 def test_an_acknowledged_save_survives_kill_9(dataset: Path) -> None:
     server = start_server(dataset)
     assert server.api("PUT", "/api/images/st-0002", body())[1] == {"version": 1}
@@ -577,6 +582,7 @@ def _drag(page: Any, start: tuple[float, float], end: tuple[float, float]) -> No
     page.mouse.up()
 
 
+@pytest.mark.e2e
 @needs_chromium
 def test_the_page_in_headless_chromium(served: Server, tmp_path: Path) -> None:
     from playwright.sync_api import sync_playwright
@@ -696,6 +702,7 @@ def test_the_page_in_headless_chromium(served: Server, tmp_path: Path) -> None:
             shutil.copy(shot, keep / shot.name)
 
 
+@pytest.mark.e2e
 @needs_chromium
 def test_a_lost_answer_to_a_save_is_checked_with_the_server(served: Server) -> None:
     """The answer to a save is cut after the server stored it: the page must not say

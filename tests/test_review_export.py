@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import one_line_error, privbench
+from helpers import one_line_error, privbench
 
 from privbench.agreement_measures import cohen_kappa
 from privbench.review.agreement import (

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import (
+from helpers import (
     API_KEY,
     FINAL,
     FINAL_MARK,
@@ -31,7 +31,7 @@ from conftest import (
     write_priviq,
     write_spatial,
 )
-from loopback_server import LoopbackServer
+from helpers.loopback_server import LoopbackServer
 
 from privbench.analysis.run_diff import (
     DiffItem,

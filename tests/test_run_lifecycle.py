@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import (
+from helpers import (
     API_KEY,
     FOUR_ITEMS,
     JUDGE,
@@ -33,8 +33,8 @@ from conftest import (
     write_json,
     write_priviq,
 )
+from helpers.loopback_server import Fault, LoopbackServer
 from inspect_ai.log import read_eval_log
-from loopback_server import Fault, LoopbackServer
 
 from privbench.dataset_identity import dataset_hash
 
@@ -60,6 +60,7 @@ def read_csv(path: Path) -> dict[str, str]:
         return next(csv.DictReader(handle))
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_interrupted_grade_resumes_without_paying_twice(
     slow_server: LoopbackServer, tmp_path: Path, signum: int
@@ -102,6 +103,7 @@ def test_interrupted_grade_resumes_without_paying_twice(
     assert final["status"] == "complete" and final["missing"] == "0"
 
 
+@pytest.mark.e2e
 def test_killed_eval_resumes_from_what_the_log_flushed(
     slow_server: LoopbackServer, tmp_path: Path
 ) -> None:
@@ -349,6 +351,7 @@ def test_show_prints_any_log(
     assert missing.returncode == 2 and "no such log" in error_line(missing)
 
 
+@pytest.mark.e2e
 def test_interrupted_spatialtrust_eval_resumes(slow_server: LoopbackServer, tmp_path: Path) -> None:
     logs, out = tmp_path / "logs", tmp_path / "out"
     args: list[str | Path] = ["eval", "spatialtrust", "--model", MODEL, "--judge", "offline", "--limit", "40",

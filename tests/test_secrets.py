@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import API_KEY, JUDGE, MODEL, all_leaks, leaks, privbench, write_priviq
+from helpers import API_KEY, JUDGE, MODEL, all_leaks, leaks, privbench, write_priviq
+from helpers.loopback_server import Fault, LoopbackServer
 from inspect_ai.log import EvalError, read_eval_log, write_eval_log
-from loopback_server import Fault, LoopbackServer
 
 from privbench.runtime import redaction
 from privbench.runtime.judge_check import make_model

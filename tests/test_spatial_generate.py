@@ -267,7 +267,7 @@ def test_neutral_question_types_change_only_the_type() -> None:
 
 
 def test_generate_command_writes_neutral_types(tmp_path: Path) -> None:
-    from conftest import one_line_error, privbench
+    from helpers import one_line_error, privbench
 
     out = tmp_path / "neutral"
     result = privbench(

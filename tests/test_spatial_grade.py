@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import (
+from helpers import (
     JUDGE,
     JUDGE_MARK,
     PERFECT,
@@ -20,7 +20,7 @@ from conftest import (
     write_predictions,
     write_spatial,
 )
-from loopback_server import LoopbackServer
+from helpers.loopback_server import LoopbackServer
 
 from privbench.dataset_identity import dataset_hash
 from privbench.json_files import JsonValue

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import spatial_record, write_spatial
+from helpers import spatial_record, write_spatial
 
 from privbench.suites.spatialtrust.boxes import BOX_CONVENTIONS, check_box
 from privbench.suites.spatialtrust.dataset import SpatialItem, load_spatialtrust

@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from conftest import (
+from helpers import (
     FINAL,
     FINAL_MARK,
     JUDGE_MARK,
@@ -21,7 +21,7 @@ from conftest import (
     spatial_record,
     write_spatial,
 )
-from loopback_server import LoopbackServer
+from helpers.loopback_server import LoopbackServer
 
 from privbench.suites.spatialtrust.api import (
     SpatialTrustRun,

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import (
+from helpers import (
     FINAL,
     FINAL_MARK,
     JUDGE_MARK,
@@ -20,7 +20,7 @@ from conftest import (
     spatial_record,
     write_spatial,
 )
-from loopback_server import LoopbackServer
+from helpers.loopback_server import LoopbackServer
 
 from privbench.suites.spatialtrust.api import SpatialTrustRun, eval_spatialtrust
 from privbench.suites.spatialtrust.guard import verify_selection

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_validate, spatial_record, write_spatial
+from helpers import run_validate, spatial_record, write_spatial
 from PIL import Image
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import (
+from helpers import (
     PERFECT,
     item,
     one_line_error,

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import (
+from helpers import (
     FOUR_ITEMS,
     PERFECT,
     privbench,

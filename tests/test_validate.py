@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FOUR_ITEMS, item, run_validate, write_priviq
+from helpers import FOUR_ITEMS, item, run_validate, write_priviq
 from PIL import Image
 
 from privbench.json_files import load_valid

@@ -10,7 +10,7 @@ records every request so tests can assert on exactly what a judge or model recei
 how many calls were made.
 
 Use it in-process (``with LoopbackServer() as server: ...``, it runs its own event loop in
-a thread) or as a separate process (``python tests/loopback_server.py --latency 0.5``,
+a thread) or as a separate process (``python tests/helpers/loopback_server.py --latency 0.5``,
 which prints ``PORT <n>`` once it listens), as the benchmarks do.
 """
 

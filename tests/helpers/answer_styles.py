@@ -833,13 +833,13 @@ def corpus_lines(items: Sequence[SpatialItem], seed: int = 0) -> list[Record]:
 
 
 def write_corpus() -> None:
-    """Regenerate the frozen corpus (``python tests/answer_styles.py``); review the diff."""
+    """Regenerate the frozen corpus (``python tests/helpers/answer_styles.py``); review the diff."""
     from pathlib import Path
 
     from privbench.suites.spatialtrust.dataset import load_spatialtrust
     from privbench.suites.spatialtrust.task import default_data_dir
 
-    path = Path(__file__).resolve().parent.parent / CORPUS
+    path = Path(__file__).resolve().parents[2] / CORPUS
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = corpus_lines(load_spatialtrust(default_data_dir()))
     text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
