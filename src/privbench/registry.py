@@ -2,14 +2,17 @@
 
 Why one place: the command line, the report, the analysis and the audit go through
 :func:`get`, :func:`for_task` and :func:`for_log` and never import a benchmark, so adding
-a benchmark is its folder under ``privbench/suites/`` plus one line in :data:`SUITES`.
+a benchmark is its folder under ``privbench/suites/`` plus one line in :data:`_LOADERS`.
 Each suite is paired here with its dataset tooling (:mod:`privbench.tooling`, which sits
-above the suites and so cannot be named by them).
+above the suites and so cannot be named by them). A benchmark's modules load when it is
+first asked for: ``privbench eval priviq`` does not load SpatialTrust.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 
 from inspect_ai.log import EvalLog
@@ -17,9 +20,7 @@ from inspect_ai.log import EvalLog
 from privbench.runtime.errors import UsageError
 from privbench.runtime.record import RunIdentity
 from privbench.runtime.suite import GenerateRequest, Suite, text_setting
-from privbench.suites.priviq.suite import SUITE as PRIVIQ
-from privbench.suites.spatialtrust.suite import SUITE as SPATIALTRUST
-from privbench.suites.spatialtrust.suite import question_types  # build spatialtrust's option
+from privbench.suites.spatialtrust.question_design import QuestionTypes
 
 
 def _generate_priviq(request: GenerateRequest) -> Path:
@@ -38,13 +39,46 @@ def _generate_spatialtrust(request: GenerateRequest) -> Path:
     )
 
 
-SUITES: dict[str, Suite] = {
-    suite.name: suite
-    for suite in (
-        replace(PRIVIQ, generate=_generate_priviq),
-        replace(SPATIALTRUST, generate=_generate_spatialtrust),
-    )
+def _priviq() -> Suite:
+    from privbench.suites.priviq.suite import SUITE
+
+    return replace(SUITE, generate=_generate_priviq)
+
+
+def _spatialtrust() -> Suite:
+    from privbench.suites.spatialtrust.suite import SUITE
+
+    return replace(SUITE, generate=_generate_spatialtrust)
+
+
+_LOADERS: dict[str, Callable[[], Suite]] = {
+    "priviq": _priviq,
+    "spatialtrust": _spatialtrust,
 }
+"""Each benchmark's name and how to load it, in the order commands list them."""
+
+
+@cache
+def _load(name: str) -> Suite:
+    return _LOADERS[name]()
+
+
+class _Suites(Mapping[str, Suite]):
+    """The benchmarks by name; each loads on first access."""
+
+    def __getitem__(self, name: str) -> Suite:
+        if name not in _LOADERS:
+            raise KeyError(name)
+        return _load(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_LOADERS)
+
+    def __len__(self) -> int:
+        return len(_LOADERS)
+
+
+SUITES: Mapping[str, Suite] = _Suites()
 """The benchmarks by name, in the order commands list them."""
 
 
@@ -63,11 +97,10 @@ def for_task(task_name: str) -> Suite | None:
 
 
 def for_log(log: EvalLog) -> Suite | None:
-    """The benchmark that wrote ``log`` (by its recorded benchmark, else its task name)."""
+    """The benchmark that wrote ``log`` (its recorded benchmark; for older logs, its task
+    name); None for other logs, and for a judge check's (no benchmark run)."""
     benchmark = RunIdentity.from_log(log).benchmark
-    if benchmark is not None:
-        return SUITES.get(benchmark)
-    return for_task(log.eval.task)
+    return None if benchmark is None else SUITES.get(benchmark)
 
 
 def resolve_data(directory: Path) -> tuple[Path, str | None]:
@@ -84,6 +117,13 @@ def resolve_data(directory: Path) -> tuple[Path, str | None]:
 def judge_protocols() -> tuple[str, ...]:
     """Every ``--judge-protocol`` some benchmark's judge knows, the paper's first."""
     return tuple(dict.fromkeys(p for suite in SUITES.values() for p in suite.judge_protocols))
+
+
+def question_types(text: str) -> QuestionTypes:
+    """SpatialTrust's ``--question-types`` (generate, build) checked: one line otherwise."""
+    from privbench.suites.spatialtrust.suite import question_types as checked
+
+    return checked(text)
 
 
 __all__ = [

@@ -171,6 +171,7 @@ def run_benchmark(args: RunArguments) -> None:
             args.as_json,
             generation,
             args.judge_card,
+            suite.judge_protocols,
         )
         run: BenchmarkRun
         if args.resume is not None:

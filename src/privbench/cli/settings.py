@@ -101,13 +101,15 @@ def run_options(
     as_json: bool,
     settings: Generation | None = None,
     judge_card: Path | None = None,
+    protocols: tuple[str, ...] | None = None,
 ) -> RunOptions:
-    """Run settings from the shared options."""
+    """Run settings from the shared options (``protocols``: the judge protocols of the
+    benchmark that runs; default: every benchmark's)."""
     from privbench import registry
     from privbench.runtime.judging import is_offline
     from privbench.runtime.running import Generation, RunOptions
 
-    protocols = registry.judge_protocols()
+    protocols = protocols or registry.judge_protocols()
     if protocol not in protocols:
         raise UsageError(
             f"--judge-protocol: unknown judge protocol '{protocol}' "
