@@ -3,7 +3,7 @@
 Why here, below every reader: a card is read from the cache, from ``--judge-card`` and
 from a run's log (which records the card whole); all three must refuse the same forged
 figure (a ρ of 7.5, a negative MAE, a reversed interval) by the same rules, so the rules
-live in these types and nowhere else (:func:`privbench.runtime.record.check_card`).
+live in these types and nowhere else (:func:`privbench.runtime.records.judge_card.check_card`).
 """
 
 from __future__ import annotations
