@@ -9,7 +9,7 @@ live in these types and nowhere else (:func:`privbench.runtime.records.judge_car
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import (
     BaseModel,
@@ -20,6 +20,7 @@ from pydantic import (
     StrictInt,
     model_validator,
 )
+from pydantic.fields import FieldInfo
 
 
 class StrictCard(BaseModel):
@@ -34,7 +35,7 @@ _ROUNDING = 1e-9
 """Slack at each bound: a figure computed in floating point may pass it by a rounding."""
 
 
-def _within(low: float, high: float) -> Any:
+def _within(low: float, high: float) -> FieldInfo:
     return Field(ge=low - _ROUNDING, le=high + _ROUNDING)
 
 

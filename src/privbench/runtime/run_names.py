@@ -45,8 +45,9 @@ def answers_name(path: str | Path) -> str:
 
 def label_task(task: Task, label: str | None, graded_model: str | None = None) -> Task:
     """Record the run's label (``--label``) and a grade run's graded model in ``task``'s
-    :class:`TaskRecord`, so that every reader of the log names the run the same way (and
-    a resumed run keeps both: inspect carries a log's metadata into its retry)."""
+    :class:`~privbench.runtime.records.task.TaskRecord`, so that every reader of the log
+    names the run the same way (and a resumed run keeps both: inspect carries a log's
+    metadata into its retry)."""
     names = {"label": label, "graded_model": graded_model}
     task.metadata = {
         **(task.metadata or {}),

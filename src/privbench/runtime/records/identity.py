@@ -50,7 +50,8 @@ class RunIdentity:
     or its recorded card failed the check: see :attr:`judge_card_problem`)."""
     judge_card_problem: str = ""
     """Why the card the log records was ignored: one line naming the log and the field
-    (empty: no card, or a card that passed :func:`check_card`)."""
+    (empty: no card, or a card that passed
+    :func:`~privbench.runtime.records.judge_card.check_card`)."""
     run_label: str = ""
     """The label the run was given (``--label``; empty: none)."""
     graded_model: str = ""

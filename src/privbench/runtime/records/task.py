@@ -53,19 +53,22 @@ class TaskRecord(Record):
     draft_annotations: DraftAnnotations | None = None
     """Set only on a SpatialTrust run over images not reviewed by a person."""
     judge_card: object = None
-    """The judge card found for the run's judge when it started, a :class:`LoggedCard`
-    (None: not checked). Any value is kept here and checked only by
-    :func:`logged_agreement`: an edited card voids itself, never the rest of the record."""
+    """The judge card found for the run's judge when it started, a
+    :class:`~privbench.runtime.records.judge_card.LoggedCard` (None: not checked). A value
+    of any shape is kept here and checked only by
+    :func:`~privbench.runtime.records.judge_card.logged_agreement`: an edited card voids
+    itself, never the rest of the record."""
     judge_check: str | None = None
     """Set on the runs of ``privbench judge check``: graded reference answers, not a
     benchmark run (``show`` and ``report`` leave them out)."""
     label: str | None = None
     """The run's display name as the user gave it (``--label``); None: see
-    :meth:`RunIdentity.label`."""
+    :meth:`~privbench.runtime.records.identity.RunIdentity.label`."""
     graded_model: str | None = None
     """A grade run's name for the model whose answers it graded: ``--model-name``, else the
-    name the predictions file holds, else one read from its path (:func:`answers_name`),
-    fixed when the run starts so that no later reader depends on where it runs."""
+    name the predictions file holds, else one read from its path
+    (:func:`~privbench.runtime.run_names.answers_name`), fixed when the run starts so that
+    no later reader depends on where it runs."""
 
     @field_validator("label", "graded_model", mode="before")
     @classmethod
