@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Annotated
 
+from annotated_types import Interval
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -20,7 +21,6 @@ from pydantic import (
     StrictInt,
     model_validator,
 )
-from pydantic.fields import FieldInfo
 
 
 class StrictCard(BaseModel):
@@ -35,8 +35,8 @@ _ROUNDING = 1e-9
 """Slack at each bound: a figure computed in floating point may pass it by a rounding."""
 
 
-def _within(low: float, high: float) -> FieldInfo:
-    return Field(ge=low - _ROUNDING, le=high + _ROUNDING)
+def _within(low: float, high: float) -> Interval:
+    return Interval(ge=low - _ROUNDING, le=high + _ROUNDING)
 
 
 Count = Annotated[NonNegativeInt, Field(strict=True)]
