@@ -22,7 +22,7 @@ from helpers import (
 )
 from helpers.loopback_server import LoopbackServer
 
-from privbench.runtime.record import TaskRecord
+from privbench.runtime.records.task import TaskRecord
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.suites.spatialtrust.annotation import REVIEW_STATUSES
 from privbench.suites.spatialtrust.dataset import (

@@ -12,7 +12,7 @@ from helpers import JUDGE, error_line, privbench
 
 from privbench.judgecheck.api import CheckRequest, check_judge
 from privbench.judges.cards import OFFLINE_CARDS, card_path, read_card, write_card
-from privbench.runtime.record import NOT_CHECKED
+from privbench.runtime.records.judge_agreement import NOT_CHECKED
 from privbench.runtime.running import RunOptions
 from privbench.suites.priviq.scorer import protocol_identity
 

@@ -29,7 +29,9 @@ from helpers.loopback_server import LoopbackServer
 
 from privbench.dataset_identity import dataset_hash
 from privbench.report.html import ReportSettings, build_report
-from privbench.runtime.record import NO_NAME, RunIdentity, TaskRecord, answers_name
+from privbench.runtime.records.identity import RunIdentity
+from privbench.runtime.records.task import TaskRecord
+from privbench.runtime.run_names import NO_NAME, answers_name
 from privbench.suites.priviq.api import eval_priviq, grade_priviq, read_priviq_log
 from privbench.suites.priviq.predictions import load_predictions
 from privbench.suites.spatialtrust.api import (

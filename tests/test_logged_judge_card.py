@@ -13,7 +13,7 @@ import pytest
 from helpers import FOUR_ITEMS, privbench, write_json, write_priviq
 from inspect_ai.log import read_eval_log, write_eval_log
 
-from privbench.runtime.record import NOT_CHECKED, NOT_CHECKED_SHORT
+from privbench.runtime.records.judge_agreement import NOT_CHECKED, NOT_CHECKED_SHORT
 
 FORGERIES: dict[str, tuple[str, object, str]] = {
     # name: (dotted path in the card, forged value, the field the problem names)

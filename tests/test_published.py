@@ -34,7 +34,7 @@ from inspect_ai.log import read_eval_log
 from privbench.dataset_identity import dataset_hash
 from privbench.published import PublishedTable, published_tables
 from privbench.report.html import ReportSettings, build_report
-from privbench.runtime.record import RunIdentity
+from privbench.runtime.records.identity import RunIdentity
 from privbench.shipped import PRIVIQ_SUITE
 from privbench.suites.priviq.allocation import TABLE_1
 from privbench.suites.priviq.api import grade_priviq, read_priviq_log

@@ -51,7 +51,7 @@ from privbench.report.ablation import ablations, one_run_per_model, strategy_lab
 from privbench.report.html import ReportSettings, build_report
 from privbench.report.samples import invalid_box_line
 from privbench.runtime.judging import attempt_temperature
-from privbench.runtime.record import RunIdentity
+from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.running import Generation
 from privbench.suites.priviq.api import grade_priviq
 from privbench.suites.spatialtrust.api import eval_spatialtrust, grade_spatialtrust

@@ -1,37 +1,18 @@
-"""What every benchmark's exports share: the output directory, file names, redacted writes.
+"""What every benchmark's exports share: redacted writes, and what to say when one fails.
 
 Why one place: Priv-IQ (:mod:`privbench.suites.priviq.exports`) and SpatialTrust
-(:mod:`privbench.suites.spatialtrust.exports`) both name their files ``{model}_{judge}-...``
-after the graded model, the judge and the dataset, and write them with any API key redacted. (The
+(:mod:`privbench.suites.spatialtrust.exports`) both write their files with any API key
+redacted. Their names (``{model}_{judge}-...``) follow :mod:`privbench.runtime.run_names`. (The
 output directory itself is checked before anything is paid: :mod:`privbench.runtime.output_dirs`.)
 """
 
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from privbench.runtime.errors import PrivbenchError
 from privbench.runtime.redaction import redact
-
-
-def file_part(text: str) -> str:
-    """``text`` usable inside a file name: anything but letters, digits and ``.-_``
-    (model names hold slashes, spaces, colons) becomes ``_``."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "unnamed"
-
-
-DATASET_CHARS = 8
-"""Hex digits of the dataset's content hash in an export's name."""
-
-
-def file_stem(model: str, judge: str, dataset_hash: str = "") -> str:
-    """The reference evaluator's ``{model}_{judge}`` prefix of every export file, then the
-    dataset (``-data-<first 8 hex digits of its content hash>``) where the run recorded it,
-    so that one model's exports on two datasets never take each other's names."""
-    stem = f"{file_part(model)}_{file_part(judge)}"
-    return f"{stem}-data-{dataset_hash[:DATASET_CHARS]}" if dataset_hash else stem
 
 
 class ExportError(PrivbenchError):

@@ -18,7 +18,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog
 
 from privbench.runtime.errors import UsageError
-from privbench.runtime.record import RunIdentity
+from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.suite import GenerateRequest, Suite, text_setting
 from privbench.suites.spatialtrust.question_design import QuestionTypes
 

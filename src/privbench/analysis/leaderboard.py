@@ -37,7 +37,10 @@ from privbench.analysis.paper_tables import OVERALL, TOTAL
 from privbench.analysis.runs import SHORT_HASH, log_paths, superseded, unique_labels
 from privbench.formatting import fmt
 from privbench.runtime.errors import UsageError
-from privbench.runtime.record import NOT_CHECKED_SHORT, Benchmark, RunIdentity, TaskRecord
+from privbench.runtime.records.benchmark import Benchmark
+from privbench.runtime.records.identity import RunIdentity
+from privbench.runtime.records.judge_agreement import NOT_CHECKED_SHORT
+from privbench.runtime.records.task import TaskRecord
 from privbench.suites.priviq.aggregate import priviq_scores
 from privbench.suites.priviq.competencies import COMPETENCIES
 from privbench.suites.priviq.log import priviq_log

@@ -35,7 +35,8 @@ from privbench.analysis.runs import SHORT_HASH
 from privbench.analysis.uncertainty import N_BOOTSTRAP, compare_paired, holm
 from privbench.formatting import signed
 from privbench.runtime.errors import PrivbenchError, UsageError
-from privbench.runtime.record import Benchmark, RunIdentity
+from privbench.runtime.records.benchmark import Benchmark
+from privbench.runtime.records.identity import RunIdentity
 from privbench.suites.priviq.competencies import COMPETENCIES
 from privbench.suites.priviq.log import priviq_log
 from privbench.suites.spatialtrust.aggregate import TASKS

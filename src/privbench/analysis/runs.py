@@ -38,22 +38,20 @@ from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ChatMessage, ContentText
 
 from privbench.runtime.errors import UsageError
-from privbench.runtime.record import (
-    PRIVIQ_SCORER,
-    SPATIAL_SCORER,
-    PrivIQSampleRecord,
-    PrivIQScoreRecord,
-    ReportedVersions,
-    RunIdentity,
+from privbench.runtime.records.benchmark import PRIVIQ_SCORER, SPATIAL_SCORER
+from privbench.runtime.records.identity import RunIdentity
+from privbench.runtime.records.task import TaskRecord
+from privbench.runtime.records.versions import ReportedVersions
+from privbench.suites.priviq.competencies import COMPETENCIES, combination_label
+from privbench.suites.priviq.record import PrivIQSampleRecord, PrivIQScoreRecord
+from privbench.suites.priviq.tables import unverified_line
+from privbench.suites.spatialtrust.dataset import QUESTION_IDS
+from privbench.suites.spatialtrust.log import PipelineCounts
+from privbench.suites.spatialtrust.record import (
     SpatialSampleRecord,
     SpatialScoreRecord,
     StrategyRecord,
-    TaskRecord,
-    unverified_line,
 )
-from privbench.suites.priviq.competencies import COMPETENCIES, combination_label
-from privbench.suites.spatialtrust.dataset import QUESTION_IDS
-from privbench.suites.spatialtrust.log import PipelineCounts
 
 LOG_SUFFIXES = (".eval", ".json")
 Row = Mapping[str, object]

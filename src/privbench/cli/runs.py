@@ -60,14 +60,14 @@ def _offline_notice(judge: str) -> None:
 
 def _judge_agreement(run: BenchmarkRun) -> None:
     """The judge-agreement line under the tables: the run's judge card, or "not checked"."""
-    from privbench.runtime.record import RunIdentity
+    from privbench.runtime.records.identity import RunIdentity
 
     typer.echo(RunIdentity.from_log(run.log).judge_agreement_line)
 
 
 def warn_logged_card(run: BenchmarkRun) -> None:
     """One warning line on stderr when the card the run's log records failed its check."""
-    from privbench.runtime.record import RunIdentity
+    from privbench.runtime.records.identity import RunIdentity
 
     problem = RunIdentity.from_log(run.log).judge_card_problem
     if problem:

@@ -45,7 +45,8 @@ from privbench.runtime.errors import DatasetError, PrivbenchError, Problem, desc
 from privbench.runtime.judge_check import grader_role
 from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, is_offline
 from privbench.runtime.log_reading import finished_samples
-from privbench.runtime.record import THINNED, LoggedSample, TaskRecord
+from privbench.runtime.records.base import THINNED, LoggedSample
+from privbench.runtime.records.task import TaskRecord
 from privbench.runtime.running import NO_MODEL, RunOptions, run_task
 from privbench.shipped import JUDGE_CALIBRATION
 from privbench.suites.spatialtrust.boxes import Box

@@ -19,8 +19,9 @@ from inspect_ai.model import ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from privbench.runtime.judge_check import grader_role
-from privbench.runtime.record import PrivIQSampleRecord, TaskRecord
+from privbench.runtime.records.task import TaskRecord
 from privbench.suites.priviq.judge import MAX_TRIES
+from privbench.suites.priviq.record import PrivIQSampleRecord
 from privbench.suites.priviq.scorer import priviq_judge
 
 PREDICTION_KEY = "prediction"

@@ -26,15 +26,10 @@ from privbench.runtime.card_figures import ProbeFigures as ProbeFigures
 from privbench.runtime.card_figures import SanityFigures as SanityFigures
 from privbench.runtime.card_figures import VerdictFigures as VerdictFigures
 from privbench.runtime.errors import UsageError
-from privbench.runtime.record import CARD_FORMAT as CARD_FORMAT
-from privbench.runtime.record import (
-    Benchmark,
-    CardRejected,
-    LoggedCard,
-    card_mismatch,
-    check_card,
-)
-from privbench.runtime.record import JudgeCard as JudgeCard
+from privbench.runtime.records.benchmark import Benchmark
+from privbench.runtime.records.judge_card import CARD_FORMAT as CARD_FORMAT
+from privbench.runtime.records.judge_card import CardRejected, LoggedCard, card_mismatch, check_card
+from privbench.runtime.records.judge_card import JudgeCard as JudgeCard
 from privbench.shipped import JUDGE_CALIBRATION
 
 OFFLINE_CARDS = JUDGE_CALIBRATION / "cards"
@@ -61,7 +56,7 @@ def card_file(benchmark: str) -> str:
 
 def read_card(path: Path) -> JudgeCard:
     """A card from ``path``; a one-line error naming the file and the field otherwise (the
-    checks of :func:`~privbench.runtime.record.check_card`)."""
+    checks of :func:`~privbench.runtime.records.judge_card.check_card`)."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -26,7 +26,7 @@ from inspect_ai.model import ChatMessage, ContentText, Model, ModelOutput
 from inspect_ai.util import store
 
 from privbench.runtime import answers
-from privbench.runtime.record import CallCountsRecord
+from privbench.runtime.records.call_counts import CallCountsRecord
 
 Role = Literal["model", "judge"]
 RETRIES_KEY = "privbench_call_retries"

@@ -3,14 +3,15 @@
 Why here, below every reader: a card is read from the cache, from ``--judge-card`` and
 from a run's log (which records the card whole); all three must refuse the same forged
 figure (a ρ of 7.5, a negative MAE, a reversed interval) by the same rules, so the rules
-live in these types and nowhere else (:func:`privbench.runtime.record.check_card`).
+live in these types and nowhere else (:func:`privbench.runtime.records.judge_card.check_card`).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any
+from typing import Annotated
 
+from annotated_types import Interval
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -34,8 +35,8 @@ _ROUNDING = 1e-9
 """Slack at each bound: a figure computed in floating point may pass it by a rounding."""
 
 
-def _within(low: float, high: float) -> Any:
-    return Field(ge=low - _ROUNDING, le=high + _ROUNDING)
+def _within(low: float, high: float) -> Interval:
+    return Interval(ge=low - _ROUNDING, le=high + _ROUNDING)
 
 
 Count = Annotated[NonNegativeInt, Field(strict=True)]

@@ -20,7 +20,8 @@ from inspect_ai.log import (
 )
 
 from privbench.runtime.errors import UsageError
-from privbench.runtime.record import LoggedSample, RunIdentity
+from privbench.runtime.records.base import LoggedSample
+from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.redaction import redact
 
 

@@ -45,7 +45,8 @@ from privbench.runtime.judge_check import check_endpoint, make_judge, make_model
 from privbench.runtime.judging import DEFAULT_JUDGE, alias_warning, is_offline, undated_alias
 from privbench.runtime.log_reading import sample_error, was_cancelled
 from privbench.runtime.output_dirs import ensure_writable_dir
-from privbench.runtime.record import RunIdentity, expected_ids
+from privbench.runtime.records.identity import RunIdentity
+from privbench.runtime.records.task import expected_ids
 from privbench.runtime.redaction import redact_url
 
 DEFAULT_JUDGE_CONNECTIONS = 32

@@ -7,7 +7,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog
 
 from privbench.runtime import answers
-from privbench.runtime.record import expected_ids
+from privbench.runtime.records.task import expected_ids
 from privbench.runtime.running import read_log_header, sample_summaries
 
 

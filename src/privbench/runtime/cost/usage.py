@@ -9,7 +9,7 @@ from inspect_ai.log import EvalLog
 from privbench.runtime.calls import Role
 from privbench.runtime.cost.plan import Prices, cost_line, run_cost
 from privbench.runtime.log_reading import token_totals
-from privbench.runtime.record import RunIdentity
+from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.running import NO_MODEL
 
 

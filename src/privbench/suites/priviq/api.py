@@ -17,7 +17,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample
 from rich.console import RenderableType
 
-from privbench.exports import ExportError, export_failure, file_part, write_export
+from privbench.exports import ExportError, export_failure, write_export
 from privbench.formatting import tokens_line
 from privbench.json_files import JsonValue
 from privbench.published import PublishedTable
@@ -27,7 +27,9 @@ from privbench.runtime.errors import UsageError
 from privbench.runtime.judging import is_offline
 from privbench.runtime.log_reading import token_totals
 from privbench.runtime.output_dirs import ensure_writable_dir
-from privbench.runtime.record import RunIdentity, answers_name, expected_ids, label_task
+from privbench.runtime.records.identity import RunIdentity
+from privbench.runtime.records.task import expected_ids
+from privbench.runtime.run_names import answers_name, file_part, label_task
 from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
@@ -287,7 +289,7 @@ def grade_priviq(
     Exports go to ``out_dir`` (default: beside the predictions, as the reference does).
 
     ``model_name``: the model that made the answers (default: the one the file names, else
-    the one its path names: :func:`~privbench.runtime.record.answers_name`); ``label``:
+    the one its path names: :func:`~privbench.runtime.run_names.answers_name`); ``label``:
     the run's display name (default: that model). Both are recorded in the log.
     """
     options = options or RunOptions()

@@ -29,7 +29,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from privbench.exports import file_stem, write_export
+from privbench.exports import write_export
+from privbench.runtime.run_names import file_stem
 from privbench.suites.priviq.aggregate import PrivIQScores, ScoreCell
 from privbench.suites.priviq.competencies import combination_file_label
 from privbench.suites.priviq.log import PrivIQLog

@@ -21,7 +21,7 @@ from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.cost.resume import answered_items, unfinished_items
 from privbench.runtime.cost.tokens import CHARS_PER_TOKEN, image_tokens, text_tokens
 from privbench.runtime.judging import is_offline
-from privbench.runtime.record import RunIdentity
+from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.running import NO_MODEL, RunOptions
 from privbench.suites.priviq.dataset import PrivIQItem, load_priviq
 from privbench.suites.priviq.judge import (

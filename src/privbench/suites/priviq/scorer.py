@@ -36,17 +36,17 @@ from inspect_ai.solver import TaskState
 from privbench.judges import offline as offline_judge
 from privbench.runtime.calls import sample_call_counts
 from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
-from privbench.runtime.record import (
-    UNSCORED_KEY,
-    PrivIQSampleRecord,
-    PrivIQScoreRecord,
-    priviq_value_score,
-)
 from privbench.runtime.running import model_reported
 from privbench.suites.priviq.competencies import COMPETENCIES
 from privbench.suites.priviq.judge import MAX_TRIES, JudgeProtocol, get_protocol, truncate_for_judge
 from privbench.suites.priviq.predictions import GradeRecord, answer_hash, load_grade_file
 from privbench.suites.priviq.reading import answer_text, blank_or_text
+from privbench.suites.priviq.record import (
+    UNSCORED_KEY,
+    PrivIQSampleRecord,
+    PrivIQScoreRecord,
+    priviq_value_score,
+)
 from privbench.suites.priviq.scoring import item_value, reusable_runs
 
 

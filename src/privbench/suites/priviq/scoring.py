@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 
-from privbench.runtime.record import SCORE_KEY, UNSCORED_KEY
 from privbench.suites.priviq.predictions import GradeRecord, answer_hash
+from privbench.suites.priviq.record import SCORE_KEY, UNSCORED_KEY
 
 
 def item_value(runs: list[float | None]) -> dict[str, float]:

@@ -26,12 +26,13 @@ from inspect_ai.solver import Solver
 from privbench.dataset_identity import dataset_hash
 from privbench.judges.cards import find_card
 from privbench.runtime.judge_check import grader_role
-from privbench.runtime.record import PrivIQSampleRecord, TaskRecord
+from privbench.runtime.records.task import TaskRecord
 from privbench.shipped import PRIVIQ_SUITE
 from privbench.suites.priviq.competencies import combination_label
 from privbench.suites.priviq.dataset import PrivIQItem, load_priviq
 from privbench.suites.priviq.judge import MAX_TRIES
 from privbench.suites.priviq.predictions import load_predictions
+from privbench.suites.priviq.record import PrivIQSampleRecord
 from privbench.suites.priviq.scorer import priviq_judge, protocol_identity
 from privbench.suites.priviq.solvers import answer_once, stored_answer
 

@@ -18,7 +18,8 @@ from privbench.runtime.cost.usage import log_cost, log_cost_line
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.log_reading import token_totals
 from privbench.runtime.output_dirs import ensure_writable_dir
-from privbench.runtime.record import RunIdentity, answers_name, label_task
+from privbench.runtime.records.identity import RunIdentity
+from privbench.runtime.run_names import answers_name, label_task
 from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
@@ -315,7 +316,7 @@ def grade_spatialtrust(
     summary) go to ``out_dir`` when it is given.
 
     ``model_name``: the model that made the predictions (default: the one the file's path
-    names: :func:`~privbench.runtime.record.answers_name`); ``label``: the run's display
+    names: :func:`~privbench.runtime.run_names.answers_name`); ``label``: the run's display
     name (default: that model). Both are recorded in the log.
     """
     options = options or RunOptions()

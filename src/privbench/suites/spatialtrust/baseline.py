@@ -23,7 +23,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 
 from privbench.dataset_identity import dataset_hash
 from privbench.runtime.errors import PrivbenchError
-from privbench.runtime.record import TaskRecord
+from privbench.runtime.records.task import TaskRecord
 from privbench.suites.spatialtrust.aggregate import TASKS
 from privbench.suites.spatialtrust.dataset import (
     CHOICE_QUESTIONS,

@@ -5,7 +5,7 @@ and a score measured against a model's draft says how much two models agree, not
 model handles privacy. So a run on a dataset with any image whose annotation a person has
 not accepted stops before the first model call, unless drafts are asked for explicitly;
 then the run records how many images were drafts
-(:class:`~privbench.runtime.record.DraftAnnotations`) and every reader says so.
+(:class:`~privbench.runtime.records.task.DraftAnnotations`) and every reader says so.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from privbench.formatting import plural
-from privbench.runtime.record import DraftAnnotations
+from privbench.runtime.records.task import DraftAnnotations
 from privbench.suites.spatialtrust.annotation import REVIEW_STATUSES
 from privbench.suites.spatialtrust.dataset import SpatialItem
 

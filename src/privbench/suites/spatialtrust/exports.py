@@ -27,8 +27,9 @@ from typing import Any
 
 import pandas as pd
 
-from privbench.exports import file_part, file_stem, write_export
+from privbench.exports import write_export
 from privbench.runtime.errors import UsageError
+from privbench.runtime.run_names import file_part, file_stem
 from privbench.suites.spatialtrust.aggregate import SpatialScores
 from privbench.suites.spatialtrust.dataset import QUESTION_IDS
 from privbench.suites.spatialtrust.log import SpatialTrustLog

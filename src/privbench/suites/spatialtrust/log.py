@@ -2,7 +2,7 @@
 
 Why from the log: the log is the record of a run, so the tables, the exports and the JSON
 all derive from it and agree with ``inspect view``. Each score is read through
-:class:`~privbench.runtime.record.SpatialScoreRecord`; parse failures are counted per
+:class:`~privbench.suites.spatialtrust.record.SpatialScoreRecord`; parse failures are counted per
 question, and every pipeline counter reaches the document.
 """
 
@@ -21,18 +21,14 @@ from privbench.runtime.log_reading import (
     finished_samples,
     token_totals,
 )
-from privbench.runtime.record import (
-    SPATIAL_SCORER,
-    DraftAnnotations,
-    ReportedVersions,
-    RunIdentity,
-    SpatialScoreRecord,
-    StrategyRecord,
-    expected_ids,
-)
+from privbench.runtime.records.benchmark import SPATIAL_SCORER
+from privbench.runtime.records.identity import RunIdentity
+from privbench.runtime.records.task import DraftAnnotations, expected_ids
+from privbench.runtime.records.versions import ReportedVersions
 from privbench.suites.spatialtrust.aggregate import ImageScores, SpatialScores, spatial_scores
 from privbench.suites.spatialtrust.baseline import run_baseline
 from privbench.suites.spatialtrust.dataset import QUESTION_IDS
+from privbench.suites.spatialtrust.record import SpatialScoreRecord, StrategyRecord
 
 WARN_SHARE = 0.10
 """A pipeline counter above this share of images gets a warning line: at that rate a

@@ -21,7 +21,7 @@ from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.cost.resume import unfinished_items
 from privbench.runtime.cost.tokens import image_tokens, text_tokens
 from privbench.runtime.judging import is_offline
-from privbench.runtime.record import RunIdentity
+from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.running import NO_MODEL, RunOptions
 from privbench.suites.spatialtrust.boxes import BoxConvention, get_convention
 from privbench.suites.spatialtrust.dataset import (

@@ -20,7 +20,6 @@ from inspect_ai.solver import TaskState
 
 from privbench.runtime.calls import sample_call_counts
 from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
-from privbench.runtime.record import JudgeDetail, SpatialScoreRecord
 from privbench.runtime.running import model_reported
 from privbench.suites.spatialtrust import judge as st_judge
 from privbench.suites.spatialtrust.aggregate import TASKS
@@ -41,6 +40,7 @@ from privbench.suites.spatialtrust.reading import (
     parse_answer,
     parse_record,
 )
+from privbench.suites.spatialtrust.record import JudgeDetail, SpatialScoreRecord
 from privbench.suites.spatialtrust.scoring import (
     ExplanationVerdict,
     score_choice,

@@ -20,7 +20,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from privbench.dataset_identity import dataset_hash
 from privbench.judges.cards import find_card
 from privbench.runtime.judge_check import grader_role
-from privbench.runtime.record import DraftAnnotations, SpatialSampleRecord, TaskRecord
+from privbench.runtime.records.task import DraftAnnotations, TaskRecord
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.suites.spatialtrust.boxes import get_convention
 from privbench.suites.spatialtrust.dataset import (
@@ -32,6 +32,7 @@ from privbench.suites.spatialtrust.drafts import TASK_PARAMETER, draft_annotatio
 from privbench.suites.spatialtrust.judge import MAX_TRIES, judge_identity
 from privbench.suites.spatialtrust.predictions import load_spatial_predictions, parse_predictions
 from privbench.suites.spatialtrust.prompts import direct_prompt
+from privbench.suites.spatialtrust.record import SpatialSampleRecord
 from privbench.suites.spatialtrust.scorer import spatialtrust_scorer
 from privbench.suites.spatialtrust.solvers import (
     STRATEGIES,

@@ -37,7 +37,6 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from privbench.runtime.calls import generate_once, sample_call_counts
 from privbench.runtime.log_reading import finished_samples
-from privbench.runtime.record import DRAFT_SCORER, DraftElementRecord, DraftScoreRecord
 from privbench.suites.spatialtrust.annotation import CATEGORIES, Category, SceneElement
 from privbench.suites.spatialtrust.answer_text import final_text, json_values
 from privbench.suites.spatialtrust.box_values import box_values
@@ -46,6 +45,11 @@ from privbench.suites.spatialtrust.prompts import SYSTEM_PROMPT
 from privbench.suites.spatialtrust.reading import NAME_KEYS, WHY_KEYS
 from privbench.suites.spatialtrust.solvers import sample_image, stage_messages
 from privbench.tooling.spatialtrust_builder.manifest import BuildManifest, read_manifest
+from privbench.tooling.spatialtrust_builder.record import (
+    DRAFT_SCORER,
+    DraftElementRecord,
+    DraftScoreRecord,
+)
 
 DRAFT_TASK = "spatialtrust_draft"
 

@@ -1,0 +1,105 @@
+"""How far a run's judge agreed with reference grades, and the sentences that say so.
+
+Why together: a run records its judge card's figures when it starts, and every reader —
+the tables, ``--json``, ``show``, the exports and the report — says them (or that the
+judge was not checked) in the same words, from :func:`agreement_line` and
+:func:`agreement_short`.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from privbench.runtime.records.base import Record
+from privbench.runtime.records.benchmark import Benchmark
+
+
+class JudgeAgreement(Record):
+    """How far the run's judge agreed with reference grades, from the judge card found for it.
+
+    Why in the task record: the card is looked up when the run starts (by judge, protocol
+    and prompt hash), so every reader — the tables, ``--json``, ``show``, the exports and
+    the report — says what was known of the judge when it graded, even if the card is
+    later replaced or deleted.
+    """
+
+    reference_set: str
+    """The reference grades' name (e.g. the shipped calibration set)."""
+    set_hash: str
+    n: int
+    """Items with both a reference and a judge grade."""
+    left_out: int = 0
+    """Items of the reference set left out because the judge was tuned on them."""
+    spearman: float | None = None
+    mae: float | None = None
+    within_0_1: float | None = None
+    """Share (0–1) of judge grades within ±0.1 of the reference grade."""
+    verdict_accuracy: dict[str, float | None] = Field(default_factory=dict)
+    """SpatialTrust q4/q5: accuracy per verdict field (``identified``,
+    ``explanation_correct``), where the card has a verdict check."""
+    verdict_n: int = 0
+    checked: str = ""
+    """The day of the check (``YYYY-MM-DD``), as the card says."""
+    card: str = ""
+    """Where the card was found (a path, or ``shipped`` for the offline judge's)."""
+    warnings: list[str] = Field(default_factory=list)
+    """What the card says makes its figures doubtful (a failed sanity probe)."""
+
+    @staticmethod
+    def _figure(value: float | None, digits: int = 2) -> str:
+        return "n/a" if value is None else f"{value:.{digits}f}"
+
+    def line(self, benchmark: Benchmark | None = "priviq") -> str:
+        """The sentence under every table and beside the judge in the report."""
+        if benchmark == "spatialtrust":
+            if not self.verdict_accuracy:
+                return "judge not checked on SpatialTrust q4/q5 verdicts"
+            fields = ", ".join(
+                f"{name.replace('_', ' ')} {self._figure(None if v is None else 100 * v, 0)} %"
+                for name, v in self.verdict_accuracy.items()
+            )
+            return (
+                f"judge agreement with reference verdicts ({self.reference_set}, "
+                f"n = {self.verdict_n} factors): accuracy {fields}"
+            )
+        within = None if self.within_0_1 is None else 100 * self.within_0_1
+        tuned = f", {self.left_out} items it was tuned on left out" if self.left_out else ""
+        warned = "".join(f"; WARNING: {warning}" for warning in self.warnings)
+        return (
+            f"judge agreement with reference grades ({self.reference_set}, n = {self.n}{tuned}): "
+            f"ρ {self._figure(self.spearman)}, MAE {self._figure(self.mae)}, "
+            f"within ±0.1 {self._figure(within, 0)} %{warned}"
+        )
+
+    def short(self, benchmark: Benchmark | None = "priviq") -> str:
+        """The figures of :meth:`line` in a few words, for a table cell beside the judge
+        (the report shows the full sentence on hover and in a footnote)."""
+        if benchmark == "spatialtrust":
+            values = [v for v in self.verdict_accuracy.values() if v is not None]
+            if not values:
+                return "q4/q5 not checked"
+            return f"verdicts ≥ {self._figure(100 * min(values), 0)} % right"
+        return f"ρ {self._figure(self.spearman)}, MAE {self._figure(self.mae)}"
+
+
+NOT_CHECKED = "judge not checked (privbench judge check --judge JUDGE measures it)"
+"""The line for a run whose judge had no card."""
+NOT_CHECKED_SHORT = "not checked"
+""":data:`NOT_CHECKED` in a table cell."""
+
+
+def agreement_line(card: JudgeAgreement | None, problem: str, benchmark: Benchmark | None) -> str:
+    """The judge's agreement with reference grades when the run started, in one line
+    (``problem``: why the card the log records was ignored; empty if it was not)."""
+    if problem:
+        return f"{NOT_CHECKED}; {problem}"
+    return NOT_CHECKED if card is None else card.line(benchmark)
+
+
+def agreement_short(card: JudgeAgreement | None, problem: str, benchmark: Benchmark | None) -> str:
+    """:func:`agreement_line` in a few words, for a table cell."""
+    if problem:
+        return f"{NOT_CHECKED_SHORT} (its card was ignored)"
+    if card is None:
+        return NOT_CHECKED_SHORT
+    return card.short(benchmark)
