@@ -1842,4 +1842,9 @@ def _run_options(
 
 def main() -> None:
     """Console-script entry point."""
-    app()
+    from privbench.runtime.gc_tuning import skip_collection_at_exit
+
+    try:
+        app()
+    finally:
+        skip_collection_at_exit()
