@@ -8,9 +8,10 @@ times (default 3), a fresh server each time. The clock starts before the launch 
 when the process exits; the server records when it received the first request and sent
 the last reply, so each run splits into:
 
-* launch → first request: imports, reading and checking the inputs, the judge check;
-* first request → last reply: the judge calls (ideal: ``ceil(calls / C) × latency``);
-* last reply → exit: finishing the log, exports, summaries, the tables.
+* launch → first request: imports, reading and checking the inputs, up to the judge check;
+* first request → first graded call: the judge check's reply, inspect starting the eval;
+* graded calls: first graded call → last reply (ideal: ``ceil(items / C) × latency``);
+* last reply → exit: finishing the log, exports, summaries, the tables, the process exit.
 
 Then the reference evaluator grades the same answers against the same kind of server (one
 request at a time, as it does) and the bench prints the speed ratio: the reference's median
@@ -80,10 +81,11 @@ def make_dataset(directory: Path, n_items: int) -> Path:
 
 @dataclass(frozen=True)
 class Timing:
-    """One timed run, in seconds; the three phases add up to ``total``."""
+    """One timed run, in seconds; the four phases add up to ``total``."""
 
     total: float
     to_first_request: float
+    to_first_graded: float
     calls_span: float
     after_last_reply: float
     client_cpu: float
@@ -112,11 +114,13 @@ def timed_run(command: Command, latency: float, out: Path) -> Timing:
         server.wait()
     if done.returncode != 0:
         sys.exit(f"error: {argv[1]} exited with {done.returncode}; see {out / 'stderr.txt'}")
-    first, last = stats["first_request_at"], stats["last_reply_at"]
+    first, graded = stats["first_request_at"], stats["first_judge_request_at"]
+    last = stats["last_reply_at"]
     return Timing(
         total=finished - started,
         to_first_request=first - started,
-        calls_span=last - first,
+        to_first_graded=graded - first,
+        calls_span=last - graded,
         after_last_reply=finished - last,
         client_cpu=cpu,
         requests=int(stats["requests"]),
@@ -124,9 +128,7 @@ def timed_run(command: Command, latency: float, out: Path) -> Timing:
     )
 
 
-def privbench_command(
-    data: Path, predictions: Path, connections: int, as_json: bool
-) -> Command:
+def privbench_command(data: Path, predictions: Path, connections: int, as_json: bool) -> Command:
     """``privbench grade priviq`` with the judge ``openai-api/benchjudge/judge``."""
     script = Path(sys.executable).parent / "privbench"
     launcher = [str(script)] if script.exists() else [sys.executable, "-m", "privbench"]
@@ -193,6 +195,7 @@ def median_timing(timings: Sequence[Timing]) -> Timing:
     return Timing(
         total=med(lambda t: t.total),
         to_first_request=med(lambda t: t.to_first_request),
+        to_first_graded=med(lambda t: t.to_first_graded),
         calls_span=med(lambda t: t.calls_span),
         after_last_reply=med(lambda t: t.after_last_reply),
         client_cpu=med(lambda t: t.client_cpu),
@@ -203,8 +206,9 @@ def median_timing(timings: Sequence[Timing]) -> Timing:
 
 def row(name: str, t: Timing) -> str:
     return (
-        f"{name:<22}{t.total:>7.2f} s{t.to_first_request:>10.2f} s{t.calls_span:>10.2f} s"
-        f"{t.after_last_reply:>10.2f} s{t.client_cpu:>9.2f} s{t.requests:>7}{t.peak_in_flight:>6}"
+        f"{name:<20}{t.total:>7.2f} s{t.to_first_request:>9.2f} s{t.to_first_graded:>9.2f} s"
+        f"{t.calls_span:>9.2f} s{t.after_last_reply:>9.2f} s{t.client_cpu:>8.2f} s"
+        f"{t.requests:>6}{t.peak_in_flight:>5}"
     )
 
 
@@ -223,6 +227,8 @@ def main() -> None:
     parser.add_argument("--reference-runs", type=int, default=1)
     parser.add_argument("--keep", type=Path, help="keep every run's outputs in this folder")
     args = parser.parse_args()
+    if min(args.runs, args.reference_runs, args.items) < 1:
+        parser.error("--runs, --reference-runs and --items: at least 1")
 
     work = Path(tempfile.mkdtemp(prefix="judge-throughput-"))
     runs_dir = args.keep or work / "runs"
@@ -246,23 +252,22 @@ def main() -> None:
     finally:
         shutil.rmtree(work)
 
-    calls = args.items + 1  # one preflight call checks the judge before grading
-    ideal = math.ceil(calls / args.connections) * args.latency
+    ideal = math.ceil(args.items / args.connections) * args.latency
     print(
-        f"Priv-IQ grading: {args.items} items, {calls} judge calls, {args.latency} s latency, "
-        f"{args.connections} judge connections; ideal calls span {ideal:.2f} s"
+        f"Priv-IQ grading: {args.items} items (+ 1 judge check), {args.latency} s latency, "
+        f"{args.connections} judge connections; ideal graded calls {ideal:.2f} s"
     )
     print(
-        f"{'':<22}{'total':>9}{'→ 1st req':>12}{'calls':>12}{'last → exit':>12}"
-        f"{'CPU':>11}{'calls':>7}{'peak':>6}"
+        f"{'':<20}{'total':>9}{'→ 1st req':>11}{'→ graded':>11}{'graded':>11}{'→ exit':>11}"
+        f"{'CPU':>10}{'calls':>6}{'peak':>5}"
     )
     for i, timing in enumerate(ours):
         print(row(f"privbench run {i + 1}", timing))
     mine = median_timing(ours)
     print(row("privbench median", mine))
     print(
-        f"calls span / ideal    {mine.calls_span / ideal:.2f}×  "
-        f"({calls / mine.calls_span:.1f} calls/s; ideal {args.connections / args.latency:.1f})"
+        f"graded calls / ideal {mine.calls_span / ideal:.2f}×  ({args.items / mine.calls_span:.1f}"
+        f" calls/s; ideal {args.connections / args.latency:.1f})"
     )
     if reference:
         name = "reference" if args.reference else "stand-in"

@@ -45,10 +45,10 @@ def grade_in_subprocess(
 ) -> dict[str, object]:
     environment = os.environ | {"LOOPJUDGE_BASE_URL": server.base_url} | env
     environment["LOOPJUDGE_API_KEY"] = "sk-startup-test"
+    options = ["--data", str(priviq_dir), "--predictions", str(predictions), "--judge", JUDGE]
+    outputs = ["--out", str(tmp_path / "out"), "--log-dir", str(tmp_path / "logs")]
     result = subprocess.run(
-        [sys.executable, "-c", DRIVER, "grade", "priviq", "--data", str(priviq_dir)]
-        + ["--predictions", str(predictions), "--judge", JUDGE, "--json"]
-        + ["--out", str(tmp_path / "out"), "--log-dir", str(tmp_path / "logs")],
+        [sys.executable, "-c", DRIVER, "grade", "priviq", *options, "--json", *outputs],
         capture_output=True,
         text=True,
         check=False,

@@ -1842,9 +1842,7 @@ def _run_options(
 
 def main() -> None:
     """Console-script entry point."""
-    from privbench.runtime.gc_tuning import skip_collection_at_exit
+    from privbench.runtime.gc_tuning import command_process
 
-    try:
+    with command_process():
         app()
-    finally:
-        skip_collection_at_exit()
