@@ -11,6 +11,7 @@ and whether the exit collection was skipped are read at its exit, after its own
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -21,6 +22,7 @@ import pytest
 from conftest import JUDGE
 from loopback_server import LoopbackServer
 
+from privbench.runtime.gc_tuning import RUN_THRESHOLDS, command_process
 from privbench.runtime.inspect_startup import CONTROL_SERVER_ENV, control_server
 
 UNUSED = ("fastapi", "uvicorn", "cv2", "phonenumbers", "matplotlib", "seaborn", "scipy")
@@ -87,3 +89,15 @@ def test_inspect_s_variable_still_starts_the_control_server(
         server, priviq_dir, predictions, tmp_path, **{CONTROL_SERVER_ENV: "true"}
     )
     assert "fastapi" in report["loaded"]  # type: ignore[operator]
+
+
+def test_a_command_collects_less_often_and_not_at_exit() -> None:
+    gc.unfreeze()
+    before = gc.get_threshold()
+    try:
+        with command_process():
+            assert gc.get_threshold() == RUN_THRESHOLDS
+        assert gc.get_threshold() == before
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()  # this test process goes on
