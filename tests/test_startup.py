@@ -1,9 +1,9 @@
 """What a grade run loads and starts that it never uses stays out of it.
 
 Why: grading 146 answers spent longer starting and stopping than calling the judge
-(bench/judge_throughput.py splits the two): inspect's control server (FastAPI, uvicorn),
-OpenCV and phonenumbers loaded through privbench's inspect entry point, and a last
-garbage collection at exit over every object the run left. The run below is a real
+(bench/judge_throughput.py splits the two): OpenCV and phonenumbers loaded through
+privbench's inspect entry point, and a last garbage collection at exit over every object
+the run left. The run below is a real
 ``privbench grade priviq`` in a subprocess against the loopback judge; what it imported
 and whether the exit collection was skipped are read at its exit, after its own
 ``atexit`` handlers. No timing is asserted.
@@ -18,14 +18,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from conftest import JUDGE
 from loopback_server import LoopbackServer
 
 from privbench.runtime.gc_tuning import RUN_THRESHOLDS, command_process
-from privbench.runtime.inspect_startup import CONTROL_SERVER_ENV, control_server
 
-UNUSED = ("fastapi", "uvicorn", "cv2", "phonenumbers", "matplotlib", "seaborn", "scipy")
+UNUSED = ("cv2", "phonenumbers", "stdnum", "matplotlib", "seaborn", "scipy", "pingouin")
 """Packages a Priv-IQ grade run has no use for."""
 
 DRIVER = f"""
@@ -43,9 +41,9 @@ main()
 
 
 def grade_in_subprocess(
-    server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path, **env: str
+    server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path
 ) -> dict[str, object]:
-    environment = os.environ | {"LOOPJUDGE_BASE_URL": server.base_url} | env
+    environment = os.environ | {"LOOPJUDGE_BASE_URL": server.base_url}
     environment["LOOPJUDGE_API_KEY"] = "sk-startup-test"
     options = ["--data", str(priviq_dir), "--predictions", str(predictions), "--judge", JUDGE]
     outputs = ["--out", str(tmp_path / "out"), "--log-dir", str(tmp_path / "logs")]
@@ -71,24 +69,6 @@ def test_a_grade_run_loads_nothing_it_does_not_use(
     report = grade_in_subprocess(server, priviq_dir, predictions, tmp_path)
     assert report["loaded"] == []
     assert isinstance(report["frozen"], int) and report["frozen"] > 0
-
-
-def test_the_control_server_is_off_unless_inspect_s_variable_asks(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.delenv(CONTROL_SERVER_ENV, raising=False)
-    assert control_server() is False
-    monkeypatch.setenv(CONTROL_SERVER_ENV, "true")
-    assert control_server() is None  # inspect reads the variable itself
-
-
-def test_inspect_s_variable_still_starts_the_control_server(
-    server: LoopbackServer, priviq_dir: Path, predictions: Path, tmp_path: Path
-) -> None:
-    report = grade_in_subprocess(
-        server, priviq_dir, predictions, tmp_path, **{CONTROL_SERVER_ENV: "true"}
-    )
-    assert "fastapi" in report["loaded"]  # type: ignore[operator]
 
 
 def test_a_command_collects_less_often_and_not_at_exit() -> None:

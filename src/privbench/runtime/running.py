@@ -40,7 +40,6 @@ from rich.console import RenderableType
 from privbench.runtime import answers
 from privbench.runtime.errors import PrivbenchError, UsageError, describe_failure
 from privbench.runtime.gc_tuning import fewer_gc_pauses
-from privbench.runtime.inspect_startup import control_server
 from privbench.runtime.judge_check import check_endpoint, make_judge, make_model
 from privbench.runtime.judging import DEFAULT_JUDGE, alias_warning, is_offline, undated_alias
 from privbench.runtime.log_reading import sample_error, was_cancelled
@@ -222,7 +221,6 @@ def _inspect_settings(options: RunOptions, max_samples: int, n_samples: int) -> 
         "log_header_only": True,
         # flush finished samples to the log file often, so a killed run loses little
         "log_buffer": 10,
-        "ctl_server": control_server(),
     }
 
 
