@@ -126,6 +126,8 @@ class LoopbackServer:
     in_flight: int = 0
     peak_in_flight: int = 0
     first_request_at: float | None = None
+    first_judge_request_at: float | None = None
+    """When the first judge prompt arrived (after a reachability check, if any)."""
     last_reply_at: float | None = None
     _counter: itertools.count[int] = field(default_factory=itertools.count)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -183,6 +185,8 @@ class LoopbackServer:
             self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
             self.first_request_at = self.first_request_at or time.time()
             recorded = RecordedRequest(next(self._counter), body, message_text(body))
+            if JUDGE_TEXT.search(recorded.text):
+                self.first_judge_request_at = self.first_judge_request_at or time.time()
             recorded.authorization = http_request.headers.get("Authorization", "")
             self.requests.append(recorded)
             reply = self._choose(recorded)
@@ -245,7 +249,8 @@ class LoopbackServer:
 
     def stats(self) -> dict[str, Any]:
         """Request counts (all, and by role: a judge prompt, a reachability check, the model
-        under test), peak concurrency, and first-request / last-reply wall-clock times."""
+        under test), peak concurrency, and the wall-clock times of the first request, the
+        first judge request and the last reply."""
         with self._lock:
             judge = sum(1 for r in self.requests if JUDGE_TEXT.search(r.text))
             check = sum(1 for r in self.requests if CHECK_TEXT.search(r.text))
@@ -256,6 +261,7 @@ class LoopbackServer:
                 "model": len(self.requests) - judge - check,
                 "peak_in_flight": self.peak_in_flight,
                 "first_request_at": self.first_request_at,
+                "first_judge_request_at": self.first_judge_request_at,
                 "last_reply_at": self.last_reply_at,
             }
 

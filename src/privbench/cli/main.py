@@ -92,5 +92,8 @@ judge_app.command("check")(judge.judge_check_command)
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point (collections tuned for one short command)."""
+    from privbench.runtime.gc_tuning import command_process
+
+    with command_process():
+        app()

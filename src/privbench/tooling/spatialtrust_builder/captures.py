@@ -18,6 +18,9 @@ and a silently smaller dataset hides it. Nothing is half-written for the caller,
 builds into a temporary folder. Every source is read to its end even once
 ``max_captures`` are kept, so a corrupt file is reported whatever the limit, and the
 summary can say how many sampled frames the limit left out (``over_max``).
+
+OpenCV is imported by the functions that use it: this module loads whenever inspect loads
+privbench's entry point (every run, a grade too), and only building a suite needs OpenCV.
 """
 
 from __future__ import annotations
@@ -29,7 +32,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-import cv2
 import numpy as np
 from PIL import Image, ImageOps
 
@@ -187,6 +189,8 @@ def mean_luminance(grey: Pixels) -> float:
 
 def laplacian_variance(grey: Pixels) -> float:
     """Variance of the Laplacian: high where there are sharp edges, low when blurred."""
+    import cv2
+
     return float(cv2.Laplacian(grey, cv2.CV_64F).var())
 
 
@@ -198,6 +202,8 @@ def perceptual_hash(grey: Pixels) -> int:
     and it would add PyWavelets. On 40 generated scenes the two hashes differ by 0–2 bits
     of 64 (mean 0.55): its 32 × 32 resize is Pillow's, this one OpenCV's area average.
     """
+    import cv2
+
     small = cv2.resize(grey, (32, 32), interpolation=cv2.INTER_AREA).astype(np.float32)
     low = cv2.dct(small)[:8, :8]
     bits = (low > np.median(low)).flatten()
@@ -299,6 +305,8 @@ def video_samples_at_most(path: Path, every: float) -> int:
     """How many frames :func:`video_frames` samples from a video at most: one at 0 s and one
     per ``every`` seconds of its duration (from its header; nothing is decoded). Dark,
     blurry and near-duplicate frames are dropped later, so fewer may become captures."""
+    import cv2
+
     capture = cv2.VideoCapture(str(path))
     try:
         if not capture.isOpened():
@@ -323,6 +331,8 @@ def video_frames(path: Path, every: float) -> Iterator[tuple[float, Pixels]]:
 def video_frames_by_reading(path: Path, every: float) -> Iterator[tuple[float, Pixels]]:
     """:func:`video_frames` by read-and-skip: every frame is grabbed (decoded), only the
     sampled ones are converted to pixels; a frame's time is its index over the frame rate."""
+    import cv2
+
     capture = cv2.VideoCapture(str(path))
     try:
         if not capture.isOpened():
@@ -351,6 +361,8 @@ def video_frames_by_seeking(path: Path, every: float) -> Iterator[tuple[float, P
     """:func:`video_frames` by seeking to each sample time (OpenCV decodes forward from
     the keyframe before it to the frame at that time); it ends where a seek finds no
     frame, past the end."""
+    import cv2
+
     capture = cv2.VideoCapture(str(path))
     try:
         if not capture.isOpened():
@@ -388,6 +400,8 @@ class Measures:
 
 def measure(cropped: Pixels, aspect: tuple[int, int]) -> Measures:
     """Luminance, Laplacian variance and pHash of an already cropped RGB frame."""
+    import cv2
+
     size = (MEASURE_WIDTH, max(1, round(MEASURE_WIDTH * aspect[1] / aspect[0])))
     small = cv2.resize(cropped, size, interpolation=cv2.INTER_AREA)
     grey = np.asarray(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY), np.uint8)
@@ -400,6 +414,8 @@ def measure(cropped: Pixels, aspect: tuple[int, int]) -> Measures:
 def local_change(a: Pixels, b: Pixels) -> float:
     """The largest change of one cell between two :data:`ALIGN_SIZE` grey copies, after
     undoing the camera's shift and taking off the median change (exposure)."""
+    import cv2
+
     first, second = a.astype(np.float32), b.astype(np.float32)
     (dx, dy), _ = cv2.phaseCorrelate(first, second)
     shift = np.array([[1, 0, -dx], [0, 1, -dy]], dtype=np.float32)

@@ -28,7 +28,6 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Sequence
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -101,6 +100,8 @@ def grown(face: FaceBox, width: int, height: int) -> FaceBox:
 
 def mosaic(region: Pixels) -> Pixels:
     """``region`` as a smoothed :data:`MOSAIC_BLOCKS`-wide mosaic of the same size."""
+    import cv2  # here, not at the top: see captures.py
+
     height, width = region.shape[:2]
     blocks_w = max(1, min(MOSAIC_BLOCKS, width))
     blocks_h = max(1, min(height, round(MOSAIC_BLOCKS * height / max(1, width))))
@@ -140,6 +141,8 @@ def require_detector() -> Detector:
     detect: Callable[[Pixels, float], tuple[object, object, object]] = yuface.detect
 
     def detector(pixels: Pixels) -> list[FaceBox]:
+        import cv2
+
         height, width = pixels.shape[:2]
         scale = min(1.0, DETECT_LONG_SIDE / max(width, height))
         small = cv2.resize(pixels, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
