@@ -1815,7 +1815,7 @@ def _run_options(
     judge_card: Path | None = None,
 ) -> RunOptions:
     """Run settings from the shared options."""
-    from privbench.runtime.judging import is_offline
+    from privbench.judges.choice import OfflineJudge, parse_judge
     from privbench.runtime.running import Generation, RunOptions
     from privbench.suites.priviq.judge import get_protocol
 
@@ -1823,7 +1823,11 @@ def _run_options(
         get_protocol(protocol)
     except ValueError as error:
         raise UsageError(f"--judge-protocol: {error}") from None
-    if generation is not None and generation.judge_temperature and is_offline(judge):
+    if (
+        generation is not None
+        and generation.judge_temperature
+        and isinstance(parse_judge(judge), OfflineJudge)
+    ):
         raise UsageError(
             "--judge-temperature: the offline judge has no temperature (its rules give the "
             "same grade every time)"

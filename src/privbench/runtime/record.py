@@ -40,6 +40,7 @@ from privbench.runtime.card_figures import (
     StrictCard,
     VerdictFigures,
 )
+from privbench.runtime.judge_names import OFFLINE_JUDGE
 
 Benchmark = Literal["priviq", "spatialtrust"]
 PRIVIQ_SCORER = "priviq_judge"
@@ -190,7 +191,7 @@ class PrivIQScoreRecord(CallCountsRecord):
     def reported_versions(self) -> dict[str, set[str]]:
         """The model names the providers reported, per role (``model``, ``judge``)."""
         judges = {run.reported_model for run in self.judge_runs() if run.reported_model}
-        return {"model": {self.model_reported} - {""}, "judge": judges - {"offline"}}
+        return {"model": {self.model_reported} - {""}, "judge": judges - {OFFLINE_JUDGE}}
 
     def _reported(self, index: int) -> str:
         reported = self.judge_reported_model

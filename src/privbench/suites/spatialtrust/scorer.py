@@ -14,12 +14,13 @@ import asyncio
 import math
 from typing import Any
 
-from inspect_ai.model import CachePolicy, Model, get_model
+from inspect_ai.model import CachePolicy, Model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
+from privbench.judges.asking import ask_until_parsed
+from privbench.judges.choice import OFFLINE_JUDGE, parse_judge
 from privbench.runtime.calls import sample_call_counts
-from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
 from privbench.runtime.record import JudgeDetail, SpatialScoreRecord
 from privbench.runtime.running import model_reported
 from privbench.suites.spatialtrust import judge as st_judge
@@ -184,13 +185,13 @@ def spatialtrust_scorer(
         judge: ``offline`` builds q4/q5 verdicts from text similarity instead of a model.
     """
     items = {item.id: item for item in load_spatialtrust(data)}
-    offline = is_offline(judge)
+    choice = parse_judge(judge)  # inspect passes the task's string: read once, here
 
     async def score(state: TaskState, target: Target) -> Score:
         item = items[str(state.sample_id)]
         answer = stored_answer(state, item, box_format)
         values: dict[str, float] = dict(rule_scores(item, answer))
-        judge = None if offline else get_model(role="grader", default=DEFAULT_JUDGE)
+        judge = choice.grader()
         judged = await asyncio.gather(
             *(
                 judge_explanation(judge, item, qid, answer, max_tries, cache)

@@ -19,7 +19,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from privbench.dataset_identity import dataset_hash
 from privbench.judges.cards import find_card
-from privbench.runtime.judge_check import grader_role
+from privbench.judges.choice import parse_judge
 from privbench.runtime.record import DraftAnnotations, SpatialSampleRecord, TaskRecord
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.suites.spatialtrust.boxes import get_convention
@@ -96,8 +96,9 @@ def _task(
     """A SpatialTrust task; ``settings`` are the run's strategy, box format, predictions."""
     directory, items = data.directory, data.items
     identity: dict[str, object] = {}
+    choice = parse_judge(judge)  # the task's option, read once
     if judge:
-        protocol, prompt_hash = judge_identity(judge)
+        protocol, prompt_hash = judge_identity(choice)
         card = find_card("spatialtrust", judge, protocol, prompt_hash, judge_card)
         identity = {"judge_protocol": protocol, "prompt_hash": prompt_hash}
         if card is not None:
@@ -108,7 +109,7 @@ def _task(
         scorer=spatialtrust_scorer(
             data=str(directory), max_tries=max_tries, judge=judge, cache=cache
         ),
-        model_roles=grader_role(judge),
+        model_roles=choice.grader_role(),
         metadata=TaskRecord.model_validate(
             {
                 "benchmark": "spatialtrust",
