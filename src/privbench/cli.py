@@ -838,10 +838,14 @@ AllowDraftsOption = Annotated[
 
 def _check_spatial_options(strategy: str, box_format: str) -> None:
     from privbench.suites.spatialtrust.boxes import get_convention
-    from privbench.suites.spatialtrust.solvers import STRATEGIES
+    from privbench.suites.spatialtrust.solvers import STRATEGIES, parse_strategy
 
-    if strategy not in STRATEGIES:
-        raise UsageError(f"--strategy: choose from {', '.join(STRATEGIES)}, not '{strategy}'")
+    try:
+        parse_strategy(strategy)
+    except ValueError:
+        raise UsageError(
+            f"--strategy: choose from {', '.join(STRATEGIES)}, not '{strategy}'"
+        ) from None
     try:
         get_convention(box_format)
     except ValueError as error:

@@ -25,7 +25,7 @@ from privbench.runtime.record import JudgeDetail, SpatialScoreRecord
 from privbench.runtime.running import model_reported
 from privbench.suites.spatialtrust import judge as st_judge
 from privbench.suites.spatialtrust.aggregate import TASKS
-from privbench.suites.spatialtrust.boxes import get_convention
+from privbench.suites.spatialtrust.boxes import BoxConvention, get_convention
 from privbench.suites.spatialtrust.dataset import (
     CHOICE_QUESTIONS,
     EXPLANATION_QUESTIONS,
@@ -66,11 +66,11 @@ def _from_store(stored: dict[str, Any], item: SpatialItem) -> SpatialAnswer:
     )
 
 
-def stored_answer(state: TaskState, item: SpatialItem, box_format: str) -> SpatialAnswer:
-    """The strategy's stored answer, else the completion parsed in ``box_format``."""
+def stored_answer(state: TaskState, item: SpatialItem, convention: BoxConvention) -> SpatialAnswer:
+    """The strategy's stored answer, else the completion parsed in ``convention``."""
     stored = state.store.get(ANSWER_KEY)
     if stored is None:
-        return parse_answer(state.output.completion, item, get_convention(box_format))
+        return parse_answer(state.output.completion, item, convention)
     return _from_store(stored, item)
 
 
@@ -185,11 +185,12 @@ def spatialtrust_scorer(
         judge: ``offline`` builds q4/q5 verdicts from text similarity instead of a model.
     """
     items = {item.id: item for item in load_spatialtrust(data)}
+    convention = get_convention(box_format)  # inspect passes the name: read once, here
     choice = parse_judge(judge)  # inspect passes the task's string: read once, here
 
     async def score(state: TaskState, target: Target) -> Score:
         item = items[str(state.sample_id)]
-        answer = stored_answer(state, item, box_format)
+        answer = stored_answer(state, item, convention)
         values: dict[str, float] = dict(rule_scores(item, answer))
         judge = choice.grader()
         judged = await asyncio.gather(

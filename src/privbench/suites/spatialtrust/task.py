@@ -34,8 +34,8 @@ from privbench.suites.spatialtrust.predictions import load_spatial_predictions, 
 from privbench.suites.spatialtrust.prompts import direct_prompt
 from privbench.suites.spatialtrust.scorer import spatialtrust_scorer
 from privbench.suites.spatialtrust.solvers import (
-    STRATEGIES,
     StrategyStats,
+    parse_strategy,
     spatialtrust_strategy,
     store_answer,
 )
@@ -152,14 +152,13 @@ def spatialtrust(
         judge_card: a judge card (``privbench judge check``) shown beside the scores;
             default: the card found for the judge and its prompt in the cache.
     """
-    if strategy not in STRATEGIES:
-        raise ValueError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
+    checked = parse_strategy(strategy)
     get_convention(box_format)
     directory = Path(data) if data else default_data_dir()
     if reask_unparsed < 0:
         raise ValueError("reask_unparsed must be 0 or more")
     data_set = _TaskData(directory, allow_drafts)
-    solver = spatialtrust_strategy(strategy, str(directory), box_format, cache, reask_unparsed)
+    solver = spatialtrust_strategy(checked, str(directory), box_format, cache, reask_unparsed)
     return _task(
         data_set,
         solver,
