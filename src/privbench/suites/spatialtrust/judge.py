@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
 from privbench.judges.asking import fenced
 from privbench.judges.choice import JudgeChoice, ProtocolHash
@@ -138,7 +137,7 @@ def _factor(entry: object) -> tuple[int, FactorVerdict] | None:
     return index, FactorVerdict(identified, correct, matched)
 
 
-def verdict_record(verdict: ExplanationVerdict) -> dict[str, Any]:
+def verdict_record(verdict: ExplanationVerdict) -> dict[str, object]:
     """The verdict as logged in score metadata."""
     return {
         "factors": [

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import Any
 
 from inspect_ai.model import CachePolicy, Model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
@@ -48,10 +47,10 @@ from privbench.suites.spatialtrust.scoring import (
     score_explanation,
     score_single,
 )
-from privbench.suites.spatialtrust.solvers import ANSWER_KEY, STATS_KEY
+from privbench.suites.spatialtrust.solvers import ANSWER_KEY, STATS_KEY, StoredAnswer
 
 
-def _from_store(stored: dict[str, Any], item: SpatialItem) -> SpatialAnswer:
+def _from_store(stored: StoredAnswer, item: SpatialItem) -> SpatialAnswer:
     parsed = parse_record(stored["record"], item)
     failures = {**parsed.failures, **stored.get("failures", {})}
     found = tuple(InvalidBox.from_record(b) for b in stored.get("invalid_boxes", ()))
@@ -68,7 +67,7 @@ def _from_store(stored: dict[str, Any], item: SpatialItem) -> SpatialAnswer:
 
 def stored_answer(state: TaskState, item: SpatialItem, convention: BoxConvention) -> SpatialAnswer:
     """The strategy's stored answer, else the completion parsed in ``convention``."""
-    stored = state.store.get(ANSWER_KEY)
+    stored: StoredAnswer | None = state.store.get(ANSWER_KEY)
     if stored is None:
         return parse_answer(state.output.completion, item, convention)
     return _from_store(stored, item)

@@ -19,7 +19,7 @@ under the same keys, so the scorer and every reader treat the three alike.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NotRequired, TypedDict
 
 from inspect_ai.model import (
     CachePolicy,
@@ -114,7 +114,20 @@ def sample_image(state: TaskState) -> str:
     raise ValueError(f"sample {state.sample_id} has no image")
 
 
-def answer_store(answer: SpatialAnswer) -> dict[str, object]:
+class StoredAnswer(TypedDict):
+    """An answer as the task state keeps it (JSON): what the scorer reads back."""
+
+    record: dict[str, object]
+    """The predictions-format record, boxes in pixels (only boxes that were valid)."""
+    failures: dict[str, str]
+    """Question id → why its answer did not parse."""
+    invalid_boxes: list[dict[str, object]]
+    """Each invalid box as :meth:`InvalidBox.record` writes it."""
+    first: NotRequired[StoredAnswer]
+    """The answer before a re-ask (only when the answer was re-asked)."""
+
+
+def answer_store(answer: SpatialAnswer) -> StoredAnswer:
     """An answer as kept in the store: the pixel record, failures and invalid boxes."""
     return {
         "record": answer_record(answer),
