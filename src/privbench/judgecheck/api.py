@@ -703,12 +703,13 @@ def check_judge(request: CheckRequest, options: RunOptions) -> CheckResult:
     verdict_sets = shipped_verdict_sets() if request.verdicts is None else list(request.verdicts)
     if request.probe_data is not None:
         load_priviq(request.probe_data)
-    protocol, prompt_hash = protocol_identity(options.protocol, parse_judge(judge))
+    choice = parse_judge(judge)
+    protocol, prompt_hash = protocol_identity(options.protocol, choice)
     logs, grades, reported = _run(
         _cases(reference), "judge_check", "reference answers", options.protocol, options,
         options.judge_runs, request.resume,
     )  # fmt: skip
-    temperature = parse_judge(judge).temperature(options.generation.judge_temperature)
+    temperature = choice.temperature(options.generation.judge_temperature)
     result = CheckResult(
         judge, protocol, prompt_hash, options.judge_runs,
         _grade_check(reference, grades, reported, request.seed), judge_temperature=temperature,
