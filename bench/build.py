@@ -81,7 +81,8 @@ def drafting(connections: int, work: Path, staging: Path) -> None:
                          display="none", generation=Generation(max_retries=1))  # fmt: skip
     task = spatialtrust_draft(captures=str(staging))
     started = time.monotonic()
-    log = run_model_task(task, "openai-api/benchdrafter/d", options, model_connections=connections)
+    log = run_model_task(task, "openai-api/benchdrafter/d", options, judge_model=None,
+                         model_connections=connections)  # fmt: skip
     wall = time.monotonic() - started
     drafts = read_draft_log(log)
     ideal = math.ceil(N_CAPTURES / connections) * LATENCY_S

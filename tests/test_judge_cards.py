@@ -12,6 +12,7 @@ from helpers import JUDGE, error_line, privbench
 
 from privbench.judgecheck.api import CheckRequest, check_judge
 from privbench.judges.cards import OFFLINE_CARDS, card_path, read_card, write_card
+from privbench.judges.choice import parse_judge
 from privbench.runtime.records.judge_agreement import NOT_CHECKED
 from privbench.runtime.running import RunOptions
 from privbench.suites.priviq.scorer import protocol_identity
@@ -58,7 +59,7 @@ def test_an_offline_run_shows_the_shipped_card_line(
 
 def _card_for_loopback(tmp_path: Path, *, judge: str = JUDGE) -> Path:
     shipped = read_card(OFFLINE_CARDS / "priviq.json")
-    protocol, prompt_hash = protocol_identity("paper", judge)
+    protocol, prompt_hash = protocol_identity("paper", parse_judge(judge))
     card = shipped.model_copy(
         update={"judge": judge, "protocol": protocol, "prompt_hash": prompt_hash,
                 "reference_set": "my-grades.jsonl", "left_out": {}}
@@ -104,7 +105,7 @@ def test_the_card_is_read_from_the_log_after_it_is_deleted(
 def test_a_damaged_cached_card_is_a_judge_not_checked(
     server: object, tmp_path: Path, priviq_dir: Path, predictions: Path
 ) -> None:
-    protocol, prompt_hash = protocol_identity("paper", JUDGE)
+    protocol, prompt_hash = protocol_identity("paper", parse_judge(JUDGE))
     cached = card_path("priviq", JUDGE, protocol, prompt_hash)
     cached.parent.mkdir(parents=True, exist_ok=True)
     cached.write_text("{not json", encoding="utf-8")
@@ -162,7 +163,7 @@ def test_a_forged_cached_card_is_named_and_ignored(
 ) -> None:
     """A card in the cache under this judge's name, claiming figures no check can give, or
     naming another judge, is not shown: one warning line names the file and the field."""
-    protocol, prompt_hash = protocol_identity("paper", JUDGE)
+    protocol, prompt_hash = protocol_identity("paper", parse_judge(JUDGE))
     genuine = json.loads(_card_for_loopback(tmp_path).read_text(encoding="utf-8"))
     cached = card_path("priviq", JUDGE, protocol, prompt_hash)
     cached.parent.mkdir(parents=True, exist_ok=True)
@@ -187,7 +188,7 @@ def test_a_forged_cached_card_is_named_and_ignored(
 def test_a_genuine_cached_card_is_still_shown(
     server: object, tmp_path: Path, priviq_dir: Path, predictions: Path
 ) -> None:
-    protocol, prompt_hash = protocol_identity("paper", JUDGE)
+    protocol, prompt_hash = protocol_identity("paper", parse_judge(JUDGE))
     card = read_card(_card_for_loopback(tmp_path))
     write_card(card, card_path("priviq", JUDGE, protocol, prompt_hash))
     server.script("answer", "0.5")  # type: ignore[attr-defined]

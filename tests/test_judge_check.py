@@ -21,6 +21,7 @@ from helpers import JUDGE, command, error_line, privbench, wait_for
 from helpers.loopback_server import LoopbackServer, message_text
 
 from privbench.judges.cards import card_path, read_card
+from privbench.judges.choice import parse_judge
 from privbench.suites.priviq.scorer import protocol_identity
 
 COMPETENCIES = ("Law", "VizPriv", "PET+Know")
@@ -109,7 +110,7 @@ def test_a_judge_that_gives_the_reference_grades_agrees_perfectly_and_its_card_i
     assert document["by_competency"]["PET"]["n"] == len(rows) // 3  # "PET+Know" counts twice
     assert document["by_competency"]["Know"]["n"] == len(rows) // 3
     assert set(document["ci"]) >= {"spearman", "icc", "mae", "within_0_1", "kappa_quadratic"}
-    protocol, prompt_hash = protocol_identity("paper", JUDGE)
+    protocol, prompt_hash = protocol_identity("paper", parse_judge(JUDGE))
     card = read_card(card_path("priviq", JUDGE, protocol, prompt_hash))
     assert card.grades is not None and card.grades.n == 33
     assert card.reported_models == ["judge-2026-01-15"]
@@ -299,7 +300,7 @@ def test_limit_grades_a_sample_spread_over_the_grade_strata(
     levels = {row["score"] for row in rows}
     assert len(levels) > 4
     # a plain random 8 of 33 holds about 6 zeros; the sample spreads over the strata
-    protocol, prompt_hash = protocol_identity("paper", JUDGE)
+    protocol, prompt_hash = protocol_identity("paper", parse_judge(JUDGE))
     card = read_card(card_path("priviq", JUDGE, protocol, prompt_hash))
     assert card.reference_set == document["reference_set"]
     assert card.grades is not None and card.grades.n == 8
@@ -376,7 +377,7 @@ def test_a_judge_that_fails_the_sanity_probe_is_a_warning_everywhere(
     assert terminal.returncode == 0, terminal.stderr
     assert terminal.stdout.startswith(f"WARNING: {warning}")
     assert "sanity probe (FAILED)" in terminal.stdout
-    protocol, prompt_hash = protocol_identity("hardened", JUDGE)
+    protocol, prompt_hash = protocol_identity("hardened", parse_judge(JUDGE))
     card = read_card(card_path("priviq", JUDGE, protocol, prompt_hash))
     assert card.warnings == [warning]
     assert card.sanity is not None and not card.sanity.passed
@@ -403,7 +404,7 @@ def test_a_sound_judge_passes_the_sanity_probe_and_the_card_records_the_check(
                       "--judge-temperature", "0.3")  # fmt: skip
     assert document["warnings"] == [] and document["sanity"]["passed"] is True
     assert document["judge_temperature"] == 0.3
-    protocol, prompt_hash = protocol_identity("paper", JUDGE)
+    protocol, prompt_hash = protocol_identity("paper", parse_judge(JUDGE))
     card = read_card(card_path("priviq", JUDGE, protocol, prompt_hash))
     assert card.judge_temperature == 0.3 and card.warnings == []
     assert {p.protocol for p in card.probes} == {"paper", "hardened"}

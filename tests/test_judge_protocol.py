@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from helpers import HARDENED_TEMPLATE_HASH, PAPER_TEMPLATE_HASH, RETRY_LINE
 
-from privbench.runtime.judging import attempt_temperature
+from privbench.judges.asking import attempt_temperature
 from privbench.suites.priviq.judge import (
     HARDENED,
     MAX_TRIES,

@@ -32,7 +32,7 @@ from privbench.judgecheck.references import (
     reference_hash,
     shipped_calibration_set,
 )
-from privbench.judges import OFFLINE
+from privbench.judges.choice import OFFLINE_JUDGE as OFFLINE
 from privbench.judges.offline.measured_agreement import (
     BETWEEN_GRADERS,
     GRADED_FILES,

@@ -47,10 +47,10 @@ from privbench.analysis.paper_tables import (
     pair_family,
 )
 from privbench.analysis.runs import load_results
+from privbench.judges.asking import attempt_temperature
 from privbench.report.ablation import ablations, one_run_per_model, strategy_labels
 from privbench.report.html import ReportSettings, build_report
 from privbench.report.samples import invalid_box_line
-from privbench.runtime.judging import attempt_temperature
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.running import Generation
 from privbench.suites.priviq.api import grade_priviq

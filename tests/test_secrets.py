@@ -20,7 +20,7 @@ from helpers.loopback_server import Fault, LoopbackServer
 from inspect_ai.log import EvalError, read_eval_log, write_eval_log
 
 from privbench.runtime import redaction
-from privbench.runtime.judge_check import make_model
+from privbench.runtime.endpoints import make_model
 from privbench.runtime.log_secrets import scrub_log
 from privbench.runtime.redaction import redact, redact_url
 

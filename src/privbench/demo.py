@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from privbench.judges.choice import OFFLINE_JUDGE
 from privbench.models.ocr_pii import MODEL_NAME
 from privbench.report.html import ReportSettings, build_report
 from privbench.runtime.errors import PrivbenchError
-from privbench.runtime.judging import OFFLINE_JUDGE
 from privbench.runtime.running import RunOptions
 from privbench.shipped import PRIVIQ_SUITE, SPATIALTRUST_SUITE
 from privbench.suites.priviq.api import PrivIQRun, eval_priviq

@@ -106,7 +106,7 @@ def run_options(
     """Run settings from the shared options (``protocols``: the judge protocols of the
     benchmark that runs; default: every benchmark's)."""
     from privbench import registry
-    from privbench.runtime.judging import is_offline
+    from privbench.judges.choice import OfflineJudge, parse_judge
     from privbench.runtime.running import Generation, RunOptions
 
     protocols = protocols or registry.judge_protocols()
@@ -115,7 +115,11 @@ def run_options(
             f"--judge-protocol: unknown judge protocol '{protocol}' "
             f"(choose from {', '.join(protocols)})"
         )
-    if settings is not None and settings.judge_temperature and is_offline(judge):
+    if (
+        settings is not None
+        and settings.judge_temperature
+        and isinstance(parse_judge(judge), OfflineJudge)
+    ):
         raise UsageError(
             "--judge-temperature: the offline judge has no temperature (its rules give the "
             "same grade every time)"

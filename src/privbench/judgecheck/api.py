@@ -75,10 +75,10 @@ from privbench.judges.cards import (
     card_path,
     write_card,
 )
+from privbench.judges.choice import parse_judge
 from privbench.runtime import progress
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import PrivbenchError, UsageError
-from privbench.runtime.judging import is_offline
 from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
@@ -424,7 +424,8 @@ def run_step(task: Task, label: str, options: RunOptions, *, resume: bool,
             return complete[-1]
     tagged = replace(options, eval_args={**options.eval_args, "tags": [tag]})
     with progress.labelled(f"judge check: {label}"):
-        log = run_task(task, NO_MODEL, tagged, needs_judge, 2 * options.judge_connections)
+        log = run_task(task, NO_MODEL, tagged, needs_judge, 2 * options.judge_connections,
+                       judge_model=parse_judge(options.judge).model)  # fmt: skip
     if log.status == "cancelled":
         raise CheckInterrupted(
             f"interrupted: partial log {log.location} ({label}); rerun the same command with "
@@ -527,7 +528,7 @@ def _grade_check(
 
 def _probe_protocols(judge: str, protocol: str) -> tuple[str, ...]:
     """The offline judge has one protocol (its rules); an LLM judge is probed under each."""
-    return (protocol,) if is_offline(judge) else PROTOCOLS
+    return parse_judge(judge).protocols(protocol, PROTOCOLS)
 
 
 def _probe_cases(request: CheckRequest) -> list[ProbeCase]:
@@ -551,7 +552,7 @@ def _probes(request: CheckRequest, options: RunOptions) -> tuple[list[ProbeResul
                                     request.resume)  # fmt: skip
         logs += step_logs
         by_case = {g.id: g.mean for g in grades}
-        name, _ = protocol_identity(protocol, options.judge)
+        name, _ = protocol_identity(protocol, parse_judge(options.judge))
         results += summarise_probes(cases, by_case, name, seed=request.seed)
     return results, logs
 
@@ -595,7 +596,7 @@ def check_plan(request: CheckRequest, options: RunOptions) -> CallPlan:
     protocol, each verdict set answer once, every call re-asked up to its protocol's limit.
     Each answer is counted as the judge is shown it (cut to the judge's limit)."""
     judge = options.judge
-    plan = CallPlan("judge check", None, None if is_offline(judge) else judge)
+    plan = CallPlan("judge check", None, parse_judge(judge).model)
     if plan.judge is None:
         plan.notes.append("offline judge: no judge call")
         return plan
@@ -680,7 +681,7 @@ def _grade_card(result: CheckResult, checked: str) -> JudgeCard:
 def _verdict_card(
     judge: str, verdicts: VerdictCheck, checked: str, temperature: float | None
 ) -> JudgeCard:
-    protocol, prompt_hash = spatial_judge_identity(judge)
+    protocol, prompt_hash = spatial_judge_identity(parse_judge(judge))
     return JudgeCard(
         judge_temperature=temperature,
         benchmark="spatialtrust",
@@ -702,12 +703,13 @@ def check_judge(request: CheckRequest, options: RunOptions) -> CheckResult:
     verdict_sets = shipped_verdict_sets() if request.verdicts is None else list(request.verdicts)
     if request.probe_data is not None:
         load_priviq(request.probe_data)
-    protocol, prompt_hash = protocol_identity(options.protocol, judge)
+    choice = parse_judge(judge)
+    protocol, prompt_hash = protocol_identity(options.protocol, choice)
     logs, grades, reported = _run(
         _cases(reference), "judge_check", "reference answers", options.protocol, options,
         options.judge_runs, request.resume,
     )  # fmt: skip
-    temperature = None if is_offline(judge) else options.generation.judge_temperature
+    temperature = choice.temperature(options.generation.judge_temperature)
     result = CheckResult(
         judge, protocol, prompt_hash, options.judge_runs,
         _grade_check(reference, grades, reported, request.seed), judge_temperature=temperature,

@@ -34,16 +34,15 @@ import numpy as np
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import EvalLog, EvalSampleSummary
-from inspect_ai.model import ModelOutput, get_model
+from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from rich.table import Table
 
 from privbench.agreement_measures import cohen_kappa
 from privbench.json_files import JsonValue, read_jsonl
+from privbench.judges.choice import OFFLINE_JUDGE, parse_judge
 from privbench.runtime.errors import DatasetError, PrivbenchError, Problem, describe_failure
-from privbench.runtime.judge_check import grader_role
-from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, is_offline
 from privbench.runtime.log_reading import finished_samples
 from privbench.runtime.records.base import THINNED, LoggedSample
 from privbench.runtime.records.task import TaskRecord
@@ -511,11 +510,11 @@ def spatial_verdict_scorer(
         max_tries: judge tries before the item is unscored (a run's default).
         cache: inspect's model cache for the judge's calls.
     """
-    offline = is_offline(judge)
+    choice = parse_judge(judge)  # inspect passes the task's string: read once, here
 
     async def score(state: TaskState, target: Target) -> Score:
         item = sample_item(state.metadata, state.sample_id)
-        model = None if offline else get_model(role="grader", default=DEFAULT_JUDGE)
+        model = choice.grader()
         verdict, detail = await explanation_verdict(
             model, item.question, item.answer, max_tries, cache
         )
@@ -554,7 +553,7 @@ def spatialtrust_judge_check(
         dataset=MemoryDataset([verdict_sample(item) for item in items], name=TASK_NAME),
         solver=stored_verdict_answer(),
         scorer=spatial_verdict_scorer(judge=judge, max_tries=max_tries, cache=cache),
-        model_roles=grader_role(judge),
+        model_roles=parse_judge(judge).grader_role(),
         metadata={
             **TaskRecord(judge_check=TASK_NAME, judge=judge).metadata(),
             "verdict_sets": list(verdict_sets),
@@ -709,9 +708,11 @@ def check_spatial_verdicts(
         judge=options.task_judge,
         cache=options.generation.cache,
     )
-    needs_judge = not is_offline(options.judge)
+    judge_model = parse_judge(options.judge).model
+    needs_judge = judge_model is not None
     if run is None:
-        log = run_task(check, NO_MODEL, options, needs_judge, 2 * options.judge_connections)
+        log = run_task(check, NO_MODEL, options, needs_judge, 2 * options.judge_connections,
+                       judge_model=judge_model)  # fmt: skip
     else:
         log = run(check, needs_judge)
     verdicts, reported = logged_verdicts(log, [item.id for item in items])

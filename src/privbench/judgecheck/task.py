@@ -18,7 +18,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from privbench.runtime.judge_check import grader_role
+from privbench.judges.choice import parse_judge
 from privbench.runtime.records.task import TaskRecord
 from privbench.suites.priviq.judge import MAX_TRIES
 from privbench.suites.priviq.record import PrivIQSampleRecord
@@ -85,6 +85,6 @@ def judge_check_task(
             judge_runs=judge_runs,
             cache=cache,
         ),
-        model_roles=grader_role(judge),
+        model_roles=parse_judge(judge).grader_role(),
         metadata=TaskRecord(judge_check=name, judge=judge, judge_runs=judge_runs).metadata(),
     )

@@ -2,13 +2,11 @@
 
 :mod:`privbench.judges.offline` grades without a model. Every table it produced must say
 so, with its identity and measured agreement, so that nobody mistakes its numbers for an
-LLM judge's: :func:`offline_notice` is that one line.
+LLM judge's: :func:`offline_notice` is that one line. Which judge a run uses is read once,
+in :mod:`privbench.judges.choice`.
 """
 
 from __future__ import annotations
-
-OFFLINE = "offline"
-"""The ``--judge`` name of the offline judge."""
 
 
 def offline_notice(judge_name: str) -> str | None:
@@ -19,11 +17,6 @@ def offline_notice(judge_name: str) -> str | None:
     every run prints from its judge card (the offline judge's card is shipped, built by
     ``privbench judge check --judge offline`` on the calibration set).
     """
-    if judge_name != OFFLINE:
-        return None
-    from privbench.judges.offline import RULES_VERSION, rules_hash
+    from privbench.judges.choice import parse_judge  # inspect loads only when asked
 
-    return (
-        f"scores by privbench's offline judge (rules v{RULES_VERSION}, hash {rules_hash()}): "
-        "an approximation of an LLM judge; use an LLM judge for published numbers"
-    )
+    return parse_judge(judge_name).notice()

@@ -68,6 +68,7 @@ from privbench.analysis.table_formats import (
 )
 from privbench.analysis.uncertainty import N_BOOTSTRAP
 from privbench.formatting import fmt, signed
+from privbench.judges.choice import OfflineJudge, parse_judge
 from privbench.published import PublishedTable
 from privbench.report import figures
 from privbench.report.ablation import (
@@ -88,7 +89,6 @@ from privbench.report.samples import (
     priviq_cards,
     spatial_cards,
 )
-from privbench.runtime.judging import is_offline
 from privbench.suites.priviq.published import (
     comparable_on_request,
     is_public_priviq_release,
@@ -971,7 +971,7 @@ def _run_rows(results: Results) -> list[RunRow]:
                 "model": run["model"],
                 "strategy": run["strategy"],
                 "judge": run["judge"],
-                "offline": any(is_offline(j) for j in judges),
+                "offline": any(isinstance(parse_judge(j), OfflineJudge) for j in judges),
                 "protocol": run["protocol"],
                 "prompt_hash": str(run["prompt_hash"])[:SHORT_HASH],
                 "dataset": Path(str(run["data"])).name or "data",

@@ -39,10 +39,16 @@ from pydantic import JsonValue
 from rich.console import RenderableType
 
 from privbench.runtime import answers
+from privbench.runtime.endpoints import (
+    alias_warning,
+    check_endpoint,
+    make_judge,
+    make_model,
+    undated_alias,
+)
 from privbench.runtime.errors import PrivbenchError, UsageError, describe_failure
 from privbench.runtime.gc_tuning import fewer_gc_pauses
-from privbench.runtime.judge_check import check_endpoint, make_judge, make_model
-from privbench.runtime.judging import DEFAULT_JUDGE, alias_warning, is_offline, undated_alias
+from privbench.runtime.judge_names import DEFAULT_JUDGE
 from privbench.runtime.log_reading import sample_error, was_cancelled
 from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.records.identity import RunIdentity
@@ -102,7 +108,7 @@ class Generation:
 
     def judge_config(self, connections: int) -> GenerateConfig:
         """The judge's settings: the temperature of its first try (the re-asks raise it,
-        :func:`~privbench.runtime.judging.attempt_temperature`); the output length comes
+        :func:`~privbench.judges.asking.attempt_temperature`); the output length comes
         from the protocol. In the log as the ``grader`` role's settings."""
         return GenerateConfig(
             temperature=self.judge_temperature,
@@ -278,19 +284,22 @@ def run_task(
     needs_judge: bool,
     max_samples: int,
     *,
+    judge_model: str | None,
     model_connections: int | None = None,
 ) -> EvalLog:
     """Check the endpoints, run ``task``, return the log header (cancelled if interrupted).
 
     ``max_samples`` is the default sample concurrency unless ``options.max_samples`` is set.
+    ``judge_model``: the model the ``grader`` role is built from (its ``.model`` of
+    :func:`privbench.judges.choice.parse_judge`); None when no model judges.
     """
     ensure_writable_dir(options.log_dir, "--log-dir")
     warn_if_alias("judge", options.judge)
     roles: dict[str, str | Model] = {}
     judge: Model | None = None
-    if not is_offline(options.judge):
+    if judge_model is not None:
         judge = make_judge(
-            options.judge, config=options.generation.judge_config(options.judge_connections)
+            judge_model, config=options.generation.judge_config(options.judge_connections)
         )
         roles["grader"] = judge
     subject: Model | None = None
@@ -318,10 +327,12 @@ def run_model_task(
     model: str,
     options: RunOptions,
     *,
+    judge_model: str | None,
     limit: int | None = None,
     model_connections: int | None = None,
 ) -> EvalLog:
-    """Run a task whose solver calls ``model``: optional item limit and model connections."""
+    """Run a task whose solver calls ``model``: optional item limit and model connections
+    (``judge_model`` as :func:`run_task` takes it)."""
     eval_args = dict(options.eval_args)
     if limit is not None:
         eval_args["limit"] = limit
@@ -332,6 +343,7 @@ def run_model_task(
         replace(options, eval_args=eval_args),
         True,
         max_samples,
+        judge_model=judge_model,
         model_connections=model_connections,
     )
 

@@ -19,12 +19,12 @@ from importlib import resources
 from typing import Literal
 
 from privbench.runtime.errors import UsageError
+from privbench.runtime.judge_names import OFFLINE_JUDGE
 
 PriceSource = Literal["table", "option", "local"]
 
 LOCAL_PROVIDERS = ("privbench", "ollama", "vllm", "hf", "llama-cpp-python", "none")
 """Providers that run on this machine (``none``: a grade run's absent model under test)."""
-OFFLINE = "offline"
 NO_PRICE = "no price known: pass --price IN/OUT (USD per million input/output tokens)"
 NO_JUDGE_PRICE = "no price known: pass --judge-price IN/OUT (USD per million input/output tokens)"
 
@@ -90,7 +90,7 @@ def parse_price(text: str, option: str = "--price") -> Price:
 
 def is_local(model: str) -> bool:
     """Whether ``model`` runs here and costs nothing (the offline judge, local providers)."""
-    return model == OFFLINE or model.partition("/")[0] in LOCAL_PROVIDERS
+    return model == OFFLINE_JUDGE or model.partition("/")[0] in LOCAL_PROVIDERS
 
 
 def table_price(model: str, table: PriceTable) -> Price | None:

@@ -20,11 +20,11 @@ from rich.console import RenderableType
 from privbench.exports import ExportError, export_failure, write_export
 from privbench.formatting import tokens_line
 from privbench.json_files import JsonValue
+from privbench.judges.choice import ModelJudge, parse_judge
 from privbench.published import PublishedTable
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.cost.usage import log_cost, log_cost_line
 from privbench.runtime.errors import UsageError
-from privbench.runtime.judging import is_offline
 from privbench.runtime.log_reading import token_totals
 from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.records.identity import RunIdentity
@@ -193,7 +193,7 @@ def _expected_combinations(log: EvalLog) -> list[tuple[str, ...]]:
 
 
 def _check_explain(explain: bool, options: RunOptions) -> None:
-    if explain and not is_offline(options.judge):
+    if explain and isinstance(parse_judge(options.judge), ModelJudge):
         raise UsageError(
             "--explain: only the offline judge grades by rules it can list (--judge offline)"
         )
@@ -310,7 +310,7 @@ def grade_priviq(
     to_send = runs_to_grade(
         prior,
         dict(answers),
-        judge=options.judge,
+        judge=parse_judge(options.judge),
         protocol=options.protocol,
         judge_runs=options.judge_runs,
         reuse_unverified=reuse_unverified,
@@ -334,7 +334,14 @@ def grade_priviq(
     label_task(task, label, graded_model)
     # samples beyond the judge's connections wait at its connection limit, so a freed
     # connection is reused at once instead of after the next sample's setup
-    log = run_task(task, NO_MODEL, options, to_send > 0, 2 * options.judge_connections)
+    log = run_task(
+        task,
+        NO_MODEL,
+        options,
+        to_send > 0,
+        2 * options.judge_connections,
+        judge_model=parse_judge(options.judge).model,
+    )
     return finish_priviq(log, label, exports_dir, extra_ids=extra_ids, prices=prices)
 
 
@@ -368,7 +375,14 @@ def eval_priviq(
         judge_card=options.judge_card,
     )
     label_task(task, label)
-    log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
+    log = run_model_task(
+        task,
+        model,
+        options,
+        judge_model=parse_judge(options.judge).model,
+        limit=limit,
+        model_connections=model_connections,
+    )
     return finish_priviq(log, label or model, exports_dir, prices=prices)
 
 

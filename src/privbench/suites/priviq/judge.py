@@ -19,7 +19,7 @@ Three deliberate departures from the reference, all for integrity:
   reference reads ``"0."``, left of ``"\n0.9"`` by its three-token limit, as 0.0.
 
 ``hardened`` keeps the instruction and the ten examples but fences the prediction as
-untrusted data between tagged markers (:func:`privbench.runtime.judging.fenced`) and asks for a
+untrusted data between tagged markers (:func:`privbench.judges.asking.fenced`) and asks for a
 JSON verdict ``{"score": x, "reason": "..."}``.
 """
 
@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from privbench.runtime.judging import fenced
+from privbench.judges.asking import fenced
 
 ProtocolName = Literal["paper", "hardened"]
 PROTOCOLS: tuple[ProtocolName, ...] = ("paper", "hardened")

@@ -17,10 +17,10 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from privbench.images import image_size
+from privbench.judges.choice import parse_judge
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.cost.resume import answered_items, unfinished_items
 from privbench.runtime.cost.tokens import CHARS_PER_TOKEN, image_tokens, text_tokens
-from privbench.runtime.judging import is_offline
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.running import NO_MODEL, RunOptions
 from privbench.suites.priviq.dataset import PrivIQItem, load_priviq
@@ -100,7 +100,7 @@ def shown_to_judge(answer: str | None) -> str:
 
 
 def _judge_name(options: RunOptions) -> str | None:
-    return None if is_offline(options.judge) else options.judge
+    return parse_judge(options.judge).model
 
 
 def eval_plan(
@@ -172,7 +172,7 @@ def grade_plan(
         runs = runs_to_grade(
             prior,
             {item.id: raw},
-            judge=options.judge,
+            judge=parse_judge(options.judge),
             protocol=options.protocol,
             judge_runs=options.judge_runs,
         )

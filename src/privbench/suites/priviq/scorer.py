@@ -20,7 +20,7 @@ import asyncio
 import math
 from pathlib import Path
 
-from inspect_ai.model import CachePolicy, Model, get_model
+from inspect_ai.model import CachePolicy, Model
 from inspect_ai.scorer import (
     Metric,
     SampleScore,
@@ -34,8 +34,9 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from privbench.judges import offline as offline_judge
+from privbench.judges.asking import ask_until_parsed
+from privbench.judges.choice import OFFLINE_JUDGE, JudgeChoice, ProtocolHash, parse_judge
 from privbench.runtime.calls import sample_call_counts
-from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
 from privbench.runtime.running import model_reported
 from privbench.suites.priviq.competencies import COMPETENCIES
 from privbench.suites.priviq.judge import MAX_TRIES, JudgeProtocol, get_protocol, truncate_for_judge
@@ -50,19 +51,21 @@ from privbench.suites.priviq.record import (
 from privbench.suites.priviq.scoring import item_value, reusable_runs
 
 
-def protocol_identity(protocol: str, judge: str | None) -> tuple[str, str]:
+def protocol_identity(protocol: str, judge: JudgeChoice) -> ProtocolHash:
     """The protocol name and prompt hash a grade run records (and a reuse must match)."""
-    if is_offline(judge):
-        return offline_judge.PROTOCOL, offline_judge.rules_hash()
-    judge_protocol = get_protocol(protocol)
-    return judge_protocol.name, judge_protocol.template_hash
+
+    def model_identity() -> ProtocolHash:
+        judge_protocol = get_protocol(protocol)
+        return judge_protocol.name, judge_protocol.template_hash
+
+    return judge.identity(model_identity)
 
 
 def runs_to_grade(
     prior: dict[str, list[GradeRecord]],
     answers: dict[str, str | None],
     *,
-    judge: str,
+    judge: JudgeChoice,
     protocol: str,
     judge_runs: int,
     reuse_unverified: bool = False,
@@ -79,7 +82,7 @@ def runs_to_grade(
         reusable = reusable_runs(
             prior.get(item_id, []),
             answer=judged,
-            judge=judge,
+            judge=judge.name,
             protocol=protocol_name,
             prompt_hash=prompt_hash,
             reuse_unverified=reuse_unverified,
@@ -189,15 +192,15 @@ def priviq_judge(
     """
     judge_protocol = get_protocol(protocol)
     prior = load_grade_file(Path(grades)) if grades else {}
-    offline = is_offline(judge)
-    protocol_name, prompt_hash = protocol_identity(protocol, judge)
+    choice = parse_judge(judge)  # inspect passes the task's string: read once, here
+    protocol_name, prompt_hash = protocol_identity(protocol, choice)
 
     async def score(state: TaskState, target: Target) -> Score:
         prediction, no_answer = answer_text(state.output)
         answer_chars = len(prediction)
         prediction, truncated = truncate_for_judge(prediction)  # what the judge sees, all runs
-        judge_model = None if offline else get_model(role="grader", default=DEFAULT_JUDGE)
-        judge_name = OFFLINE_JUDGE if judge_model is None else (judge or str(judge_model))
+        judge_model = choice.grader()
+        judge_name = OFFLINE_JUDGE if judge_model is None else (choice.model or str(judge_model))
         reused = reusable_runs(
             prior.get(str(state.sample_id), []),
             answer=prediction,

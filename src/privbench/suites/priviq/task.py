@@ -25,7 +25,7 @@ from inspect_ai.solver import Solver
 
 from privbench.dataset_identity import dataset_hash
 from privbench.judges.cards import find_card
-from privbench.runtime.judge_check import grader_role
+from privbench.judges.choice import parse_judge
 from privbench.runtime.records.task import TaskRecord
 from privbench.shipped import PRIVIQ_SUITE
 from privbench.suites.priviq.competencies import combination_label
@@ -84,7 +84,8 @@ def _judged_task(
     predictions: str | None = None,
 ) -> Task:
     """A Priv-IQ task: ``solver`` produces the answer, the judge grades it."""
-    protocol, prompt_hash = protocol_identity(settings.protocol, settings.judge)
+    choice = parse_judge(settings.judge)  # the task's option, read once
+    protocol, prompt_hash = protocol_identity(settings.protocol, choice)
     card = (
         find_card("priviq", settings.judge, protocol, prompt_hash, settings.judge_card)
         if settings.judge
@@ -103,7 +104,7 @@ def _judged_task(
             explain=settings.explain,
             reuse_unverified=settings.reuse_unverified,
         ),
-        model_roles=grader_role(settings.judge),
+        model_roles=choice.grader_role(),
         metadata=TaskRecord.model_validate(
             {
                 "benchmark": "priviq",

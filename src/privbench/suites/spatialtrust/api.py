@@ -12,6 +12,7 @@ from privbench.dataset_identity import dataset_hash
 from privbench.exports import ExportError, export_failure
 from privbench.formatting import tokens_line
 from privbench.json_files import JsonValue
+from privbench.judges.choice import parse_judge
 from privbench.published import PublishedTable
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.cost.usage import log_cost, log_cost_line
@@ -283,7 +284,14 @@ def eval_spatialtrust(
         judge_card=options.judge_card,
     )
     label_task(task, label)
-    log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
+    log = run_model_task(
+        task,
+        model,
+        options,
+        judge_model=parse_judge(options.judge).model,
+        limit=limit,
+        model_connections=model_connections,
+    )
     return finish_spatialtrust(
         log,
         label or model,
@@ -344,7 +352,14 @@ def grade_spatialtrust(
     label_task(task, label, graded_model)
     # two judge calls (q4, q5) per image: half as many samples as judge connections suffice,
     # twice that keeps a freed connection busy (see bench/judge_throughput.py)
-    log = run_task(task, NO_MODEL, options, True, options.judge_connections)
+    log = run_task(
+        task,
+        NO_MODEL,
+        options,
+        True,
+        options.judge_connections,
+        judge_model=parse_judge(options.judge).model,
+    )
     extra = {str(predictions): loaded.extra_ids} if loaded.extra_ids else {}
     return finish_spatialtrust(
         log,

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
+from privbench.judges.asking import fenced
+from privbench.judges.choice import JudgeChoice, ProtocolHash
 from privbench.judges.offline import spatial as offline_spatial
-from privbench.runtime.judging import fenced
 from privbench.suites.spatialtrust.answer_text import first_json_object
 from privbench.suites.spatialtrust.dataset import ExplanationQuestion, Factor
 from privbench.suites.spatialtrust.reading import ExplanationAnswer
@@ -137,7 +137,7 @@ def _factor(entry: object) -> tuple[int, FactorVerdict] | None:
     return index, FactorVerdict(identified, correct, matched)
 
 
-def verdict_record(verdict: ExplanationVerdict) -> dict[str, Any]:
+def verdict_record(verdict: ExplanationVerdict) -> dict[str, object]:
     """The verdict as logged in score metadata."""
     return {
         "factors": [
@@ -196,10 +196,6 @@ def prompt_hash() -> str:
     return hashlib.sha256("\n".join(texts).encode("utf-8")).hexdigest()[:16]
 
 
-def judge_identity(judge: str | None) -> tuple[str, str]:
+def judge_identity(judge: JudgeChoice) -> ProtocolHash:
     """The protocol and prompt hash of the q4/q5 judge (the offline rules' for ``offline``)."""
-    if judge == "offline":
-        from privbench.judges import offline
-
-        return offline.PROTOCOL, offline.rules_hash()
-    return PROTOCOL, prompt_hash()
+    return judge.identity(lambda: (PROTOCOL, prompt_hash()))

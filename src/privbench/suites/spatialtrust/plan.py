@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from privbench.judges.choice import parse_judge
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.cost.resume import unfinished_items
 from privbench.runtime.cost.tokens import image_tokens, text_tokens
-from privbench.runtime.judging import is_offline
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.running import NO_MODEL, RunOptions
 from privbench.suites.spatialtrust.boxes import BoxConvention, get_convention
@@ -203,7 +203,7 @@ def eval_plan(
 ) -> CallPlan:
     """What ``eval spatialtrust`` will send (``only``: just these images, as ``--resume``)."""
     convention = get_convention(box_format)
-    judge = None if is_offline(options.judge) else options.judge
+    judge = parse_judge(options.judge).model
     plan = CallPlan(command, model, judge)
     max_tokens = options.generation.max_tokens
     for item in _items(data, limit, only):
@@ -240,7 +240,7 @@ def grade_plan(
     items = _items(data, None, None)
     loaded = load_spatial_predictions(Path(predictions), [item.id for item in items])
     answers = parse_predictions(loaded, items, get_convention(box_format))
-    judge = None if is_offline(options.judge) else options.judge
+    judge = parse_judge(options.judge).model
     plan = CallPlan(command, None, judge)
     if judge is None:
         plan.notes.append("offline judge: no judge call")

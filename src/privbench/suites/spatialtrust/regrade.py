@@ -22,7 +22,12 @@ from inspect_ai.scorer import Score
 
 from privbench.runtime.records.benchmark import SPATIAL_SCORER
 from privbench.suites.spatialtrust.aggregate import spatial_scores
-from privbench.suites.spatialtrust.boxes import BOX_FORMATS, get_convention
+from privbench.suites.spatialtrust.boxes import (
+    BOX_CONVENTIONS,
+    BOX_FORMATS,
+    BoxConvention,
+    get_convention,
+)
 from privbench.suites.spatialtrust.dataset import EXPLANATION_QUESTIONS, QUESTION_IDS, SpatialItem
 from privbench.suites.spatialtrust.judge import verdict_from_record
 from privbench.suites.spatialtrust.reading import SpatialAnswer, answer_record, parse_answer
@@ -72,10 +77,10 @@ def logged_answer(sample: EvalSample) -> LoggedAnswer | None:
 
 
 def regrade(
-    item: SpatialItem, logged: LoggedAnswer, box_format: str
+    item: SpatialItem, logged: LoggedAnswer, convention: BoxConvention
 ) -> tuple[dict[str, float | None], SpatialAnswer]:
-    """One image's scores with its answer read in ``box_format`` (pure)."""
-    answer = parse_answer(logged.written, item, get_convention(box_format))
+    """One image's scores with its answer read in ``convention`` (pure)."""
+    answer = parse_answer(logged.written, item, convention)
     if logged.locked is not None:
         answer, _ = apply_locks(answer, logged.locked)
     values: dict[str, float | None] = dict(rule_scores(item, answer))
@@ -109,7 +114,7 @@ def convention_check(
     overall: dict[str, float | None] = {}
     invalid: dict[str, int] = {}
     for name in BOX_FORMATS:
-        graded = [regrade(items[a.id], a, name) for a in usable]
+        graded = [regrade(items[a.id], a, BOX_CONVENTIONS[name]) for a in usable]
         overall[name] = (
             spatial_scores(
                 {a.id: scores for a, (scores, _) in zip(usable, graded, strict=True)}
@@ -147,7 +152,7 @@ def convention_check(
 
 def regraded_log(log: EvalLog, items: dict[str, SpatialItem], box_format: str) -> EvalLog:
     """A copy of ``log`` (samples in full) scored as if its boxes were in ``box_format``."""
-    get_convention(box_format)
+    convention = get_convention(box_format)
     regraded = read_eval_log(str(log.location)) if log.samples is None else log.model_copy()
     samples = []
     for sample in regraded.samples or []:
@@ -156,7 +161,7 @@ def regraded_log(log: EvalLog, items: dict[str, SpatialItem], box_format: str) -
         if logged is None or score is None or logged.id not in items:
             samples.append(sample)
             continue
-        values, answer = regrade(items[logged.id], logged, box_format)
+        values, answer = regrade(items[logged.id], logged, convention)
         record = SpatialScoreRecord.from_score(score)
         record.prediction = answer_record(answer)
         record.parse_failures = answer.failures

@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import Any
 
-from inspect_ai.model import CachePolicy, Model, get_model
+from inspect_ai.model import CachePolicy, Model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
+from privbench.judges.asking import ask_until_parsed
+from privbench.judges.choice import OFFLINE_JUDGE, parse_judge
 from privbench.runtime.calls import sample_call_counts
-from privbench.runtime.judging import DEFAULT_JUDGE, OFFLINE_JUDGE, ask_until_parsed, is_offline
 from privbench.runtime.running import model_reported
 from privbench.suites.spatialtrust import judge as st_judge
 from privbench.suites.spatialtrust.aggregate import TASKS
-from privbench.suites.spatialtrust.boxes import get_convention
+from privbench.suites.spatialtrust.boxes import BoxConvention, get_convention
 from privbench.suites.spatialtrust.dataset import (
     CHOICE_QUESTIONS,
     EXPLANATION_QUESTIONS,
@@ -47,10 +47,10 @@ from privbench.suites.spatialtrust.scoring import (
     score_explanation,
     score_single,
 )
-from privbench.suites.spatialtrust.solvers import ANSWER_KEY, STATS_KEY
+from privbench.suites.spatialtrust.solvers import ANSWER_KEY, STATS_KEY, StoredAnswer
 
 
-def _from_store(stored: dict[str, Any], item: SpatialItem) -> SpatialAnswer:
+def _from_store(stored: StoredAnswer, item: SpatialItem) -> SpatialAnswer:
     parsed = parse_record(stored["record"], item)
     failures = {**parsed.failures, **stored.get("failures", {})}
     found = tuple(InvalidBox.from_record(b) for b in stored.get("invalid_boxes", ()))
@@ -65,11 +65,11 @@ def _from_store(stored: dict[str, Any], item: SpatialItem) -> SpatialAnswer:
     )
 
 
-def stored_answer(state: TaskState, item: SpatialItem, box_format: str) -> SpatialAnswer:
-    """The strategy's stored answer, else the completion parsed in ``box_format``."""
-    stored = state.store.get(ANSWER_KEY)
+def stored_answer(state: TaskState, item: SpatialItem, convention: BoxConvention) -> SpatialAnswer:
+    """The strategy's stored answer, else the completion parsed in ``convention``."""
+    stored: StoredAnswer | None = state.store.get(ANSWER_KEY)
     if stored is None:
-        return parse_answer(state.output.completion, item, get_convention(box_format))
+        return parse_answer(state.output.completion, item, convention)
     return _from_store(stored, item)
 
 
@@ -184,13 +184,14 @@ def spatialtrust_scorer(
         judge: ``offline`` builds q4/q5 verdicts from text similarity instead of a model.
     """
     items = {item.id: item for item in load_spatialtrust(data)}
-    offline = is_offline(judge)
+    convention = get_convention(box_format)  # inspect passes the name: read once, here
+    choice = parse_judge(judge)  # inspect passes the task's string: read once, here
 
     async def score(state: TaskState, target: Target) -> Score:
         item = items[str(state.sample_id)]
-        answer = stored_answer(state, item, box_format)
+        answer = stored_answer(state, item, convention)
         values: dict[str, float] = dict(rule_scores(item, answer))
-        judge = None if offline else get_model(role="grader", default=DEFAULT_JUDGE)
+        judge = choice.grader()
         judged = await asyncio.gather(
             *(
                 judge_explanation(judge, item, qid, answer, max_tries, cache)

@@ -19,7 +19,7 @@ under the same keys, so the scorer and every reader treat the three alike.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NotRequired, TypedDict
 
 from inspect_ai.model import (
     CachePolicy,
@@ -48,7 +48,21 @@ from privbench.suites.spatialtrust.reading import SpatialAnswer, answer_record, 
 from privbench.suites.spatialtrust.selection import apply_locks, parse_selection
 
 Strategy = Literal["direct", "staged", "guard"]
-STRATEGIES: tuple[str, ...] = ("direct", "staged", "guard")
+STRATEGIES: tuple[Strategy, ...] = ("direct", "staged", "guard")
+
+
+def parse_strategy(name: str) -> Strategy:
+    """The strategy called ``name``; ValueError naming the choices otherwise.
+
+    The one check of a strategy name: the command line and the task (inspect's entry) read
+    it here, and everything below them receives the checked value.
+    """
+    for strategy in STRATEGIES:
+        if strategy == name:
+            return strategy
+    raise ValueError(f"unknown strategy '{name}' (choose from {', '.join(STRATEGIES)})")
+
+
 ANSWER_KEY = "spatialtrust_answer"
 """Store key of the final structured answer (predictions-format record, failures, invalid boxes)."""
 STATS_KEY = "spatialtrust_strategy"
@@ -100,7 +114,20 @@ def sample_image(state: TaskState) -> str:
     raise ValueError(f"sample {state.sample_id} has no image")
 
 
-def answer_store(answer: SpatialAnswer) -> dict[str, object]:
+class StoredAnswer(TypedDict):
+    """An answer as the task state keeps it (JSON): what the scorer reads back."""
+
+    record: dict[str, object]
+    """The predictions-format record, boxes in pixels (only boxes that were valid)."""
+    failures: dict[str, str]
+    """Question id → why its answer did not parse."""
+    invalid_boxes: list[dict[str, object]]
+    """Each invalid box as :meth:`InvalidBox.record` writes it."""
+    first: NotRequired[StoredAnswer]
+    """The answer before a re-ask (only when the answer was re-asked)."""
+
+
+def answer_store(answer: SpatialAnswer) -> StoredAnswer:
     """An answer as kept in the store: the pixel record, failures and invalid boxes."""
     return {
         "record": answer_record(answer),
@@ -126,7 +153,7 @@ def store_answer(
 
 @solver
 def spatialtrust_strategy(
-    strategy: str, data: str, box_format: str, cache: bool = False, reask_unparsed: int = 0
+    strategy: Strategy, data: str, box_format: str, cache: bool = False, reask_unparsed: int = 0
 ) -> Solver:
     """Answer each capture of ``data`` with the ``direct``, ``staged`` or ``guard`` strategy.
 
@@ -134,8 +161,6 @@ def spatialtrust_strategy(
     ``reask_unparsed``: how many times a final answer that cannot be read in full is asked
     again, the format restated (0, the paper's one-pass protocol, by default).
     """
-    if strategy not in STRATEGIES:
-        raise ValueError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
     convention = get_convention(box_format)
     items = {item.id: item for item in load_spatialtrust(data)}
 

@@ -41,7 +41,7 @@ from privbench.suites.spatialtrust.dataset import (
     validate_spatialtrust,
 )
 from privbench.suites.spatialtrust.question_design import QUESTION_TYPES, QuestionTypes
-from privbench.suites.spatialtrust.solvers import STRATEGIES
+from privbench.suites.spatialtrust.solvers import STRATEGIES, parse_strategy
 from privbench.suites.spatialtrust.task import default_data_dir
 
 CITATION = (
@@ -52,8 +52,12 @@ CITATION = (
 
 def check_options(strategy: str, box_format: str) -> None:
     """``--strategy`` and ``--box-format`` checked (one line naming the choices)."""
-    if strategy not in STRATEGIES:
-        raise UsageError(f"--strategy: choose from {', '.join(STRATEGIES)}, not '{strategy}'")
+    try:
+        parse_strategy(strategy)
+    except ValueError:
+        raise UsageError(
+            f"--strategy: choose from {', '.join(STRATEGIES)}, not '{strategy}'"
+        ) from None
     try:
         get_convention(box_format)
     except ValueError as error:

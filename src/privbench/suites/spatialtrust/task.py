@@ -19,7 +19,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from privbench.dataset_identity import dataset_hash
 from privbench.judges.cards import find_card
-from privbench.runtime.judge_check import grader_role
+from privbench.judges.choice import parse_judge
 from privbench.runtime.records.task import DraftAnnotations, TaskRecord
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.suites.spatialtrust.boxes import get_convention
@@ -35,8 +35,8 @@ from privbench.suites.spatialtrust.prompts import direct_prompt
 from privbench.suites.spatialtrust.record import SpatialSampleRecord
 from privbench.suites.spatialtrust.scorer import spatialtrust_scorer
 from privbench.suites.spatialtrust.solvers import (
-    STRATEGIES,
     StrategyStats,
+    parse_strategy,
     spatialtrust_strategy,
     store_answer,
 )
@@ -97,8 +97,9 @@ def _task(
     """A SpatialTrust task; ``settings`` are the run's strategy, box format, predictions."""
     directory, items = data.directory, data.items
     identity: dict[str, object] = {}
+    choice = parse_judge(judge)  # the task's option, read once
     if judge:
-        protocol, prompt_hash = judge_identity(judge)
+        protocol, prompt_hash = judge_identity(choice)
         card = find_card("spatialtrust", judge, protocol, prompt_hash, judge_card)
         identity = {"judge_protocol": protocol, "prompt_hash": prompt_hash}
         if card is not None:
@@ -109,7 +110,7 @@ def _task(
         scorer=spatialtrust_scorer(
             data=str(directory), max_tries=max_tries, judge=judge, cache=cache
         ),
-        model_roles=grader_role(judge),
+        model_roles=choice.grader_role(),
         metadata=TaskRecord.model_validate(
             {
                 "benchmark": "spatialtrust",
@@ -152,14 +153,13 @@ def spatialtrust(
         judge_card: a judge card (``privbench judge check``) shown beside the scores;
             default: the card found for the judge and its prompt in the cache.
     """
-    if strategy not in STRATEGIES:
-        raise ValueError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
+    checked = parse_strategy(strategy)
     get_convention(box_format)
     directory = Path(data) if data else default_data_dir()
     if reask_unparsed < 0:
         raise ValueError("reask_unparsed must be 0 or more")
     data_set = _TaskData(directory, allow_drafts)
-    solver = spatialtrust_strategy(strategy, str(directory), box_format, cache, reask_unparsed)
+    solver = spatialtrust_strategy(checked, str(directory), box_format, cache, reask_unparsed)
     return _task(
         data_set,
         solver,

@@ -275,6 +275,7 @@ def build_spatialtrust(request: BuildRequest, options: RunOptions | None = None)
         task,
         request.drafter,
         options,
+        judge_model=None,  # drafting is not judged
         model_connections=request.max_connections or DEFAULT_DRAFT_CONNECTIONS,
     )
     return _after_drafting(staging, manifest, log)

@@ -1,6 +1,8 @@
-"""Check, before a run starts, that the model under test and the judge answer.
+"""The endpoints a run talks to: model names, building a model, checking it answers.
 
-Why: an endpoint that cannot be reached or authenticated must stop the run with a clear
+Names: which are moving aliases of a provider's dated snapshots (a warning each run prints).
+
+Why the reachability check: an endpoint that cannot be reached or authenticated must stop the run with a clear
 error before anything is paid for — never a fall back to another grader, never a log
 full of failed samples, never minutes of silence. One tiny request is sent to each, with
 the run's retries, bounded to a minute. The error names the endpoint's base URL without
@@ -16,10 +18,38 @@ from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.model import GenerateConfig, Model, get_model
 
 from privbench.runtime.errors import JudgeUnavailableError, PrivbenchError
-from privbench.runtime.judging import is_offline
 from privbench.runtime.redaction import MASK, redact_url, remember_secret
 
 _MARKUP = re.compile(r"\[/?[a-z ]+\]")
+
+DATED_PROVIDERS = ("openai", "anthropic", "google", "vertex", "azureai", "grok", "mistral")
+"""Providers that publish dated model snapshots beside moving aliases."""
+_SNAPSHOT = re.compile(r"(\d{4}-\d{2}-\d{2}|\d{8}|-\d{3,4})$|@\d{8}$")
+"""A name ending in a snapshot: ``-2024-08-06``, ``-20241022``, ``@20240620``, ``-002``,
+``-2407``."""
+
+
+def undated_alias(model: str) -> bool:
+    """Whether ``model`` names a moving alias of a provider with dated snapshots.
+
+    ``openai/gpt-4o`` is served by whichever snapshot OpenAI points it at, so a judge's
+    grades can change under the same name; ``openai/gpt-4o-2024-08-06`` cannot. Local and
+    self-hosted models (``openai-api/…``, ``ollama/…``, ``vllm/…``) are the user's own and
+    are never warned about.
+    """
+    provider, _, name = model.partition("/")
+    if provider not in DATED_PROVIDERS or not name:
+        return False
+    return _SNAPSHOT.search(name.split("/")[-1]) is None
+
+
+def alias_warning(role: str, model: str) -> str:
+    """The one-line warning for an undated alias as the ``role`` (judge or model)."""
+    return (
+        f"warning: the {role} {model} is an undated alias the provider may point at another "
+        "model; the version each reply reports is recorded (pin a dated one for published "
+        "numbers)"
+    )
 
 
 def _root_cause(error: BaseException) -> BaseException:
@@ -78,17 +108,6 @@ def make_model(
         raise error_type(f"{role} {name}: {_describe(error)}") from None
     except ValueError as error:
         raise error_type(f"{role} {name}: {error}") from None
-
-
-def grader_role(judge: str | None) -> dict[str, Model] | None:
-    """A task's ``grader`` role for a judge named in its options (none for ``offline``).
-
-    Built here so that a missing key or an unknown provider is one clear line, not
-    inspect's multi-line prerequisite message.
-    """
-    if not judge or is_offline(judge):
-        return None
-    return {"grader": make_model(judge, role="judge")}
 
 
 def make_judge(name: str, *, config: GenerateConfig, **model_args: Any) -> Model:

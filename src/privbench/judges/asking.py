@@ -9,7 +9,6 @@ score. Every raw reply is kept. Both also fence model output as untrusted data.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -19,47 +18,6 @@ from inspect_ai.model import CachePolicy, GenerateConfig, Model
 from privbench.runtime.calls import generate_once
 
 T = TypeVar("T")
-
-DEFAULT_JUDGE = "openai/gpt-4o"
-"""The papers' judge; used when no ``grader`` role is given (never the model under test)."""
-
-OFFLINE_JUDGE = "offline"
-"""``--judge offline``: the rule-based judge of :mod:`privbench.judges.offline`, no model."""
-
-
-def is_offline(judge: str | None) -> bool:
-    return judge == OFFLINE_JUDGE
-
-
-DATED_PROVIDERS = ("openai", "anthropic", "google", "vertex", "azureai", "grok", "mistral")
-"""Providers that publish dated model snapshots beside moving aliases."""
-_SNAPSHOT = re.compile(r"(\d{4}-\d{2}-\d{2}|\d{8}|-\d{3,4})$|@\d{8}$")
-"""A name ending in a snapshot: ``-2024-08-06``, ``-20241022``, ``@20240620``, ``-002``,
-``-2407``."""
-
-
-def undated_alias(model: str) -> bool:
-    """Whether ``model`` names a moving alias of a provider with dated snapshots.
-
-    ``openai/gpt-4o`` is served by whichever snapshot OpenAI points it at, so a judge's
-    grades can change under the same name; ``openai/gpt-4o-2024-08-06`` cannot. Local and
-    self-hosted models (``openai-api/…``, ``ollama/…``, ``vllm/…``) are the user's own and
-    are never warned about.
-    """
-    provider, _, name = model.partition("/")
-    if provider not in DATED_PROVIDERS or not name:
-        return False
-    return _SNAPSHOT.search(name.split("/")[-1]) is None
-
-
-def alias_warning(role: str, model: str) -> str:
-    """The one-line warning for an undated alias as the ``role`` (judge or model)."""
-    return (
-        f"warning: the {role} {model} is an undated alias the provider may point at another "
-        "model; the version each reply reports is recorded (pin a dated one for published "
-        "numbers)"
-    )
-
 
 TEMPERATURE_STEP = 0.5
 
