@@ -228,7 +228,7 @@ def test_a_run_is_not_changed_after_it_is_built(
     """The prices a run's cost is given in are passed in, not set on the finished run."""
     from dataclasses import FrozenInstanceError
 
-    from conftest import run_options
+    from helpers import run_options
 
     from privbench.runtime.cost.plan import Prices
     from privbench.runtime.cost.prices import parse_price

@@ -18,8 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import JUDGE
-from loopback_server import LoopbackServer
+from helpers import JUDGE
+from helpers.loopback_server import LoopbackServer
 
 from privbench.runtime.gc_tuning import RUN_THRESHOLDS, command_process
 

@@ -14,7 +14,7 @@ A test fails, saying so, when the committed page is not what this prints.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer.main
 from typer.core import TyperArgument, TyperGroup, TyperOption
@@ -418,9 +418,10 @@ def _row(param: Parameter, ctx: Context) -> str:
     return f"| {names}{repeat} | {default} | {_cell(param.help or '')}{_range(param)} |"
 
 
-def commands() -> dict[str, Command]:
-    """Every visible command by its path (``eval priviq``), in definition order."""
-    found: dict[str, Command] = {}
+def commands() -> dict[str, Any]:
+    """Every visible command by its path (``eval priviq``), in definition order (Any:
+    readers use the attributes typer's command classes add to click's)."""
+    found: dict[str, Any] = {}
 
     def walk(group: TyperGroup, prefix: str) -> None:
         for name, command in group.commands.items():

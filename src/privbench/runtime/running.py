@@ -35,7 +35,6 @@ from inspect_ai.log import (
 )
 from inspect_ai.model import GenerateConfig, Model, ModelConfig
 from inspect_ai.solver import TaskState
-from pydantic import JsonValue
 from rich.console import RenderableType
 
 from privbench.runtime import answers
@@ -594,7 +593,7 @@ class BenchmarkRun(Protocol):
         """Why no rows of the benchmark's paper stand beside the run (None: they do)."""
         ...
 
-    def json(self) -> dict[str, JsonValue]:
+    def json(self) -> dict[str, Any]:  # tests and callers read nested values
         """The ``--json`` document."""
         ...
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample
 from rich.console import RenderableType
 
 from privbench.exports import ExportError, export_failure, write_export
 from privbench.formatting import tokens_line
-from privbench.json_files import JsonValue
 from privbench.judges.choice import ModelJudge, parse_judge
 from privbench.published import PublishedTable
 from privbench.runtime.cost.plan import Prices
@@ -167,7 +167,7 @@ class PrivIQRun(RunOutcome):
         parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
         return parts
 
-    def json(self) -> dict[str, JsonValue]:
+    def json(self) -> dict[str, Any]:  # tests and callers read nested values
         """The ``--json`` document; ``published``: the paper's rows (empty unless the run's
         data is the public release)."""
         document = json_document(

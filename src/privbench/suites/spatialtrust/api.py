@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
 from rich.console import RenderableType
@@ -124,7 +125,7 @@ class SpatialTrustRun(RunOutcome):
         parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
         return parts
 
-    def json(self) -> dict[str, JsonValue]:
+    def json(self) -> dict[str, Any]:  # tests and callers read nested values
         """The ``--json`` document."""
         document = json_document(
             self.scores,
