@@ -122,6 +122,7 @@ def test_a_lone_surrogate_in_a_reply_is_replaced_and_counted(
     assert answers["a"] == "A bank card \ufffd and a name."
 
 
+@pytest.mark.e2e  # run in the tests' process, the resumed model call still went to the old port
 def test_resume_sends_to_the_endpoints_configured_now(
     data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
