@@ -27,10 +27,9 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "privbench"
 CHOICE = SRC / "judges" / "choice.py"
 NAMES = SRC / "runtime" / "judge_names.py"
 OFFLINE_NAMES = frozenset({"OFFLINE", "OFFLINE_JUDGE"})
-LOG_READERS = frozenset({SRC / "runtime" / "cost" / "prices.py", SRC / "runtime" / "record.py"})
+LOG_READERS = frozenset({SRC / "runtime" / "cost" / "prices.py"})
 """Below the judges layer, they read names a log records, not a judge to grade with: the
-price of a *model* name of either role (the offline judge costs nothing), and the model
-versions providers reported (the offline judge reports its own name, no provider's)."""
+price of a *model* name of either role (the offline judge costs nothing)."""
 
 
 def _is_offline_operand(node: ast.expr) -> bool:

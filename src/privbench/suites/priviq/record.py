@@ -17,7 +17,7 @@ from inspect_ai.log import EvalSampleSummary
 from inspect_ai.scorer import Score, Value
 from pydantic import Field
 
-from privbench.runtime.judge_names import OFFLINE_JUDGE
+from privbench.judges.choice import ModelJudge, parse_judge
 from privbench.runtime.records.base import Record, finite_score
 from privbench.runtime.records.benchmark import PRIVIQ_SCORER
 from privbench.runtime.records.call_counts import CallCountsRecord
@@ -117,7 +117,10 @@ class PrivIQScoreRecord(CallCountsRecord):
     def reported_versions(self) -> dict[str, set[str]]:
         """The model names the providers reported, per role (``model``, ``judge``)."""
         judges = {run.reported_model for run in self.judge_runs() if run.reported_model}
-        return {"model": {self.model_reported} - {""}, "judge": judges - {OFFLINE_JUDGE}}
+        return {
+            "model": {self.model_reported} - {""},
+            "judge": {j for j in judges if isinstance(parse_judge(j), ModelJudge)},
+        }
 
     def _reported(self, index: int) -> str:
         reported = self.judge_reported_model
