@@ -90,10 +90,13 @@ VOLATILE_KEYS = frozenset(
         "inspect_version",
         "inspect_ai_version",
         "pid",
+        "time",
+        "privbench_answers",
     }
 )
 """JSON keys whose value changes from one run to the next (times, ids, versions, the git
-revision): their value becomes ``"<VOLATILE>"`` wherever they occur."""
+revision, a call's ``time``, the random name of a run's answer store
+``privbench_answers``): their value becomes ``"<VOLATILE>"`` wherever they occur."""
 
 DROPPED_SAMPLE_KEYS = frozenset({"events", "timelines", "attachments"})
 """Keys of an inspect sample left out of the dump: the event transcript holds every
@@ -113,6 +116,8 @@ English word)."""
 _DATA_URI = re.compile(r"data:([a-z]+/[a-z0-9.+-]+);base64,([A-Za-z0-9+/=]+)")
 _LOOP_PORT = re.compile(r"(127\.0\.0\.1|localhost):\d{2,5}")
 _CHATCMPL = re.compile(r"chatcmpl-\d+")
+_PROGRESS = re.compile(r"\s*progress\b.*\d+ done")
+"""stderr's progress lines (``progress: 3 done, …``, ``progress [judge check: …]: …``)."""
 
 
 @dataclass
@@ -155,7 +160,7 @@ class Normaliser:
 
     def stderr(self, text: str) -> str:
         """stderr less the progress lines (their number depends on timing)."""
-        lines = [line for line in text.splitlines() if not line.lstrip().startswith("progress:")]
+        lines = [line for line in text.splitlines() if not _PROGRESS.match(line)]
         return self.text("\n".join(lines))
 
 
@@ -348,15 +353,24 @@ def dump_eval_log(raw: bytes, norm: Normaliser) -> dict[str, Any]:
         for name in ("header.json", "reductions.json", "summaries.json"):
             if name in names:
                 dump[name] = norm.json(json.loads(archive.read(name)))
+        if isinstance(dump.get("summaries.json"), list):  # in the order samples finished
+            dump["summaries.json"].sort(key=sample_order)
         samples = []
         for name in sorted(n for n in names if n.startswith("samples/") and n.endswith(".json")):
             sample = json.loads(archive.read(name))
             kept = {k: v for k, v in sample.items() if k not in DROPPED_SAMPLE_KEYS}
             samples.append(norm.json(kept))
-        samples.sort(key=lambda s: (str(s.get("id")), int(s.get("epoch", 0) or 0)))
+        samples.sort(key=sample_order)
         dump["samples"] = samples
         dump["entries"] = sorted(norm.text(n) for n in names if not n.startswith("samples/"))
     return dump
+
+
+def sample_order(sample: Any) -> tuple[str, int]:
+    """Samples and their summaries by (id, epoch): inspect writes them as they finish."""
+    if not isinstance(sample, dict):
+        return ("", 0)
+    return (str(sample.get("id")), int(sample.get("epoch", 0) or 0))
 
 
 def write_text(path: Path, text: str) -> None:
@@ -930,6 +944,21 @@ def capture(cap: Capture, quick: bool) -> None:
         "--out",
         exports / "survey",
     )
+    cap.run(  # the report of both benchmarks above fails at 151c10b: Priv-IQ's tables here
+        "report_priviq_tables",
+        "report",
+        pq_log,
+        pq_grade,
+        first_log(logs / "pq_grade_loop"),
+        "-o",
+        exports / "report_priviq/report.html",
+        "--tables",
+        exports / "report_priviq/tables",
+        "--bootstrap",
+        "100",
+        "--browse",
+        "5",
+    )
     cap.flush()
     cap.files("exports", exports)
     cap.files("logs", logs)
@@ -989,9 +1018,10 @@ Made by `bench/capture_outputs.py{" --quick" if quick else ""}`; compare two wit
   the loopback server's port -> `<PORT>`; `chatcmpl-N` -> `chatcmpl-<N>`.
 * JSON keys {", ".join(sorted(VOLATILE_KEYS))} -> `"<VOLATILE>"`.
 * base64 data URIs -> their length and SHA-256 prefix.
-* stderr: `progress:` lines dropped (their count depends on timing).
+* stderr: progress lines (`progress: N done, …`, `progress [step]: N done, …`) dropped
+  (how many are printed depends on timing).
 * inspect `.eval` logs: header.json, reductions.json, summaries.json and the samples
-  (sorted by id, epoch) less {", ".join(sorted(DROPPED_SAMPLE_KEYS))}; the zip bytes are not kept.
+  (both sorted by id, epoch) less {", ".join(sorted(DROPPED_SAMPLE_KEYS))}; the zip bytes are not kept.
 * Two files whose names are equal once normalised are numbered `#2`, … in name order
   (= creation order, the names start with the time).
 """
