@@ -806,7 +806,9 @@ def capture(cap: Capture, quick: bool) -> None:
         exports / "cards",
         "--json",
     )
-    if not quick:
+    if quick:
+        cap.index += 1  # the demo's number stays taken: later files keep their names
+    else:
         cap.run("demo", "demo", "--out", w / "demo", "--limit", "2", timeout=1800)
     cap.flush()
     cap.files("generated", w / "gen")
