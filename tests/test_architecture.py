@@ -39,6 +39,8 @@ LAYERS: tuple[frozenset[str], ...] = (
             "dataset_identity",
             "shipped",
             "agreement_measures",
+            "distribution",
+            "review_store",
         }
     ),
     frozenset({"runtime"}),

@@ -20,9 +20,9 @@ import time_machine
 from PIL import Image, ImageDraw
 
 from privbench.apportion import largest_remainder
-from privbench.audit.priviq import image_words, printed_share
 from privbench.shipped import PRIVIQ_SUITE
 from privbench.suites.priviq.allocation import PAPER_SIZE, TABLE_1, allocate
+from privbench.suites.priviq.audit import image_words, printed_share
 from privbench.suites.priviq.competencies import combination_of
 from privbench.suites.priviq.dataset import load_priviq
 from privbench.tooling.drawing.fonts import font, missing_glyphs, script_of

@@ -400,7 +400,7 @@ def audit(
 ) -> None:
     """Trivial baselines, answer leakage and distributions of a dataset (docs/audit.md)."""
     from privbench.audit import audit_directory
-    from privbench.audit.tables import priviq_tables, spatial_tables, summary_lines
+    from privbench.audit.tables import audit_tables, summary_lines
     from privbench.shipped import PRIVIQ_SUITE, SPATIALTRUST_SUITE
 
     def action() -> None:
@@ -410,8 +410,7 @@ def audit(
             print_json(documents[0] if len(documents) == 1 else {"audits": documents})
             return
         for document in documents:
-            show = priviq_tables if document["benchmark"] == "priviq" else spatial_tables
-            for table in show(document):
+            for table in audit_tables(document):
                 stdout.print(whole(table))
             for line in summary_lines(document):
                 typer.echo(line)
@@ -1549,7 +1548,7 @@ def survey_collect(
 ) -> None:
     """Write the ratings a served form stored as rating files (one per rater and survey)."""
     from privbench.review.rating_routes import write_lab_ratings
-    from privbench.review.store import ReviewStore
+    from privbench.review_store import ReviewStore
 
     def action() -> None:
         if not store.is_file():
@@ -1629,7 +1628,7 @@ def review_export_command(
     as_json: JsonOption = False,
 ) -> None:
     """A dataset of the annotations people accepted, with inter-annotator agreement."""
-    from privbench.review.export import export_reviewed
+    from privbench.tooling.spatialtrust_builder.review_export import export_reviewed
 
     def action() -> None:
         outcome = export_reviewed(directory, out, annotator=annotator, merge=merge, seed=seed)

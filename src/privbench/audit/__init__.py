@@ -2,8 +2,8 @@
 
 Why: a score is only meaningful next to what could be scored without doing the task
 (blind constant answers, answers leaked by the option texts or printed in the image) and
-next to the shape of the data behind it. :mod:`privbench.audit.spatialtrust` and
-:mod:`privbench.audit.priviq` compute the figures (pure, from the annotations); this
+next to the shape of the data behind it. :mod:`privbench.suites.spatialtrust.audit` and
+:mod:`privbench.suites.priviq.audit` compute the figures (pure, from the annotations); this
 module recognises which benchmark a directory holds. ``docs/audit.md`` explains every
 figure.
 """
@@ -34,14 +34,14 @@ def audit_directory(directory: str | Path, *, ocr: bool = False) -> dict[str, ob
     """The audit document of a Priv-IQ or SpatialTrust directory (``ocr``: Priv-IQ only).
 
     A plain JSON object, as the command line prints it;
-    :func:`~privbench.audit.priviq.is_priviq_audit` and
-    :func:`~privbench.audit.spatialtrust.is_spatial_audit` tell the two documents apart.
+    :func:`~privbench.suites.priviq.audit.is_priviq_audit` and
+    :func:`~privbench.suites.spatialtrust.audit.is_spatial_audit` tell the two documents apart.
     """
     path = Path(directory)
     if benchmark_of(path) == "priviq":
-        from privbench.audit.priviq import audit_priviq
+        from privbench.suites.priviq.audit import audit_priviq
 
         return audit_priviq(path, ocr=ocr)
-    from privbench.audit.spatialtrust import audit_spatialtrust
+    from privbench.suites.spatialtrust.audit import audit_spatialtrust
 
     return audit_spatialtrust(path)

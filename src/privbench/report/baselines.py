@@ -48,7 +48,7 @@ def priviq_empty_answer(directory: str, expected_hash: str, ids: Collection[str]
     if reason:
         return None, reason
     try:
-        from privbench.audit.priviq import empty_answer_scores
+        from privbench.suites.priviq.audit import empty_answer_scores
 
         return empty_answer_scores(directory, ids), None
     except (ImportError, PrivbenchError, OSError, ValueError) as error:

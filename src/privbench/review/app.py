@@ -5,7 +5,7 @@ app serves files from a folder of captures that may show private things, so noth
 the browser sends ever becomes a path (an id that is not a record's is a 404, whatever
 ``../`` or encoding it carries), the page and its scripts come from the package, and the
 only thing a client can upload is one annotation JSON of bounded size, checked field by
-field before it reaches :class:`~privbench.review.store.ReviewStore`.
+field before it reaches :class:`~privbench.review_store.ReviewStore`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from privbench.review.access import CONTENT_SECURITY_POLICY, OneTimeCode, requir
 from privbench.review.bodies import parse_json, read_body, valid_name
 from privbench.review.rating_routes import rating_router
 from privbench.review.shortcuts import SHORTCUTS
-from privbench.review.store import ReviewStore, SavedAnnotation, StaleVersion
+from privbench.review_store import ReviewStore, SavedAnnotation, StaleVersion
 from privbench.runtime.errors import UsageError
 from privbench.suites.spatialtrust.annotation import CATEGORIES, REVIEW_STATUSES
 from privbench.suites.spatialtrust.dataset import load_spatialtrust

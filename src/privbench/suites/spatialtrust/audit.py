@@ -45,7 +45,7 @@ from typing import Literal, TypedDict, TypeGuard
 
 import numpy as np
 
-from privbench.audit.numbers import describe, percent
+from privbench.distribution import describe, percent
 from privbench.suites.spatialtrust.baseline import (
     NONE_KEY,
     Choice,
