@@ -11,20 +11,22 @@ from collections.abc import Mapping
 
 from rich.console import RenderableType
 
-from privbench.suites.priviq import audit_tables as priviq_audit_tables
-from privbench.suites.spatialtrust import audit_tables as spatial_audit_tables
+from privbench import registry
+from privbench.runtime.cross_run import DatasetAudit
+
+
+def _audit_of(document: Mapping[str, object]) -> DatasetAudit:
+    audit = registry.get(str(document["benchmark"])).cross_run.audit
+    if audit is None:
+        raise ValueError(f"{document['benchmark']}: a benchmark without an audit")
+    return audit
 
 
 def audit_tables(document: Mapping[str, object]) -> list[RenderableType]:
     """The tables of one audit document, as its benchmark lays them out."""
-    if document["benchmark"] == "priviq":
-        return priviq_audit_tables.audit_tables(document)
-    return spatial_audit_tables.audit_tables(document)
+    return _audit_of(document).tables(document)
 
 
 def summary_lines(document: Mapping[str, object]) -> list[str]:
     """One-line figures that need no table, then the directory audited."""
-    lines = []
-    if document["benchmark"] == "priviq":
-        lines = priviq_audit_tables.summary_lines(document)
-    return [*lines, f"directory: {document['directory']}"]
+    return [*_audit_of(document).summary(document), f"directory: {document['directory']}"]

@@ -77,7 +77,7 @@ from privbench.report.ablation import (
     run_identity,
     strategy_labels,
 )
-from privbench.report.baselines import priviq_empty_answer, spatial_trivial
+from privbench.report.baselines import reference_row
 from privbench.report.samples import (
     PRIVIQ_WIDTH,
     SPATIAL_WIDTH,
@@ -1166,7 +1166,7 @@ def write_report(
         sections = []
         for index, group in enumerate(groups):
             baseline, reason = (
-                priviq_empty_answer(group.data, group.dataset_hash, group.common_items)
+                reference_row("priviq", group.data, group.dataset_hash, group.common_items)
                 if group.known
                 else (None, None)
             )
@@ -1218,7 +1218,7 @@ def write_report(
         mine: UserRows = []
         for index, group in enumerate(groups):
             baseline, reason = (
-                spatial_trivial(group.data, group.dataset_hash, group.common_items)
+                reference_row("spatialtrust", group.data, group.dataset_hash, group.common_items)
                 if group.known
                 else (None, None)
             )

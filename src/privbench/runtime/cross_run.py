@@ -1,0 +1,159 @@
+"""What the cross-run layers need from a benchmark: the part of the Suite interface that the
+audit, ``validate``, the report and the review app read.
+
+Why a separate record: these layers (:mod:`privbench.audit`, :mod:`privbench.validation`,
+:mod:`privbench.report`, :mod:`privbench.review`) sit above the suites and must work for
+every registered benchmark without importing one. Each benchmark fills a :class:`CrossRun`
+in its ``suite.py`` (plain values and callables, nothing above :mod:`privbench.runtime`),
+and the generic code reads it through :mod:`privbench.registry`. A hook a benchmark does
+not have is None, and the generic code then leaves that part out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from inspect_ai.log import EvalLog
+from rich.console import RenderableType
+
+from privbench.runtime.errors import Problem
+from privbench.runtime.record import ReportedVersions
+
+Row = Mapping[str, object]
+"""One row of a long table, as pandas takes it (a column per key)."""
+AuditDocument = Mapping[str, object]
+"""An audit document as ``privbench audit --json`` prints it; ``benchmark`` names its suite."""
+
+
+def _no_lines(document: AuditDocument) -> list[str]:
+    """A benchmark whose audit has no one-line figures."""
+    return []
+
+
+@dataclass(frozen=True)
+class DatasetAudit:
+    """``privbench audit`` of one benchmark's data directory (``docs/audit.md``)."""
+
+    audit: Callable[[Path, bool], dict[str, object]]
+    """The audit document of a directory; the flag asks for the OCR figures (a benchmark
+    without images of text ignores it). Bad data raises one line."""
+    tables: Callable[[AuditDocument], list[RenderableType]]
+    """The terminal tables of a document :attr:`audit` wrote."""
+    summary: Callable[[AuditDocument], list[str]] = _no_lines
+    """Figures that need no table, one line each (the directory line is added by the caller)."""
+
+
+@dataclass(frozen=True)
+class ReferenceRow:
+    """A report row of what a model gets for knowing nothing (the trivial baseline of a
+    multiple-choice benchmark, the judge's grade of an empty answer).
+
+    Shown beside the runs only when their data directory still holds the content they
+    were scored on (the report checks the content hash first).
+    """
+
+    what: str
+    """How the report's note names it (``The trivial baseline``)."""
+    compute: Callable[[Path, Collection[str]], dict[str, object] | None]
+    """The row over exactly these item ids of the directory; None when none of them is
+    there. Bad data raises (the report turns it into a note)."""
+    missing: str = "no item these runs answered is in"
+    """The note's words when :attr:`compute` found none of the ids (the directory follows)."""
+
+
+@dataclass(frozen=True)
+class ReviewImage:
+    """One capture of a dataset as the annotation review app shows it."""
+
+    id: str
+    path: Path
+    """The capture, resolved when the app started (inside the dataset's folder)."""
+    source: Path
+    """The capture as the record names it, resolved again at every request."""
+    width: int
+    height: int
+    status: str | None
+    """The record's own annotation status (None: the record has none)."""
+    annotators: tuple[str, ...]
+    factors: tuple[dict[str, object], ...]
+    """The record's annotation elements: the draft a reviewer starts from."""
+
+
+@dataclass(frozen=True)
+class AnnotationReview:
+    """What the review web app needs of a benchmark whose images people annotate."""
+
+    categories: tuple[str, ...]
+    """The category an annotated element may have."""
+    statuses: tuple[str, ...]
+    """A record's review statuses, ``draft`` (nobody reviewed it) first."""
+    images: Callable[[Path], Sequence[ReviewImage]]
+    """The dataset's captures with their drafted annotations (raises one line on bad data)."""
+    made_with: str
+    """The command that makes such a dataset (for the error on a directory that is none)."""
+
+
+def number_or_nan(value: object) -> float:
+    """A logged score as a float; NaN for anything that is not a number (unscored)."""
+    return (
+        float(value) if isinstance(value, int | float) and not isinstance(value, bool) else math.nan
+    )
+
+
+@dataclass
+class RunCounts:
+    """What one run's log counts, for the runs table (``privbench show runs``, the report).
+
+    Each benchmark fills it from its own score records (:attr:`CrossRun.run_counts`)."""
+
+    unscored: int = 0
+    """Judgments (or questions) left without a score."""
+    parse_failures: int = 0
+    """Unreadable judge replies or model answers, whichever the benchmark parses."""
+    unreadable_judge: int = 0
+    unreadable_answers: int | None = None
+    """Model answers that did not parse (None: the benchmark does not parse answers)."""
+    judge_runs: int = 0
+    """The most judge runs of one item (``--judge-runs``)."""
+    reasks: int = 0
+    unverified: int = 0
+    failed_questions: dict[str, int] = field(default_factory=dict)
+    """Parse failures by question id."""
+    judges: set[str] = field(default_factory=set)
+    versions: ReportedVersions = field(default_factory=ReportedVersions)
+    prompt_hash: str = ""
+    pipeline: dict[str, object] | None = None
+    """The multi-stage strategy's counters (None: no staged run)."""
+    pipeline_warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RunReading:
+    """How the cross-run tables read one of the benchmark's logs."""
+
+    item_rows: Callable[[EvalLog, str], list[Row]]
+    """The long table's rows of a log under its run label (one per graded unit)."""
+    counts: Callable[[EvalLog], RunCounts]
+    """The log's counts for the runs table."""
+
+
+@dataclass(frozen=True)
+class CrossRun:
+    """A benchmark's hooks for the layers that work across runs and datasets."""
+
+    reading: RunReading | None = None
+    """How its logs become rows of the cross-run tables (None: its runs are not read)."""
+    describe: Callable[[Path], tuple[list[Problem], str]] | None = None
+    """``privbench validate``: every problem of a data directory and what it holds, in one
+    line (None: the directory's items are only counted)."""
+    audit: DatasetAudit | None = None
+    reference_row: ReferenceRow | None = None
+    strategies: tuple[str, ...] = ()
+    """The ways a model may be run on the benchmark (the report's ablation rows), the
+    baseline first; empty when there is one way."""
+    annotation_review: AnnotationReview | None = None
+    """Attached by :mod:`privbench.registry` from the benchmark's dataset tooling."""
+

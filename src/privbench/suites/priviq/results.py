@@ -1,0 +1,93 @@
+"""A Priv-IQ log as rows of the cross-run tables (:mod:`privbench.analysis.runs`).
+
+Why here: what a graded sample holds (competencies, the judge's runs and replies) is
+Priv-IQ's; the generic reader calls :data:`READING` for every Priv-IQ log it is given.
+Rows: one per (run, item, epoch): ``score`` (0–1, NaN when unscored), ``competencies``,
+``combination``, question, reference, answer, judge reply, image.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from inspect_ai.log import EvalLog
+from inspect_ai.model import ChatMessage, ContentText
+
+from privbench.runtime.cross_run import Row, RunCounts, RunReading
+from privbench.runtime.record import PRIVIQ_SCORER, PrivIQSampleRecord, PrivIQScoreRecord
+from privbench.suites.priviq.competencies import COMPETENCIES, combination_label
+
+
+def _input_text(messages: Sequence[ChatMessage]) -> str:
+    texts = []
+    for message in messages:
+        content = message.content
+        if isinstance(content, str):
+            texts.append(content)
+        else:
+            texts += [part.text for part in content if isinstance(part, ContentText)]
+    return "\n".join(texts)
+
+
+def item_rows(log: EvalLog, label: str) -> list[Row]:
+    """One row per (item, judge run) of a graded log."""
+    rows: list[Row] = []
+    for sample in log.samples or []:
+        score = (sample.scores or {}).get(PRIVIQ_SCORER)
+        if score is None:
+            continue
+        record = PrivIQScoreRecord.from_score(score)
+        about = PrivIQSampleRecord.from_metadata(sample.metadata)
+        codes = tuple(code for code in COMPETENCIES if code in about.competencies)
+        per_run = record.runs is not None
+        common = {
+            "run": label,
+            "item": str(sample.id),
+            "competencies": codes,
+            "combination": combination_label(codes),
+            "question": sample.input
+            if isinstance(sample.input, str)
+            else _input_text(sample.input),
+            "reference": sample.target
+            if isinstance(sample.target, str)
+            else " / ".join(sample.target),
+            "answer": score.answer or "",
+            "no_answer": record.no_answer,
+            "image": about.image,
+        }
+        for index, run in enumerate(record.judge_runs()):
+            rows.append(
+                {
+                    **common,
+                    "epoch": index + 1 if per_run else sample.epoch,
+                    "score": math.nan if run.score is None else run.score,
+                    "judge_reply": run.last_reply,
+                }
+            )
+    return rows
+
+
+def run_counts(log: EvalLog) -> RunCounts:
+    """Unscored judgments, unreadable judge replies, judge runs, versions of a log."""
+    counts = RunCounts()
+    for sample in log.samples or []:
+        for name, score in (sample.scores or {}).items():
+            if name != PRIVIQ_SCORER:
+                continue
+            record = PrivIQScoreRecord.from_score(score)
+            counts.versions.add(record)
+            runs = record.judge_runs()
+            counts.judge_runs = max(counts.judge_runs, len(runs))
+            counts.unverified += record.unverified_runs
+            counts.unscored += sum(1 for run in runs if run.score is None)
+            counts.parse_failures += sum(run.unreadable_replies for run in runs)
+            counts.unreadable_judge += sum(run.unreadable_replies for run in runs)
+            if "prompt_hash" in record.model_fields_set:
+                counts.prompt_hash = record.prompt_hash
+            if record.judge:
+                counts.judges.add(record.judge)
+    return counts
+
+
+READING = RunReading(item_rows=item_rows, counts=run_counts)
