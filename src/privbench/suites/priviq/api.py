@@ -209,35 +209,56 @@ def write_answers(log: EvalLog, graded: PrivIQLog, out_dir: Path, model: str) ->
 
 
 def finish_priviq(
-    log: EvalLog, model_name: str | None = None, out_dir: Path | None = None
+    log: EvalLog,
+    model_name: str | None = None,
+    out_dir: Path | None = None,
+    *,
+    extra_ids: dict[str, list[str]] | None = None,
+    prices: Prices | None = None,
+    compare_published: bool = False,
 ) -> PrivIQRun:
     """Scores and exports of a Priv-IQ log, complete, partial or interrupted.
 
     ``model_name``: a label to show instead of the run's own (:meth:`RunIdentity.label`).
-    A run that asked the model also exports its answers (``results.json``).
+    A run that asked the model also exports its answers (``results.json``). The run is
+    built once, with everything it shows (``prices``: what its cost is given in).
     """
     identity = RunIdentity.from_log(log)
     model, with_answers = identity.label(model_name), identity.is_eval
     graded = priviq_log(log)
     scores = priviq_scores(graded.grades, _expected_combinations(log))
-    run = PrivIQRun(model, log, graded, scores)
-    run.release = release_evidence(
+    release = release_evidence(
         {grade.id: grade.competencies for grade in graded.grades},
         identity.data,
         identity.dataset_hash,
     )
+    part_of = 0
     if identity.limit is not None:  # a part of data that may look like the release
-        run.release, run.part_of = whole_data_evidence(run.release, identity.data)
+        release, part_of = whole_data_evidence(release, identity.data)
+    exports: dict[str, str] = {}
+    export_error = None
     if out_dir is not None and graded.grades:
         try:
-            run.exports = write_exports(
+            exports = write_exports(
                 scores, graded, model=model, out_dir=out_dir, dataset_hash=identity.dataset_hash
             )
             if with_answers:
-                run.exports["answers"] = str(write_answers(log, graded, out_dir, model))
+                exports["answers"] = str(write_answers(log, graded, out_dir, model))
         except ExportError as error:  # shown after the tables: the scores are not lost
-            run.export_error = export_failure(error, run.log_location)
-    return run
+            export_error = export_failure(error, str(log.location))
+    return PrivIQRun(
+        model,
+        log,
+        graded,
+        scores,
+        exports=exports,
+        extra_ids=extra_ids or {},
+        export_error=export_error,
+        release=release,
+        compare_published=compare_published,
+        prices=prices or Prices(),
+        part_of=part_of,
+    )
 
 
 def grade_priviq(
@@ -251,6 +272,7 @@ def grade_priviq(
     explain: bool = False,
     label: str | None = None,
     reuse_unverified: bool = False,
+    prices: Prices | None = None,
 ) -> PrivIQRun:
     """Grade a ``results.json`` against a Priv-IQ directory (the reference evaluator's job).
 
@@ -306,9 +328,7 @@ def grade_priviq(
     # samples beyond the judge's connections wait at its connection limit, so a freed
     # connection is reused at once instead of after the next sample's setup
     log = run_task(task, NO_MODEL, options, to_send > 0, 2 * options.judge_connections)
-    run = finish_priviq(log, label, exports_dir)
-    run.extra_ids = extra_ids
-    return run
+    return finish_priviq(log, label, exports_dir, extra_ids=extra_ids, prices=prices)
 
 
 def eval_priviq(
@@ -321,6 +341,7 @@ def eval_priviq(
     options: RunOptions | None = None,
     explain: bool = False,
     label: str | None = None,
+    prices: Prices | None = None,
 ) -> PrivIQRun:
     """Answer each item once with ``model`` and grade the answer ``judge_runs`` times.
 
@@ -341,7 +362,7 @@ def eval_priviq(
     )
     label_task(task, label)
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
-    return finish_priviq(log, label or model, exports_dir)
+    return finish_priviq(log, label or model, exports_dir, prices=prices)
 
 
 def resume_priviq(
@@ -350,6 +371,7 @@ def resume_priviq(
     model_name: str | None = None,
     out_dir: str | Path | None = None,
     options: RunOptions | None = None,
+    prices: Prices | None = None,
 ) -> PrivIQRun:
     """Continue an interrupted or failed Priv-IQ eval or grade run from its log."""
     options = options or RunOptions()
@@ -358,11 +380,15 @@ def resume_priviq(
     identity = RunIdentity.from_log(final)
     if exports_dir is None and not identity.is_eval:
         exports_dir = Path(identity.predictions or ".").parent
-    return finish_priviq(final, model_name, exports_dir)
+    return finish_priviq(final, model_name, exports_dir, prices=prices)
 
 
 def read_priviq_log(
-    log: str | Path, *, model: str | None = None, out_dir: str | Path | None = None
+    log: str | Path,
+    *,
+    model: str | None = None,
+    out_dir: str | Path | None = None,
+    compare_published: bool = False,
 ) -> PrivIQRun:
     """Scores (and, with ``out_dir``, exports) of an existing Priv-IQ inspect log.
 
@@ -371,4 +397,4 @@ def read_priviq_log(
     """
     exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
     header = read_eval_log(str(log), header_only=True)
-    return finish_priviq(header, model, exports_dir)
+    return finish_priviq(header, model, exports_dir, compare_published=compare_published)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -158,12 +158,16 @@ def finish_spatialtrust(
     overwrite: bool = False,
     box_format: str | None = None,
     refuse_existing: bool = False,
+    prices: Prices | None = None,
+    compare_published: bool = False,
 ) -> SpatialTrustRun:
     """Scores, the box-convention check and exports of a finished (or stopped) run.
 
     ``model_name``: a label to show instead of the run's own (:meth:`RunIdentity.label`).
     ``box_format``: read the log's answers again in this convention (no model call).
     ``refuse_existing``: stop on existing exports instead of writing beside them.
+    The run is built with everything it shows; the exports (written from its ``--json``
+    document as logged) come back in a copy of it.
     """
     identity = RunIdentity.from_log(log)
     model, strategy = identity.label(model_name), identity.strategy_name
@@ -178,27 +182,41 @@ def finish_spatialtrust(
             )
         log, regraded_from = regraded_log(log, items, box_format), made_with
     logged = spatialtrust_log(log)
-    run = SpatialTrustRun(
-        model, log, strategy, logged, spatial_scores(logged.items), extra_ids or {}
-    )
-    run.box_format, run.regraded_from = box_format or made_with, regraded_from
+    read_as = box_format or made_with
+    box_check = None
     if items is not None and logged.items:
         answers = [a for s in full_samples(log) if (a := logged_answer(s)) is not None]
         if answers:
-            run.box_check = convention_check(answers, items, run.box_format)
-    if out_dir is not None and logged.items:  # what completed, even if the run did not
-        try:
-            run.exports = write_spatial_exports(
-                run.json(),
-                run.scores,
-                logged,
-                out_dir,
-                overwrite=overwrite,
-                refuse_existing=refuse_existing,
-            )
-        except ExportError as error:  # shown after the tables: the scores are not lost
-            run.export_error = export_failure(error, run.log_location)
-    return run
+            box_check = convention_check(answers, items, read_as)
+    run = SpatialTrustRun(
+        model,
+        log,
+        strategy,
+        logged,
+        spatial_scores(logged.items),
+        extra_ids or {},
+        box_format=read_as,
+        box_check=box_check,
+        regraded_from=regraded_from,
+        compare_published=compare_published,
+        prices=prices or Prices(),
+    )
+    if out_dir is None or not logged.items:
+        return run
+    # the summary file holds the run as logged: no paper rows, the price table's prices
+    as_logged = replace(run, compare_published=False, prices=Prices())
+    try:  # what completed, even if the run did not
+        exports = write_spatial_exports(
+            as_logged.json(),
+            run.scores,
+            logged,
+            out_dir,
+            overwrite=overwrite,
+            refuse_existing=refuse_existing,
+        )
+    except ExportError as error:  # shown after the tables: the scores are not lost
+        return replace(run, export_error=export_failure(error, run.log_location))
+    return replace(run, exports=exports)
 
 
 def _check_reviewed(directory: Path, items: list[SpatialItem], allow_drafts: bool) -> None:
@@ -222,6 +240,8 @@ def eval_spatialtrust(
     overwrite: bool = False,
     allow_drafts: bool = False,
     label: str | None = None,
+    prices: Prices | None = None,
+    compare_published: bool = False,
 ) -> SpatialTrustRun:
     """Answer every capture with ``model`` using ``strategy`` and score the answers.
 
@@ -252,7 +272,14 @@ def eval_spatialtrust(
     )
     label_task(task, label)
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
-    return finish_spatialtrust(log, label or model, out_dir=out, overwrite=overwrite)
+    return finish_spatialtrust(
+        log,
+        label or model,
+        out_dir=out,
+        overwrite=overwrite,
+        prices=prices,
+        compare_published=compare_published,
+    )
 
 
 def grade_spatialtrust(
@@ -266,6 +293,8 @@ def grade_spatialtrust(
     overwrite: bool = False,
     allow_drafts: bool = False,
     label: str | None = None,
+    prices: Prices | None = None,
+    compare_published: bool = False,
 ) -> SpatialTrustRun:
     """Score ``preds.jsonl`` (boxes in ``box_format``) against a SpatialTrust directory.
 
@@ -305,7 +334,15 @@ def grade_spatialtrust(
     # twice that keeps a freed connection busy (see bench/judge_throughput.py)
     log = run_task(task, NO_MODEL, options, True, options.judge_connections)
     extra = {str(predictions): loaded.extra_ids} if loaded.extra_ids else {}
-    return finish_spatialtrust(log, label, out_dir=out, extra_ids=extra, overwrite=overwrite)
+    return finish_spatialtrust(
+        log,
+        label,
+        out_dir=out,
+        extra_ids=extra,
+        overwrite=overwrite,
+        prices=prices,
+        compare_published=compare_published,
+    )
 
 
 INSPECT_TASKS = ("spatialtrust", "spatialtrust_grade")
@@ -318,12 +355,21 @@ def resume_spatialtrust(
     out_dir: str | Path | None = None,
     options: RunOptions | None = None,
     overwrite: bool = False,
+    prices: Prices | None = None,
+    compare_published: bool = False,
 ) -> SpatialTrustRun:
     """Continue an interrupted or failed SpatialTrust eval or grade run from its log."""
     options = options or RunOptions()
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
     final = resume_task(log, INSPECT_TASKS, options, options.judge_connections)
-    return finish_spatialtrust(final, model_name, out_dir=out, overwrite=overwrite)
+    return finish_spatialtrust(
+        final,
+        model_name,
+        out_dir=out,
+        overwrite=overwrite,
+        prices=prices,
+        compare_published=compare_published,
+    )
 
 
 def read_spatialtrust_log(
@@ -333,6 +379,7 @@ def read_spatialtrust_log(
     out_dir: str | Path | None = None,
     box_format: str | None = None,
     overwrite: bool = False,
+    compare_published: bool = False,
 ) -> SpatialTrustRun:
     """Scores (and, with ``out_dir``, exports) of an existing SpatialTrust inspect log.
 
@@ -348,4 +395,5 @@ def read_spatialtrust_log(
         box_format=box_format,
         overwrite=overwrite,
         refuse_existing=True,
+        compare_published=compare_published,
     )

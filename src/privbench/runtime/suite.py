@@ -1,0 +1,197 @@
+"""The Suite interface: what a privacy benchmark declares so that generic code can run it.
+
+Why a value and not a base class: a benchmark is a handful of facts (its name, paper,
+licence, the inspect tasks it writes, where its data lives) and hooks (load, validate,
+eval, grade, resume, read a log, plan a dry run). Declaring them as one frozen
+:class:`Suite` in ``privbench/suites/<name>/suite.py`` keeps the benchmark in its own
+folder, and lets the command line, the report and the analysis go through
+:mod:`privbench.registry` without naming a benchmark. Every hook is a plain callable
+taking one request object, so a suite declares itself without importing anything above
+:mod:`privbench.runtime`, and a new option of one benchmark is a new key in its
+``settings`` rather than a new parameter everywhere.
+
+Hooks that live above the suites (the dataset generators of :mod:`privbench.tooling`)
+are attached by :mod:`privbench.registry`, which pairs each suite with its tooling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from privbench.runtime.cost.plan import CallPlan, Prices
+from privbench.runtime.errors import Problem
+from privbench.runtime.running import BenchmarkRun, RunOptions
+
+RunKind = Literal["eval", "grade"]
+"""The two ways a benchmark is run: the model answers (``eval``), or its answers made
+elsewhere are graded (``grade``)."""
+
+SettingValue = str | int | float | bool | Path | None
+Settings = Mapping[str, SettingValue]
+"""A benchmark's own options by name (SpatialTrust's ``strategy``, ``box_format``;
+Priv-IQ's ``explain``, ``grades``): what only that benchmark reads."""
+
+
+def _no_settings() -> dict[str, SettingValue]:
+    return {}
+
+
+def text_setting(settings: Settings, name: str, default: str) -> str:
+    """A text option of a benchmark (``default`` when absent or None)."""
+    value = settings.get(name)
+    return default if value is None else str(value)
+
+
+def optional_text_setting(settings: Settings, name: str) -> str | None:
+    value = settings.get(name)
+    return None if value is None else str(value)
+
+
+def flag_setting(settings: Settings, name: str) -> bool:
+    """An on/off option of a benchmark (off when absent)."""
+    return bool(settings.get(name))
+
+
+def count_setting(settings: Settings, name: str, default: int = 0) -> int:
+    value = settings.get(name)
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def path_setting(settings: Settings, name: str) -> Path | None:
+    value = settings.get(name)
+    return None if value is None else Path(str(value))
+
+
+@dataclass(frozen=True)
+class EvalRequest:
+    """Run ``model`` on the benchmark's data and grade its answers."""
+
+    data: Path | None
+    """The data directory (None: the suite's default)."""
+    model: str
+    options: RunOptions
+    limit: int | None = None
+    out: Path | None = None
+    label: str | None = None
+    model_connections: int | None = None
+    prices: Prices = field(default_factory=Prices)
+    compare_published: bool = False
+    settings: Settings = field(default_factory=_no_settings)
+
+
+@dataclass(frozen=True)
+class GradeRequest:
+    """Grade answers a model produced elsewhere (``predictions``)."""
+
+    data: Path | None
+    predictions: Path
+    options: RunOptions
+    out: Path | None = None
+    label: str | None = None
+    model_name: str | None = None
+    prices: Prices = field(default_factory=Prices)
+    compare_published: bool = False
+    settings: Settings = field(default_factory=_no_settings)
+
+
+@dataclass(frozen=True)
+class ResumeRequest:
+    """Continue an interrupted eval or grade run from its inspect log."""
+
+    log: Path
+    options: RunOptions
+    out: Path | None = None
+    model_name: str | None = None
+    prices: Prices = field(default_factory=Prices)
+    compare_published: bool = False
+    settings: Settings = field(default_factory=_no_settings)
+
+
+@dataclass(frozen=True)
+class ReadRequest:
+    """Scores (and, with ``out``, exports) of a finished log; no model or judge call."""
+
+    log: Path
+    model: str | None = None
+    out: Path | None = None
+    compare_published: bool = False
+    settings: Settings = field(default_factory=_no_settings)
+
+
+@dataclass(frozen=True)
+class GenerateRequest:
+    """Write a generated suite of ``n`` items from ``seed`` into ``out``."""
+
+    n: int
+    seed: int
+    out: Path
+    force: bool = False
+    settings: Settings = field(default_factory=_no_settings)
+
+
+@dataclass(frozen=True)
+class DownloadRequest:
+    """Fetch the benchmark's public release (``url``: None for the pinned address)."""
+
+    directory: Path | None
+    url: str | None = None
+    force: bool = False
+
+
+def _no_checks(kind: RunKind, settings: Settings) -> None:
+    """A benchmark without options of its own has nothing to check."""
+
+
+@dataclass(frozen=True)
+class Suite:
+    """One privacy benchmark: its facts and hooks (see the module docstring for why).
+
+    Generic code reaches suites through :mod:`privbench.registry` only.
+    """
+
+    name: str
+    """The command-line and log name (``priviq``)."""
+    title: str
+    """The name people read (``Priv-IQ``)."""
+    citation: str
+    """The paper the benchmark comes from."""
+    licence: str
+    """The licence of the data privbench ships for it (and what is known of the release's)."""
+    inspect_tasks: tuple[str, ...]
+    """The inspect tasks whose logs it writes: the eval task first, then the grade task."""
+    default_data_dir: Path
+    """The data used when a command is given none (the generated suite shipped inside)."""
+    dataset_file: str
+    """The file in a data directory that lists the items (``priv-IQ.json``)."""
+    load: Callable[[Path], Sequence[object]]
+    """The items of a data directory (raises a one-line error on bad data)."""
+    validate: Callable[[Path], tuple[Sequence[object], list[Problem]]]
+    """The items and every problem of a data directory (never raises on bad data)."""
+    eval: Callable[[EvalRequest], BenchmarkRun]
+    grade: Callable[[GradeRequest], BenchmarkRun]
+    resume: Callable[[ResumeRequest], BenchmarkRun]
+    read_log: Callable[[ReadRequest], BenchmarkRun]
+    eval_plan: Callable[[EvalRequest], CallPlan]
+    """The calls, tokens and cost an eval would send (``--dry-run``): nothing is sent."""
+    grade_plan: Callable[[GradeRequest], CallPlan]
+    resume_plan: Callable[[Path, RunOptions], CallPlan]
+    check_settings: Callable[[RunKind, Settings], None] = _no_checks
+    """Reject the benchmark's own options before anything else is read (one line)."""
+    resolve_data: Callable[[Path], tuple[Path, str | None]] | None = None
+    """A name given as ``--data`` that stands for a directory (``--data priviq``: the
+    downloaded release), with a note for stderr; None: paths are taken as they are."""
+    download: Callable[[DownloadRequest], list[str]] | None = None
+    """Fetch the public release; returns the lines to print. None: nothing to download."""
+    generate: Callable[[GenerateRequest], Path] | None = None
+    """Write a generated suite (attached by :mod:`privbench.registry` from the tooling)."""
+
+    @property
+    def eval_task(self) -> str:
+        return self.inspect_tasks[0]
+
+    def writes(self, task_name: str) -> bool:
+        """Whether a log of ``task_name`` (``priviq``, ``privbench/priviq_grade``) is ours."""
+        return task_name.removeprefix("privbench/") in self.inspect_tasks

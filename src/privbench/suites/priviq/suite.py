@@ -1,0 +1,133 @@
+"""Priv-IQ declared as a :class:`~privbench.runtime.suite.Suite`: what generic code runs.
+
+Each hook turns a request into a call of :mod:`privbench.suites.priviq.api` or
+:mod:`privbench.suites.priviq.plan` with Priv-IQ's own options (``explain``, ``grades``,
+``reuse_unverified_grades``) read from the request's settings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from privbench.runtime.cost.plan import CallPlan
+from privbench.runtime.errors import UsageError
+from privbench.runtime.suite import (
+    DownloadRequest,
+    EvalRequest,
+    GradeRequest,
+    ReadRequest,
+    ResumeRequest,
+    Suite,
+    flag_setting,
+    path_setting,
+)
+from privbench.suites.priviq import plan
+from privbench.suites.priviq.api import (
+    INSPECT_TASKS,
+    PrivIQRun,
+    eval_priviq,
+    grade_priviq,
+    read_priviq_log,
+    resume_priviq,
+)
+from privbench.suites.priviq.dataset import DATASET_FILE, load_priviq, validate_priviq
+from privbench.suites.priviq.release import DEFAULT_URL, download_priviq, resolve_data
+from privbench.suites.priviq.task import default_data_dir
+
+CITATION = (
+    "Shahriar, S.; Dara, R. Priv-IQ: A Benchmark and Comparative Evaluation of Large "
+    "Multimodal Models on Privacy Competencies. 2025."
+)
+
+
+def _eval(request: EvalRequest) -> PrivIQRun:
+    return eval_priviq(
+        request.data,
+        request.model,
+        limit=request.limit,
+        out_dir=request.out,
+        model_connections=request.model_connections,
+        options=request.options,
+        explain=flag_setting(request.settings, "explain"),
+        label=request.label,
+        prices=request.prices,
+    )
+
+
+def _grade(request: GradeRequest) -> PrivIQRun:
+    return grade_priviq(
+        request.data or default_data_dir(),
+        request.predictions,
+        grades=path_setting(request.settings, "grades"),
+        model_name=request.model_name,
+        out_dir=request.out,
+        options=request.options,
+        explain=flag_setting(request.settings, "explain"),
+        label=request.label,
+        reuse_unverified=flag_setting(request.settings, "reuse_unverified_grades"),
+        prices=request.prices,
+    )
+
+
+def _resume(request: ResumeRequest) -> PrivIQRun:
+    return resume_priviq(
+        request.log,
+        model_name=request.model_name,
+        out_dir=request.out,
+        options=request.options,
+        prices=request.prices,
+    )
+
+
+def _read_log(request: ReadRequest) -> PrivIQRun:
+    if request.settings.get("box_format") is not None:
+        raise UsageError(f"--box-format: only for SpatialTrust logs ({request.log} is Priv-IQ)")
+    return read_priviq_log(
+        request.log,
+        model=request.model,
+        out_dir=request.out,
+        compare_published=request.compare_published,
+    )
+
+
+def _eval_plan(request: EvalRequest) -> CallPlan:
+    return plan.eval_plan(request.data, request.model, request.options, limit=request.limit)
+
+
+def _grade_plan(request: GradeRequest) -> CallPlan:
+    grades = path_setting(request.settings, "grades")
+    return plan.grade_plan(request.data, request.predictions, request.options, grades=grades)
+
+
+def _download(request: DownloadRequest) -> list[str]:
+    release = download_priviq(request.directory, request.url or DEFAULT_URL, force=request.force)
+    return release.lines()
+
+
+def _load(directory: Path) -> list[object]:
+    return list(load_priviq(directory))
+
+
+SUITE = Suite(
+    name="priviq",
+    title="Priv-IQ",
+    citation=CITATION,
+    licence=(
+        "MIT (the generated suite shipped with privbench); the public release keeps its "
+        "authors' terms"
+    ),
+    inspect_tasks=INSPECT_TASKS,
+    default_data_dir=default_data_dir(),
+    dataset_file=DATASET_FILE,
+    load=_load,
+    validate=validate_priviq,
+    eval=_eval,
+    grade=_grade,
+    resume=_resume,
+    read_log=_read_log,
+    eval_plan=_eval_plan,
+    grade_plan=_grade_plan,
+    resume_plan=plan.resume_plan,
+    resolve_data=resolve_data,
+    download=_download,
+)

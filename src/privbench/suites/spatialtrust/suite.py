@@ -1,0 +1,181 @@
+"""SpatialTrust declared as a :class:`~privbench.runtime.suite.Suite`.
+
+Each hook turns a request into a call of :mod:`privbench.suites.spatialtrust.api` or
+:mod:`privbench.suites.spatialtrust.plan` with SpatialTrust's own options (``strategy``,
+``box_format``, ``reask_unparsed``, ``overwrite``, ``allow_drafts``) read from the
+request's settings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from privbench.runtime.cost.plan import CallPlan
+from privbench.runtime.errors import UsageError
+from privbench.runtime.suite import (
+    EvalRequest,
+    GradeRequest,
+    ReadRequest,
+    ResumeRequest,
+    RunKind,
+    Settings,
+    Suite,
+    count_setting,
+    flag_setting,
+    optional_text_setting,
+    text_setting,
+)
+from privbench.suites.spatialtrust import plan
+from privbench.suites.spatialtrust.api import (
+    INSPECT_TASKS,
+    SpatialTrustRun,
+    eval_spatialtrust,
+    grade_spatialtrust,
+    read_spatialtrust_log,
+    resume_spatialtrust,
+)
+from privbench.suites.spatialtrust.boxes import get_convention
+from privbench.suites.spatialtrust.dataset import (
+    DATASET_FILE,
+    load_spatialtrust,
+    validate_spatialtrust,
+)
+from privbench.suites.spatialtrust.question_design import QUESTION_TYPES, QuestionTypes
+from privbench.suites.spatialtrust.solvers import STRATEGIES
+from privbench.suites.spatialtrust.task import default_data_dir
+
+CITATION = (
+    "Lu, J.; Huang, H.-W.; Wadhwa, S.; Hsu, Y. T.; Hwang, J.-N. SpatialTrust: A Benchmark "
+    "for Environmental Risk Recognition in Secure Authentication. arXiv:2608.29489, 2026."
+)
+
+
+def check_options(strategy: str, box_format: str) -> None:
+    """``--strategy`` and ``--box-format`` checked (one line naming the choices)."""
+    if strategy not in STRATEGIES:
+        raise UsageError(f"--strategy: choose from {', '.join(STRATEGIES)}, not '{strategy}'")
+    try:
+        get_convention(box_format)
+    except ValueError as error:
+        raise UsageError(f"--box-format: {error}") from None
+
+
+def question_types(text: str) -> QuestionTypes:
+    """``--question-types`` checked (one line naming the choices)."""
+    for types in QUESTION_TYPES:
+        if text == types:
+            return types
+    raise UsageError(f"--question-types: {' or '.join(QUESTION_TYPES)}, not '{text}'")
+
+
+def _check_settings(kind: RunKind, settings: Settings) -> None:
+    strategy = text_setting(settings, "strategy", "direct") if kind == "eval" else "direct"
+    check_options(strategy, text_setting(settings, "box_format", "xyxy"))
+
+
+def _eval(request: EvalRequest) -> SpatialTrustRun:
+    settings = request.settings
+    return eval_spatialtrust(
+        request.data,
+        request.model,
+        strategy=text_setting(settings, "strategy", "direct"),
+        box_format=text_setting(settings, "box_format", "xyxy"),
+        limit=request.limit,
+        model_connections=request.model_connections,
+        out_dir=request.out,
+        options=request.options,
+        reask_unparsed=count_setting(settings, "reask_unparsed"),
+        overwrite=flag_setting(settings, "overwrite"),
+        allow_drafts=flag_setting(settings, "allow_drafts"),
+        label=request.label,
+        prices=request.prices,
+        compare_published=request.compare_published,
+    )
+
+
+def _grade(request: GradeRequest) -> SpatialTrustRun:
+    settings = request.settings
+    return grade_spatialtrust(
+        request.data,
+        request.predictions,
+        model_name=request.model_name,
+        box_format=text_setting(settings, "box_format", "xyxy"),
+        out_dir=request.out,
+        options=request.options,
+        overwrite=flag_setting(settings, "overwrite"),
+        allow_drafts=flag_setting(settings, "allow_drafts"),
+        label=request.label,
+        prices=request.prices,
+        compare_published=request.compare_published,
+    )
+
+
+def _resume(request: ResumeRequest) -> SpatialTrustRun:
+    return resume_spatialtrust(
+        request.log,
+        model_name=request.model_name,
+        out_dir=request.out,
+        options=request.options,
+        overwrite=flag_setting(request.settings, "overwrite"),
+        prices=request.prices,
+        compare_published=request.compare_published,
+    )
+
+
+def _read_log(request: ReadRequest) -> SpatialTrustRun:
+    box_format = optional_text_setting(request.settings, "box_format")
+    if box_format is not None:
+        check_options("direct", box_format)
+    return read_spatialtrust_log(
+        request.log,
+        model=request.model,
+        out_dir=request.out,
+        box_format=box_format,
+        overwrite=flag_setting(request.settings, "overwrite"),
+        compare_published=request.compare_published,
+    )
+
+
+def _eval_plan(request: EvalRequest) -> CallPlan:
+    settings = request.settings
+    return plan.eval_plan(
+        request.data,
+        request.model,
+        request.options,
+        strategy=text_setting(settings, "strategy", "direct"),
+        box_format=text_setting(settings, "box_format", "xyxy"),
+        reask_unparsed=count_setting(settings, "reask_unparsed"),
+        limit=request.limit,
+    )
+
+
+def _grade_plan(request: GradeRequest) -> CallPlan:
+    box_format = text_setting(request.settings, "box_format", "xyxy")
+    return plan.grade_plan(
+        request.data, request.predictions, request.options, box_format=box_format
+    )
+
+
+def _load(directory: Path) -> list[object]:
+    return list(load_spatialtrust(directory))
+
+
+SUITE = Suite(
+    name="spatialtrust",
+    title="SpatialTrust",
+    citation=CITATION,
+    licence="MIT (the generated suite shipped with privbench)",
+    inspect_tasks=INSPECT_TASKS,
+    default_data_dir=default_data_dir(),
+    dataset_file=DATASET_FILE,
+    load=_load,
+    validate=validate_spatialtrust,
+    eval=_eval,
+    grade=_grade,
+    resume=_resume,
+    read_log=_read_log,
+    eval_plan=_eval_plan,
+    grade_plan=_grade_plan,
+    resume_plan=plan.resume_plan,
+    check_settings=_check_settings,
+)
