@@ -1600,10 +1600,9 @@ def demo(
             return
         for summary in check_suites():
             typer.echo(f"validate: {summary}")
-        result = run_demo(out, model=model, judge=judge, limit=limit)
-        result.priviq.prices = result.spatialtrust.prices = prices
-        _show(result.priviq, as_json=False)
-        _show(result.spatialtrust, as_json=False)
+        result = run_demo(out, model=model, judge=judge, limit=limit, prices=prices)
+        for run in result.runs.values():
+            _show(run, as_json=False)
         typer.echo(f"report: {result.report}")
 
     run_command(action)

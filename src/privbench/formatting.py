@@ -10,6 +10,11 @@ def fmt(value: float | None) -> str:
     return "–" if value is None else f"{value:.1f}"
 
 
+def grade(value: float | None) -> str:
+    """A 0–1 grade to two decimals; an en dash for none (as :func:`fmt`)."""
+    return "–" if value is None else f"{value:.2f}"
+
+
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """``count`` and ``noun`` in agreement: "1 image", "2 images" (``many``: an irregular
     plural)."""

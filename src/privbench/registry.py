@@ -21,6 +21,7 @@ from privbench.suites.priviq.suite import SUITE as PRIVIQ
 from privbench.suites.spatialtrust.suite import SUITE as SPATIALTRUST
 from privbench.suites.spatialtrust.suite import question_types
 from privbench.tooling.priviq_generator.suite import generate_priviq
+from privbench.tooling.spatialtrust_builder.review_images import ANNOTATION_REVIEW
 from privbench.tooling.spatialtrust_scenes.suite import generate_spatialtrust
 
 
@@ -39,7 +40,11 @@ SUITES: dict[str, Suite] = {
     suite.name: suite
     for suite in (
         replace(PRIVIQ, generate=_generate_priviq),
-        replace(SPATIALTRUST, generate=_generate_spatialtrust),
+        replace(
+            SPATIALTRUST,
+            generate=_generate_spatialtrust,
+            cross_run=replace(SPATIALTRUST.cross_run, annotation_review=ANNOTATION_REVIEW),
+        ),
     )
 }
 """The benchmarks by name, in the order commands list them."""

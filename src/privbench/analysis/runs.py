@@ -27,7 +27,6 @@ judge, start time) — never by a bare counter.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -167,8 +166,7 @@ def _headers(paths: Sequence[str | Path], notes: list[str]) -> list[_Candidate]:
     if not candidates:
         if skipped or foreign:
             raise UsageError(
-                f"none of the logs is a {_titles()} run: "
-                + ", ".join(str(p) for p in paths)
+                f"none of the logs is a {_titles()} run: " + ", ".join(str(p) for p in paths)
             )
         raise UsageError("no inspect logs found in " + ", ".join(str(p) for p in paths))
     return _in_run_order(candidates)

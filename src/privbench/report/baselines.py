@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from pathlib import Path
+
 from privbench import registry
 from privbench.dataset_identity import dataset_hash
 from privbench.runtime.errors import PrivbenchError
@@ -40,7 +41,9 @@ def _unavailable(directory: str, expected: str, what: str) -> str | None:
     return None
 
 
-def reference_row(benchmark: str, directory: str, expected_hash: str, ids: Collection[str]) -> Baseline:
+def reference_row(
+    benchmark: str, directory: str, expected_hash: str, ids: Collection[str]
+) -> Baseline:
     """The benchmark's reference row over ``ids`` (:class:`~privbench.runtime.cross_run.ReferenceRow`),
     or None and why it is left out (None, None: the benchmark has none)."""
     row = registry.get(benchmark).cross_run.reference_row

@@ -14,7 +14,6 @@ import math
 import os
 import stat
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import BinaryIO
@@ -56,6 +55,7 @@ def verdict_counts(review: AnnotationReview) -> tuple[str, ...]:
 def all_statuses(review: AnnotationReview) -> tuple[str, ...]:
     """Every status :func:`effective_status` gives."""
     return (*review.statuses, UNREADABLE)
+
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
@@ -99,7 +99,9 @@ def load_review_images(directory: Path, review: AnnotationReview) -> dict[str, R
     dataset's folder is never served (validation refuses it already).
     """
     root = directory.resolve()
-    return {image.id: image for image in review.images(directory) if image.path.is_relative_to(root)}
+    return {
+        image.id: image for image in review.images(directory) if image.path.is_relative_to(root)
+    }
 
 
 class InvalidAnnotation(ValueError):
@@ -415,9 +417,7 @@ def create_app(
             if record is None:  # saved for a record since removed from the dataset
                 continue
             for person, annotation in by_annotator.items():
-                counts = per_annotator.setdefault(
-                    person, dict.fromkeys(verdict_counts(review), 0)
-                )
+                counts = per_annotator.setdefault(person, dict.fromkeys(verdict_counts(review), 0))
                 counts[effective_status(record, annotation, review)] += 1
         return {
             "annotator": name,

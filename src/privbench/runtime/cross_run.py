@@ -141,11 +141,77 @@ class RunReading:
 
 
 @dataclass(frozen=True)
+class LogScores:
+    """One finished log's row of the benchmark's score table (what ``privbench show`` prints)."""
+
+    columns: dict[str, float | None]
+    """Column of :attr:`ScoreTable.columns` → percentage (None where nothing was scored)."""
+    n: int
+    """Items (or images) scored."""
+    judge: str | None
+    complete: bool
+    """Every item was scored."""
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """The benchmark's paper score table as the leaderboard lays it out."""
+
+    columns: tuple[str, ...]
+    """Its columns, the total last (Priv-IQ's Table 3: the competencies, ``Total``)."""
+    total: str
+    """The column runs are ranked by."""
+    unit: str
+    """What :attr:`LogScores.n` counts (``items``, ``images``)."""
+    scores: Callable[[EvalLog], LogScores]
+    """A log's row (its header with samples suffices)."""
+
+
+@dataclass(frozen=True)
+class DiffItem:
+    """One item of one run as ``privbench diff`` pairs it: its score, its parts, and the
+    grades shown beside its answer."""
+
+    id: str
+    score: float | None
+    """0–1; None when unscored."""
+    parts: dict[str, float | None]
+    """Group key (:attr:`DiffReading.groups`) → the item's score on it, for each group the
+    item belongs to (Priv-IQ: its competencies; SpatialTrust: the five questions)."""
+    grades: tuple[float | None, ...] = ()
+    """The grade of each judge run (0–1), where the benchmark has several."""
+    no_answer: bool = False
+
+
+@dataclass(frozen=True)
+class DiffReading:
+    """How ``privbench diff`` reads and shows one of the benchmark's runs."""
+
+    items: Callable[[EvalLog], tuple[dict[str, DiffItem], str, bool]]
+    """A log's items by id, its judge and whether every item was scored."""
+    groups: tuple[tuple[str, str], ...]
+    """(key in :attr:`DiffItem.parts`, display name) of the per-group differences."""
+    group_kind: str
+    """What a group is (``competency``, ``question``): the table's title and JSON key."""
+    grade_text: Callable[[DiffItem], str]
+    """An item's grades beside its answer in the terminal."""
+    item_record: Callable[[DiffItem], dict[str, object]]
+    """The benchmark's own keys of an item in ``--json`` (after ``answer`` and ``score``)."""
+    parts_key: str | None = None
+    """When set, a changed item lists its groups under this ``--json`` key (and in the
+    terminal after its id): the groups it belongs to are a property of the item."""
+
+
+@dataclass(frozen=True)
 class CrossRun:
     """A benchmark's hooks for the layers that work across runs and datasets."""
 
     reading: RunReading | None = None
     """How its logs become rows of the cross-run tables (None: its runs are not read)."""
+    score_table: ScoreTable | None = None
+    """The leaderboard's columns and a log's row (None: its runs are not on the board)."""
+    diff: DiffReading | None = None
+    """``privbench diff`` of two of its runs (None: its runs are not compared item by item)."""
     describe: Callable[[Path], tuple[list[Problem], str]] | None = None
     """``privbench validate``: every problem of a data directory and what it holds, in one
     line (None: the directory's items are only counted)."""
@@ -154,6 +220,7 @@ class CrossRun:
     strategies: tuple[str, ...] = ()
     """The ways a model may be run on the benchmark (the report's ablation rows), the
     baseline first; empty when there is one way."""
+    demo_exports: bool = False
+    """``privbench demo`` writes the run's exports (``DIR/<name>/``) beside the logs."""
     annotation_review: AnnotationReview | None = None
     """Attached by :mod:`privbench.registry` from the benchmark's dataset tooling."""
-

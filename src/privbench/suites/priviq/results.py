@@ -14,9 +14,21 @@ from collections.abc import Sequence
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ContentText
 
-from privbench.runtime.cross_run import Row, RunCounts, RunReading
+from privbench.formatting import grade
+from privbench.runtime.cross_run import (
+    DiffItem,
+    DiffReading,
+    LogScores,
+    Row,
+    RunCounts,
+    RunReading,
+    ScoreTable,
+)
 from privbench.runtime.record import PRIVIQ_SCORER, PrivIQSampleRecord, PrivIQScoreRecord
+from privbench.suites.priviq.aggregate import priviq_scores
 from privbench.suites.priviq.competencies import COMPETENCIES, combination_label
+from privbench.suites.priviq.log import priviq_log
+from privbench.suites.priviq.published import TOTAL
 
 
 def _input_text(messages: Sequence[ChatMessage]) -> str:
@@ -91,3 +103,57 @@ def run_counts(log: EvalLog) -> RunCounts:
 
 
 READING = RunReading(item_rows=item_rows, counts=run_counts)
+
+
+def log_scores(log: EvalLog) -> LogScores:
+    """Table 3's row of a log: per competency and the total (%), as ``show`` prints it."""
+    graded = priviq_log(log)
+    scores = priviq_scores(graded.grades)
+    columns: dict[str, float | None] = {
+        code: scores.competencies[code].score for code in COMPETENCIES
+    }
+    columns[TOTAL] = scores.overall.score
+    return LogScores(columns, scores.overall.n, graded.judge.judge, graded.complete)
+
+
+SCORE_TABLE = ScoreTable(
+    columns=(*COMPETENCIES, TOTAL), total=TOTAL, unit="items", scores=log_scores
+)
+
+
+def diff_items(log: EvalLog) -> tuple[dict[str, DiffItem], str, bool]:
+    """An item's score is the mean of its judge runs' grades (unscored when none was)."""
+    graded = priviq_log(log)
+    items = {}
+    for grades in graded.grades:
+        mean = grades.mean
+        items[grades.id] = DiffItem(
+            grades.id,
+            mean,
+            {code: mean for code in grades.competencies},
+            grades.runs,
+            grades.no_answer,
+        )
+    return items, graded.judge.judge, graded.complete
+
+
+def grade_text(item: DiffItem) -> str:
+    """The mean judge grade (0–1), and the runs' grades when several."""
+    if item.score is None:
+        return "unscored"
+    runs = f" ({', '.join(grade(g) for g in item.grades)})" if len(item.grades) > 1 else ""
+    return f"{item.score:.2f}{runs}"
+
+
+def diff_record(item: DiffItem) -> dict[str, object]:
+    return {"grades": list(item.grades), "no_answer": item.no_answer}
+
+
+DIFF = DiffReading(
+    items=diff_items,
+    groups=tuple((code, code) for code in COMPETENCIES),
+    group_kind="competency",
+    grade_text=grade_text,
+    item_record=diff_record,
+    parts_key="competencies",
+)

@@ -30,6 +30,7 @@ from privbench.suites.priviq.api import (
     read_priviq_log,
     resume_priviq,
 )
+from privbench.suites.priviq.cross_run import CROSS_RUN
 from privbench.suites.priviq.dataset import DATASET_FILE, load_priviq, validate_priviq
 from privbench.suites.priviq.release import DEFAULT_URL, download_priviq, resolve_data
 from privbench.suites.priviq.task import default_data_dir
@@ -130,4 +131,5 @@ SUITE = Suite(
     resume_plan=plan.resume_plan,
     resolve_data=resolve_data,
     download=_download,
+    cross_run=CROSS_RUN,
 )

@@ -123,13 +123,3 @@ def _f2(value: float | None) -> str:
 def _f0(value: float | None) -> str:
     """Whole pixels."""
     return "–" if value is None else f"{value:.0f}"
-
-
-def _f2(value: float | None) -> str:
-    """Two decimals: box areas are often below one percent."""
-    return "–" if value is None else f"{value:.2f}"
-
-
-def _f0(value: float | None) -> str:
-    """Whole pixels."""
-    return "–" if value is None else f"{value:.0f}"

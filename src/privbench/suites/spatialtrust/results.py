@@ -9,18 +9,32 @@ when unscored), the parse failure, ground truth, prediction, invalid boxes, judg
 from __future__ import annotations
 
 import math
+import statistics
+from collections.abc import Mapping
 
 from inspect_ai.log import EvalLog
 
-from privbench.runtime.cross_run import Row, RunCounts, RunReading, number_or_nan
+from privbench.formatting import grade
+from privbench.runtime.cross_run import (
+    DiffItem,
+    DiffReading,
+    LogScores,
+    Row,
+    RunCounts,
+    RunReading,
+    ScoreTable,
+    number_or_nan,
+)
 from privbench.runtime.record import (
     SPATIAL_SCORER,
     SpatialSampleRecord,
     SpatialScoreRecord,
     StrategyRecord,
 )
+from privbench.suites.spatialtrust.aggregate import TASKS, spatial_scores
 from privbench.suites.spatialtrust.dataset import QUESTION_IDS
-from privbench.suites.spatialtrust.log import PipelineCounts
+from privbench.suites.spatialtrust.log import PipelineCounts, spatialtrust_log
+from privbench.suites.spatialtrust.published import OVERALL
 
 
 def item_rows(log: EvalLog, label: str) -> list[Row]:
@@ -90,3 +104,57 @@ def run_counts(log: EvalLog) -> RunCounts:
 
 
 READING = RunReading(item_rows=item_rows, counts=run_counts)
+
+
+def log_scores(log: EvalLog) -> LogScores:
+    """Table 2's row of a log: per task and overall (%), as ``show`` prints it."""
+    logged = spatialtrust_log(log)
+    spatial = spatial_scores(logged.items)
+    columns: dict[str, float | None] = {name: spatial.tasks[name] for _, name in TASKS}
+    columns[OVERALL] = spatial.overall
+    return LogScores(columns, spatial.n_images, logged.judge, logged.complete)
+
+
+SCORE_TABLE = ScoreTable(
+    columns=(*(name for _, name in TASKS), OVERALL),
+    total=OVERALL,
+    unit="images",
+    scores=log_scores,
+)
+
+
+def image_score(scores: Mapping[str, float | None]) -> float | None:
+    """An image's 0–1 score: the mean of its five question scores; None if any is unscored
+    (so that the mean of the image differences is the difference of two runs' overall
+    scores on those images)."""
+    values = [scores.get(qid) for qid, _ in TASKS]
+    present = [v for v in values if v is not None]
+    return statistics.fmean(present) if len(present) == len(TASKS) else None
+
+
+def diff_items(log: EvalLog) -> tuple[dict[str, DiffItem], str, bool]:
+    """An image's score is :func:`image_score`; its parts are the five question scores."""
+    logged = spatialtrust_log(log)
+    items = {
+        image_id: DiffItem(image_id, image_score(scores), dict(scores))
+        for image_id, scores in logged.items.items()
+    }
+    return items, logged.judge, logged.complete
+
+
+def grade_text(item: DiffItem) -> str:
+    """The image's score per question."""
+    return " ".join(f"{qid} {grade(item.parts.get(qid))}" for qid, _ in TASKS)
+
+
+def diff_record(item: DiffItem) -> dict[str, object]:
+    return {"scores": {qid: item.parts.get(qid) for qid, _ in TASKS}}
+
+
+DIFF = DiffReading(
+    items=diff_items,
+    groups=tuple((qid, f"{qid} {name.replace('_', ' ')}") for qid, name in TASKS),
+    group_kind="question",
+    grade_text=grade_text,
+    item_record=diff_record,
+)

@@ -1,0 +1,51 @@
+"""Priv-IQ's hooks for the cross-run layers (audit, validate, report, show runs).
+
+Why lazy wrappers: the registry imports every suite's declaration at start-up; the audit
+(numpy, OCR) and its tables are imported only when a command asks for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+
+from rich.console import RenderableType
+
+from privbench.runtime.cross_run import AuditDocument, CrossRun, DatasetAudit, ReferenceRow
+from privbench.suites.priviq.results import DIFF, READING, SCORE_TABLE
+from privbench.suites.priviq.validation import validate_with_summary
+
+
+def _audit(directory: Path, ocr: bool) -> dict[str, object]:
+    from privbench.suites.priviq.audit import audit_priviq
+
+    return audit_priviq(directory, ocr=ocr)
+
+
+def _tables(document: AuditDocument) -> list[RenderableType]:
+    from privbench.suites.priviq.audit_tables import audit_tables
+
+    return audit_tables(document)
+
+
+def _summary(document: AuditDocument) -> list[str]:
+    from privbench.suites.priviq.audit_tables import summary_lines
+
+    return summary_lines(document)
+
+
+def _empty_answer(directory: Path, ids: Collection[str]) -> dict[str, object]:
+    from privbench.suites.priviq.audit import empty_answer_scores
+
+    return empty_answer_scores(directory, ids)
+
+
+CROSS_RUN = CrossRun(
+    reading=READING,
+    diff=DIFF,
+    score_table=SCORE_TABLE,
+    describe=validate_with_summary,
+    audit=DatasetAudit(audit=_audit, tables=_tables, summary=_summary),
+    reference_row=ReferenceRow(what="The empty-answer score", compute=_empty_answer),
+    demo_exports=True,
+)
