@@ -36,14 +36,14 @@ from privbench.analysis.groups import (
 )
 from privbench.analysis.runs import SHORT_HASH, log_paths, superseded, unique_labels
 from privbench.formatting import fmt
-from privbench.runtime.cross_run import ScoreTable
+from privbench.runtime.cross_run import ScoreColumns
 from privbench.runtime.errors import UsageError
 from privbench.runtime.record import NOT_CHECKED_SHORT, Benchmark, RunIdentity, TaskRecord
 
-BENCHMARKS: tuple[tuple[str, str, ScoreTable], ...] = tuple(
+BENCHMARKS: tuple[tuple[str, str, ScoreColumns], ...] = tuple(
     (suite.name, suite.title, table)
     for suite in registry.SUITES.values()
-    if (table := suite.cross_run.score_table) is not None
+    if (table := suite.cross_run.score_columns) is not None
 )
 """Every benchmark on the board, in the registry's order: name, title, score table."""
 PRIVIQ_COLUMNS, SPATIAL_COLUMNS = (
@@ -59,7 +59,7 @@ OTHER_TASK = "a log of another task"
 SUPERSEDED = "superseded by its retry"
 
 
-def _table(benchmark: str) -> ScoreTable:
+def _table(benchmark: str) -> ScoreColumns:
     return next(table for name, _, table in BENCHMARKS if name == benchmark)
 
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -91,7 +90,7 @@ def _cell_row(
     n_runs: int,
     rng: np.random.Generator,
     n_boot: int,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     cell = score_cell(grades, n_runs)
     means = [g.mean for g in grades]
     interval = bootstrap_mean([np.nan if m is None else m for m in means], rng, n_boot)
@@ -110,8 +109,8 @@ def priviq_tables(
     priviq: pd.DataFrame, rng: np.random.Generator, n_boot: int = N_BOOTSTRAP
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(Table 3, Table 5) as long frames: run, column, score, std, n, low, high."""
-    competency_rows: list[dict[str, Any]] = []
-    combination_rows: list[dict[str, Any]] = []
+    competency_rows: list[dict[str, object]] = []
+    combination_rows: list[dict[str, object]] = []
     every_item = {g.id: g for g in _grades(priviq.drop_duplicates(["item", "epoch"]))}
     canonical = combinations_by_count(list(every_item.values()))
     for run, frame in priviq.groupby("run", sort=False):
@@ -139,7 +138,7 @@ def priviq_tables(
 def priviq_refusal_table(priviq: pd.DataFrame) -> pd.DataFrame:
     """Refusal rates as a long frame: run, column (competency or Total), n, refusals,
     partial, refusal_rate and partial_rate (percent of the items read)."""
-    rows: list[dict[str, Any]] = []
+    rows: list[dict[str, object]] = []
     for run, frame in priviq.groupby("run", sort=False):
         grades = _grades(frame)
         rates = refusal_rates(grades)
@@ -165,7 +164,7 @@ def spatial_table(
     spatial: pd.DataFrame, rng: np.random.Generator, n_boot: int = N_BOOTSTRAP
 ) -> pd.DataFrame:
     """Table 2 as a long frame: run, column (task name or overall), score, n, low, high."""
-    rows: list[dict[str, Any]] = []
+    rows: list[dict[str, object]] = []
     qids = [qid for qid, _ in TASKS]
     for run, frame in spatial.groupby("run", sort=False):
         matrix = frame.pivot(index="image_id", columns="qid", values="score")[qids].to_numpy(float)
@@ -261,7 +260,7 @@ def comparisons(
         for group in groups
         for pair in itertools.combinations(group, 2)
     ]
-    rows: list[dict[str, Any]] = []
+    rows: list[dict[str, object]] = []
     for a, b in pairs:
         pair = compare_paired(
             {str(k): float(v) for k, v in scores[a].items()},

@@ -25,7 +25,6 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from inspect_ai.log import read_eval_log, read_eval_log_sample
 from rich.table import Table
@@ -61,7 +60,7 @@ def _has_strategies(benchmark: str) -> bool:
 
 
 def _unit(benchmark: str) -> str:
-    table = registry.get(benchmark).cross_run.score_table
+    table = registry.get(benchmark).cross_run.score_columns
     return "items" if table is None else table.unit
 
 
@@ -101,8 +100,8 @@ class PairedFigure:
     """Per competency / question: ``p`` Holm-adjusted over the groups tested (the overall
     figure is one test and has none)."""
 
-    def record(self) -> dict[str, Any]:
-        record: dict[str, Any] = {
+    def record(self) -> dict[str, float | int | None]:
+        record: dict[str, float | int | None] = {
             "n": self.n,
             "difference": self.difference,
             "low": self.low,
@@ -444,7 +443,7 @@ def terminal(diff: RunDiff) -> list[str | Table]:
     return parts
 
 
-def _side_record(side: DiffSide) -> dict[str, Any]:
+def _side_record(side: DiffSide) -> dict[str, object]:
     identity = side.identity
     return {
         "log": str(side.path),
@@ -458,11 +457,11 @@ def _side_record(side: DiffSide) -> dict[str, Any]:
     }
 
 
-def _item_record(item: DiffItem, answer: str | None, benchmark: Benchmark) -> dict[str, Any]:
+def _item_record(item: DiffItem, answer: str | None, benchmark: Benchmark) -> dict[str, object]:
     return {"answer": answer, "score": item.score, **_reading(benchmark).item_record(item)}
 
 
-def json_document(diff: RunDiff) -> dict[str, Any]:
+def json_document(diff: RunDiff) -> dict[str, object]:
     """The one ``--json`` document of ``privbench diff`` (full precision, answers whole)."""
     pairing = diff.pairing
     reading = _reading(diff.benchmark)
@@ -471,7 +470,7 @@ def json_document(diff: RunDiff) -> dict[str, Any]:
     top = []
     for item in diff.top:
         answer_a, answer_b = diff.answers.get(item.id, (None, None))
-        entry: dict[str, Any] = {"id": item.id, "difference": item.difference}
+        entry: dict[str, object] = {"id": item.id, "difference": item.difference}
         if reading.parts_key:
             entry[reading.parts_key] = list(item.a.parts)
         entry["a"] = _item_record(item.a, answer_a, diff.benchmark)

@@ -145,7 +145,7 @@ class LogScores:
     """One finished log's row of the benchmark's score table (what ``privbench show`` prints)."""
 
     columns: dict[str, float | None]
-    """Column of :attr:`ScoreTable.columns` → percentage (None where nothing was scored)."""
+    """Column of :attr:`ScoreColumns.columns` → percentage (None where nothing was scored)."""
     n: int
     """Items (or images) scored."""
     judge: str | None
@@ -154,7 +154,7 @@ class LogScores:
 
 
 @dataclass(frozen=True)
-class ScoreTable:
+class ScoreColumns:
     """The benchmark's paper score table as the leaderboard lays it out."""
 
     columns: tuple[str, ...]
@@ -208,7 +208,7 @@ class CrossRun:
 
     reading: RunReading | None = None
     """How its logs become rows of the cross-run tables (None: its runs are not read)."""
-    score_table: ScoreTable | None = None
+    score_columns: ScoreColumns | None = None
     """The leaderboard's columns and a log's row (None: its runs are not on the board)."""
     diff: DiffReading | None = None
     """``privbench diff`` of two of its runs (None: its runs are not compared item by item)."""

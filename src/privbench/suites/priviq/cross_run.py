@@ -12,7 +12,7 @@ from pathlib import Path
 from rich.console import RenderableType
 
 from privbench.runtime.cross_run import AuditDocument, CrossRun, DatasetAudit, ReferenceRow
-from privbench.suites.priviq.results import DIFF, READING, SCORE_TABLE
+from privbench.suites.priviq.results import DIFF, READING, SCORE_COLUMNS
 from privbench.suites.priviq.validation import validate_with_summary
 
 
@@ -43,7 +43,7 @@ def _empty_answer(directory: Path, ids: Collection[str]) -> dict[str, object]:
 CROSS_RUN = CrossRun(
     reading=READING,
     diff=DIFF,
-    score_table=SCORE_TABLE,
+    score_columns=SCORE_COLUMNS,
     describe=validate_with_summary,
     audit=DatasetAudit(audit=_audit, tables=_tables, summary=_summary),
     reference_row=ReferenceRow(what="The empty-answer score", compute=_empty_answer),

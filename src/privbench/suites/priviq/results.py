@@ -22,7 +22,7 @@ from privbench.runtime.cross_run import (
     Row,
     RunCounts,
     RunReading,
-    ScoreTable,
+    ScoreColumns,
 )
 from privbench.runtime.record import PRIVIQ_SCORER, PrivIQSampleRecord, PrivIQScoreRecord
 from privbench.suites.priviq.aggregate import priviq_scores
@@ -116,7 +116,7 @@ def log_scores(log: EvalLog) -> LogScores:
     return LogScores(columns, scores.overall.n, graded.judge.judge, graded.complete)
 
 
-SCORE_TABLE = ScoreTable(
+SCORE_COLUMNS = ScoreColumns(
     columns=(*COMPETENCIES, TOTAL), total=TOTAL, unit="items", scores=log_scores
 )
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from rich.console import RenderableType
 
 from privbench.runtime.cross_run import AuditDocument, CrossRun, DatasetAudit, ReferenceRow
-from privbench.suites.spatialtrust.results import DIFF, READING, SCORE_TABLE
+from privbench.suites.spatialtrust.results import DIFF, READING, SCORE_COLUMNS
 from privbench.suites.spatialtrust.solvers import STRATEGIES
 from privbench.suites.spatialtrust.validation import validate_with_summary
 
@@ -40,7 +40,7 @@ def _trivial(directory: Path, ids: Collection[str]) -> dict[str, object] | None:
 CROSS_RUN = CrossRun(
     reading=READING,
     diff=DIFF,
-    score_table=SCORE_TABLE,
+    score_columns=SCORE_COLUMNS,
     describe=validate_with_summary,
     audit=DatasetAudit(audit=_audit, tables=_tables),
     reference_row=ReferenceRow(

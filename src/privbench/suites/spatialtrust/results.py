@@ -22,7 +22,7 @@ from privbench.runtime.cross_run import (
     Row,
     RunCounts,
     RunReading,
-    ScoreTable,
+    ScoreColumns,
     number_or_nan,
 )
 from privbench.runtime.record import (
@@ -115,7 +115,7 @@ def log_scores(log: EvalLog) -> LogScores:
     return LogScores(columns, spatial.n_images, logged.judge, logged.complete)
 
 
-SCORE_TABLE = ScoreTable(
+SCORE_COLUMNS = ScoreColumns(
     columns=(*(name for _, name in TASKS), OVERALL),
     total=OVERALL,
     unit="images",
