@@ -42,6 +42,7 @@ LAYERS: tuple[frozenset[str], ...] = (
             "agreement_measures",
             "distribution",
             "review_store",
+            "uncertainty",
         }
     ),
     frozenset({"runtime"}),
@@ -114,8 +115,6 @@ SUITE_IMPORTERS_TO_MOVE: frozenset[str] = frozenset(
     {
         "_registry.py",
         "cli.py",
-        "analysis/paper_tables.py",
-        "analysis/table_formats.py",
         "judgecheck/api.py",
         "judgecheck/references.py",
         "judgecheck/sanity.py",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 
@@ -55,3 +56,12 @@ def printable_id(text: str) -> str:
 _UNPRINTABLE = ("Cc", "Cf", "Cs")
 _JOINERS = "\u200c\u200d"
 """Zero-width (non-)joiners: format characters that emoji and some scripts need."""
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that orders ``v1_2`` before ``v1_10`` (digit runs compared as numbers)."""
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part.lower())
+        for part in re.split(r"(\d+)", text)
+        if part
+    )

@@ -31,11 +31,11 @@ from rich.table import Table
 
 from privbench import registry
 from privbench.analysis.runs import SHORT_HASH
-from privbench.analysis.uncertainty import N_BOOTSTRAP, compare_paired, holm
 from privbench.formatting import signed
 from privbench.runtime.cross_run import DiffItem, DiffReading
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.record import Benchmark, RunIdentity
+from privbench.uncertainty import N_BOOTSTRAP, compare_paired, holm
 
 TOP = 10
 """Changed items listed by default."""

@@ -27,7 +27,6 @@ judge, start time) — never by a bare counter.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,15 +75,6 @@ class _Candidate:
     path: Path
     explicit: bool
     header: EvalLog
-
-
-def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
-    """Sort key that orders ``v1_2`` before ``v1_10`` (digit runs compared as numbers)."""
-    return tuple(
-        (0, int(part)) if part.isdigit() else (1, part.lower())
-        for part in re.split(r"(\d+)", text)
-        if part
-    )
 
 
 def _expand(paths: Sequence[str | Path]) -> list[tuple[Path, bool]]:

@@ -52,9 +52,6 @@ from privbench.analysis.paper_tables import (
     column_order,
     comparisons,
     item_scores,
-    priviq_refusal_table,
-    priviq_tables,
-    spatial_table,
     wide,
 )
 from privbench.analysis.runs import SHORT_HASH, Results, load_results
@@ -66,7 +63,6 @@ from privbench.analysis.table_formats import (
     spatial_paper_table,
     write_tables,
 )
-from privbench.analysis.uncertainty import N_BOOTSTRAP
 from privbench.formatting import fmt, signed
 from privbench.published import PublishedTable
 from privbench.report import figures
@@ -89,6 +85,7 @@ from privbench.report.samples import (
     spatial_cards,
 )
 from privbench.runtime.judging import is_offline
+from privbench.suites.priviq.paper_tables import priviq_refusal_table, priviq_tables
 from privbench.suites.priviq.published import (
     comparable_on_request,
     is_public_priviq_release,
@@ -98,9 +95,11 @@ from privbench.suites.priviq.published import (
     whole_data_evidence,
 )
 from privbench.suites.spatialtrust.aggregate import TASK_LABELS, TASKS
+from privbench.suites.spatialtrust.paper_tables import spatial_table
 from privbench.suites.spatialtrust.published import NOTE as SPATIAL_NOTE
 from privbench.suites.spatialtrust.published import OVERALL as SPATIAL_OVERALL
 from privbench.suites.spatialtrust.published import spatial_published
+from privbench.uncertainty import N_BOOTSTRAP
 
 DEFAULT_BROWSE = 200
 PAGE_SIZE = 20

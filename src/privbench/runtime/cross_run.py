@@ -15,6 +15,7 @@ import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from inspect_ai.log import EvalLog
 from rich.console import RenderableType
@@ -22,8 +23,14 @@ from rich.console import RenderableType
 from privbench.runtime.errors import Problem
 from privbench.runtime.record import ReportedVersions
 
+if TYPE_CHECKING:  # pandas and numpy load only when a table is made
+    import numpy as np
+    import pandas as pd
+
 Row = Mapping[str, object]
 """One row of a long table, as pandas takes it (a column per key)."""
+LAST = 10_000
+"""The ``order`` of a paper table's total column (Total, overall): after every other."""
 AuditDocument = Mapping[str, object]
 """An audit document as ``privbench audit --json`` prints it; ``benchmark`` names its suite."""
 
@@ -202,6 +209,38 @@ class DiffReading:
     terminal after its id): the groups it belongs to are a property of the item."""
 
 
+def _no_labels() -> dict[str, str]:
+    return {}
+
+
+@dataclass(frozen=True)
+class TableKind:
+    """One of a benchmark's paper tables: its file name, caption and LaTeX label."""
+
+    key: str
+    """File stem (``table3``)."""
+    benchmark: str
+    paper: str
+    """The table it mirrors (``Priv-IQ Table 3``)."""
+    what: str
+    """The caption's subject (``Priv-IQ scores by competency``)."""
+    unit: str
+    """What its intervals resample and ``n`` counts (``items``, ``images``)."""
+    headers: Mapping[str, str] = field(default_factory=_no_labels)
+    """A column's header where it is not the column's key (``Overall`` for ``overall``)."""
+
+
+@dataclass(frozen=True)
+class PaperTables:
+    """The benchmark's paper tables of one dataset's runs (``privbench tables``, the report)."""
+
+    kinds: tuple[TableKind, ...]
+    compute: Callable[[pd.DataFrame, np.random.Generator, int], tuple[pd.DataFrame, ...]]
+    """The long frames (``run, column, order, score, std, n, low, high``), one per kind in
+    :attr:`kinds` order, from the benchmark's long table (rows of those runs), a generator
+    and the number of bootstrap resamples."""
+
+
 @dataclass(frozen=True)
 class CrossRun:
     """A benchmark's hooks for the layers that work across runs and datasets."""
@@ -210,6 +249,8 @@ class CrossRun:
     """How its logs become rows of the cross-run tables (None: its runs are not read)."""
     score_columns: ScoreColumns | None = None
     """The leaderboard's columns and a log's row (None: its runs are not on the board)."""
+    paper_tables: PaperTables | None = None
+    """Its paper tables (None: ``privbench tables`` has none to make)."""
     diff: DiffReading | None = None
     """``privbench diff`` of two of its runs (None: its runs are not compared item by item)."""
     describe: Callable[[Path], tuple[list[Problem], str]] | None = None

@@ -8,12 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
 
-from privbench.runtime.cross_run import AuditDocument, CrossRun, DatasetAudit, ReferenceRow
+from privbench.runtime.cross_run import (
+    AuditDocument,
+    CrossRun,
+    DatasetAudit,
+    PaperTables,
+    ReferenceRow,
+    TableKind,
+)
 from privbench.suites.priviq.results import DIFF, READING, SCORE_COLUMNS
 from privbench.suites.priviq.validation import validate_with_summary
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
 
 
 def _audit(directory: Path, ocr: bool) -> dict[str, object]:
@@ -40,6 +52,19 @@ def _empty_answer(directory: Path, ids: Collection[str]) -> dict[str, object]:
     return empty_answer_scores(directory, ids)
 
 
+def _paper_tables(
+    rows: pd.DataFrame, rng: np.random.Generator, n_boot: int
+) -> tuple[pd.DataFrame, ...]:
+    from privbench.suites.priviq.paper_tables import priviq_tables
+
+    return priviq_tables(rows, rng, n_boot)
+
+
+TABLE3 = TableKind("table3", "priviq", "Priv-IQ Table 3", "Priv-IQ scores by competency", "items")
+TABLE5 = TableKind(
+    "table5", "priviq", "Priv-IQ Table 5", "Priv-IQ scores by competency combination", "items"
+)
+
 CROSS_RUN = CrossRun(
     reading=READING,
     diff=DIFF,
@@ -47,5 +72,6 @@ CROSS_RUN = CrossRun(
     describe=validate_with_summary,
     audit=DatasetAudit(audit=_audit, tables=_tables, summary=_summary),
     reference_row=ReferenceRow(what="The empty-answer score", compute=_empty_answer),
+    paper_tables=PaperTables(kinds=(TABLE3, TABLE5), compute=_paper_tables),
     demo_exports=True,
 )

@@ -9,13 +9,27 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
 
-from privbench.runtime.cross_run import AuditDocument, CrossRun, DatasetAudit, ReferenceRow
+from privbench.runtime.cross_run import (
+    AuditDocument,
+    CrossRun,
+    DatasetAudit,
+    PaperTables,
+    ReferenceRow,
+    TableKind,
+)
+from privbench.suites.spatialtrust.aggregate import TASK_LABELS
+from privbench.suites.spatialtrust.published import OVERALL
 from privbench.suites.spatialtrust.results import DIFF, READING, SCORE_COLUMNS
 from privbench.suites.spatialtrust.solvers import STRATEGIES
 from privbench.suites.spatialtrust.validation import validate_with_summary
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
 
 
 def _audit(directory: Path, ocr: bool) -> dict[str, object]:
@@ -37,6 +51,23 @@ def _trivial(directory: Path, ids: Collection[str]) -> dict[str, object] | None:
     return trivial_baseline_row(directory, ids)
 
 
+def _paper_tables(
+    rows: pd.DataFrame, rng: np.random.Generator, n_boot: int
+) -> tuple[pd.DataFrame, ...]:
+    from privbench.suites.spatialtrust.paper_tables import spatial_table
+
+    return (spatial_table(rows, rng, n_boot),)
+
+
+TABLE2 = TableKind(
+    "table2",
+    "spatialtrust",
+    "SpatialTrust Table 2",
+    "SpatialTrust task scores",
+    "images",
+    headers={**TASK_LABELS, OVERALL: "Overall"},
+)
+
 CROSS_RUN = CrossRun(
     reading=READING,
     diff=DIFF,
@@ -47,4 +78,5 @@ CROSS_RUN = CrossRun(
         what="The trivial baseline", compute=_trivial, missing="no image these runs answered is in"
     ),
     strategies=tuple(STRATEGIES),
+    paper_tables=PaperTables(kinds=(TABLE2,), compute=_paper_tables),
 )
