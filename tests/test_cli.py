@@ -186,3 +186,56 @@ def test_inspect_runs_the_registered_task(tmp_path: Path, monkeypatch: pytest.Mo
         assert result.returncode == 0, result.stdout + result.stderr
         assert len(list((tmp_path / "logs").glob("*.eval"))) == 1
         assert len([r for r in loop.requests if JUDGE_PROMPT in r.text]) == 2
+
+
+def test_every_benchmark_has_its_eval_and_grade_command() -> None:
+    """The eval and grade commands are declared for each benchmark the registry lists
+    (and for nothing else): one dispatch, driven by the registry, runs them all."""
+    from typer.core import TyperGroup
+    from typer.main import get_command
+
+    from privbench import registry
+    from privbench.cli import app
+
+    root = get_command(app)
+    assert isinstance(root, TyperGroup)
+    for kind in ("eval", "grade"):
+        group = root.commands[kind]
+        assert isinstance(group, TyperGroup)
+        assert list(group.commands) == list(registry.SUITES)
+
+
+def test_an_unknown_benchmark_is_one_line_naming_the_known_ones() -> None:
+    from privbench import registry
+    from privbench.runtime.errors import UsageError
+
+    with pytest.raises(UsageError, match=r"^nope: not a privbench benchmark \(known: priviq, "):
+        registry.get("nope")
+
+
+def test_a_log_task_names_its_benchmark() -> None:
+    from privbench import registry
+
+    assert registry.for_task("privbench/priviq_grade") is registry.get("priviq")
+    assert registry.for_task("spatialtrust") is registry.get("spatialtrust")
+    assert registry.for_task("other/priviq") is None
+
+
+def test_a_run_is_not_changed_after_it_is_built(
+    priviq_dir: Path, predictions: Path, tmp_path: Path
+) -> None:
+    """The prices a run's cost is given in are passed in, not set on the finished run."""
+    from dataclasses import FrozenInstanceError
+
+    from conftest import run_options
+
+    from privbench.runtime.cost.plan import Prices
+    from privbench.runtime.cost.prices import parse_price
+    from privbench.suites.priviq.api import grade_priviq
+
+    prices = Prices(judge=parse_price("1/2", "--judge-price"))
+    options = run_options(tmp_path, judge="offline")
+    run = grade_priviq(priviq_dir, predictions, options=options, prices=prices)
+    assert run.prices == prices
+    with pytest.raises(FrozenInstanceError):
+        run.prices = Prices()  # type: ignore[misc]

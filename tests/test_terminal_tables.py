@@ -32,6 +32,7 @@ from rich.table import Table
 from typer.testing import CliRunner
 
 from privbench import cli
+from privbench.cli import output
 from privbench.suites.priviq.api import grade_priviq
 from privbench.suites.spatialtrust.api import grade_spatialtrust
 from privbench.terminal_tables import fit, whole
@@ -68,7 +69,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
 def _at(width: int, *args: str | Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """The command's stdout at ``width`` columns, run in this process (as fast as a test
     should be); the subprocess test below checks the same through ``COLUMNS`` and a pipe."""
-    monkeypatch.setattr(cli, "stdout", Console(width=width, color_system=None))
+    monkeypatch.setattr(output, "stdout", Console(width=width, color_system=None))
     result = CliRunner().invoke(cli.app, [str(a) for a in args])
     assert result.exit_code == 0, result.output
     return result.stdout

@@ -1,19 +1,13 @@
 """inspect_ai entry point: importing this module registers privbench's tasks and models.
 
 inspect loads it through ``[project.entry-points.inspect_ai]``, which is what makes
-``inspect eval privbench/priviq`` work.
+``inspect eval privbench/priviq`` work. Every benchmark's tasks register as
+:mod:`privbench.registry` loads the benchmarks; the model provider and the builder's
+drafting task are registered here.
 """
 
 from privbench.models.ocr_pii import privbench_models
-from privbench.suites.priviq.task import priviq, priviq_grade
-from privbench.suites.spatialtrust.task import spatialtrust, spatialtrust_grade
+from privbench.registry import SUITES
 from privbench.tooling.spatialtrust_builder.drafting import spatialtrust_draft
 
-__all__ = [
-    "privbench_models",
-    "priviq",
-    "priviq_grade",
-    "spatialtrust",
-    "spatialtrust_draft",
-    "spatialtrust_grade",
-]
+__all__ = ["SUITES", "privbench_models", "spatialtrust_draft"]

@@ -14,11 +14,15 @@ A test fails, saying so, when the committed page is not what this prints.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer.main
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from privbench.cli import app
+
+if TYPE_CHECKING:  # typer's vendored click, which typer does not export
+    from typer._click.core import Command, Context, Parameter
 
 COMMAND_DOCS = "python -m privbench.command_docs > docs/commands.md"
 """How to regenerate the page (the test's message names it)."""
@@ -365,7 +369,7 @@ privbench.command_docs > docs/commands.md`) writes it again after a command chan
 """
 
 
-def _kind(param: Any, ctx: Any) -> str:
+def _kind(param: TyperOption, ctx: Context) -> str:
     """``PATH``, ``N``, ``X`` or ``TEXT``: what the option takes (typer's ``<int range>``,
     ``<list[Path]>``… reduced to the value's kind)."""
     shown = str(param.display_type(ctx)).strip("<>").lower()
@@ -380,7 +384,7 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
-def _default(param: Any) -> str:
+def _default(param: Parameter) -> str:
     if param.required:
         return "required"
     value = param.default
@@ -389,21 +393,22 @@ def _default(param: Any) -> str:
     return "on" if value is True else f"`{value}`"
 
 
-def _range(param: Any) -> str:
+def _range(param: Parameter) -> str:
     low, high = getattr(param, "min", None), getattr(param, "max", None)
     parts = [f"≥ {low:g}"] if low is not None else []
     parts += [f"≤ {high:g}"] if high is not None else []
     return f" ({', '.join(parts)})" if parts else ""
 
 
-def _argument(param: Any) -> str:
+def _argument(param: Parameter) -> str:
     return str(param.name).upper() + ("..." if param.nargs == -1 else "")
 
 
-def _row(param: Any, ctx: Any) -> str:
+def _row(param: Parameter, ctx: Context) -> str:
     """One table row: the option's names and value, its default, its help."""
-    if param.param_type_name == "argument":
+    if isinstance(param, TyperArgument):
         return f"| `{_argument(param)}` | {_default(param)} | {_cell(param.help or '')} |"
+    assert isinstance(param, TyperOption), f"{param.name}: not a typer option"
     is_flag = param.display_type(ctx) == "<bool>"
     opts = [*param.opts, *param.secondary_opts]
     opts[-1] += "" if is_flag else f" {_kind(param, ctx)}"
@@ -413,24 +418,26 @@ def _row(param: Any, ctx: Any) -> str:
     return f"| {names}{repeat} | {default} | {_cell(param.help or '')}{_range(param)} |"
 
 
-def commands() -> dict[str, Any]:
+def commands() -> dict[str, Command]:
     """Every visible command by its path (``eval priviq``), in definition order."""
-    found: dict[str, Any] = {}
+    found: dict[str, Command] = {}
 
-    def walk(group: Any, prefix: str) -> None:
+    def walk(group: TyperGroup, prefix: str) -> None:
         for name, command in group.commands.items():
             if getattr(command, "hidden", False):
                 continue
-            if hasattr(command, "commands"):
+            if isinstance(command, TyperGroup):
                 walk(command, f"{prefix}{name} ")
             else:
                 found[f"{prefix}{name}"] = command
 
-    walk(typer.main.get_command(app), "")
+    root = typer.main.get_command(app)
+    assert isinstance(root, TyperGroup), "privbench's app is a group of commands"
+    walk(root, "")
     return found
 
 
-def _usage(path: str, command: Any) -> str:
+def _usage(path: str, command: Command) -> str:
     arguments = [
         _argument(p) if p.required else f"[{_argument(p)}]"
         for p in command.params
@@ -439,7 +446,7 @@ def _usage(path: str, command: Any) -> str:
     return " ".join([f"privbench {path}", "[OPTIONS]", *arguments])
 
 
-def command_section(path: str, command: Any) -> str:
+def command_section(path: str, command: Command) -> str:
     """One command: heading, usage, its help, the options table, then its prose."""
     ctx = command.context_class(command, info_name=path.split()[-1])
     params = [p for p in command.params if not getattr(p, "hidden", False)]

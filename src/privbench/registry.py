@@ -19,17 +19,20 @@ from privbench.runtime.record import RunIdentity
 from privbench.runtime.suite import GenerateRequest, Suite, text_setting
 from privbench.suites.priviq.suite import SUITE as PRIVIQ
 from privbench.suites.spatialtrust.suite import SUITE as SPATIALTRUST
-from privbench.suites.spatialtrust.suite import question_types
-from privbench.tooling.priviq_generator.suite import generate_priviq
+from privbench.suites.spatialtrust.suite import question_types  # build spatialtrust's option
 from privbench.tooling.spatialtrust_builder.review_images import ANNOTATION_REVIEW
-from privbench.tooling.spatialtrust_scenes.suite import generate_spatialtrust
 
 
 def _generate_priviq(request: GenerateRequest) -> Path:
+    # the generators (drawing, fonts) load only when a suite is generated
+    from privbench.tooling.priviq_generator.suite import generate_priviq
+
     return generate_priviq(request.n, request.seed, request.out, force=request.force)
 
 
 def _generate_spatialtrust(request: GenerateRequest) -> Path:
+    from privbench.tooling.spatialtrust_scenes.suite import generate_spatialtrust
+
     types = question_types(text_setting(request.settings, "question_types", "paper"))
     return generate_spatialtrust(
         request.n, request.seed, request.out, force=request.force, question_types=types
@@ -81,3 +84,19 @@ def resolve_data(directory: Path) -> tuple[Path, str | None]:
             if resolved != directory or note:
                 return resolved, note
     return directory, None
+
+
+def judge_protocols() -> tuple[str, ...]:
+    """Every ``--judge-protocol`` some benchmark's judge knows, the paper's first."""
+    return tuple(dict.fromkeys(p for suite in SUITES.values() for p in suite.judge_protocols))
+
+
+__all__ = [
+    "SUITES",
+    "for_log",
+    "for_task",
+    "get",
+    "judge_protocols",
+    "question_types",
+    "resolve_data",
+]

@@ -35,6 +35,7 @@ from inspect_ai.log import (
 )
 from inspect_ai.model import GenerateConfig, Model, ModelConfig
 from inspect_ai.solver import TaskState
+from pydantic import JsonValue
 from rich.console import RenderableType
 
 from privbench.runtime import answers
@@ -284,7 +285,7 @@ def run_task(
     """
     ensure_writable_dir(options.log_dir, "--log-dir")
     warn_if_alias("judge", options.judge)
-    roles: dict[str, Any] = {}
+    roles: dict[str, str | Model] = {}
     judge: Model | None = None
     if not is_offline(options.judge):
         judge = make_judge(
@@ -465,7 +466,7 @@ def resume_task(
         file=sys.stderr,
     )
     retried: str | EvalLog = str(location)
-    changes: dict[str, Any] = {}
+    changes: dict[str, object] = {}
     new_model_url, new_judge_url = _endpoint_url(subject), _endpoint_url(judge)
     # a URL the log recorded is replaced by the one configured now (it may also be one the
     # log scrub masked); None means "from the environment", which eval_retry reads again
@@ -547,13 +548,22 @@ _DISK_FULL = re.compile(r"No space left on device|Errno 28|OSError\(28", re.IGNO
 
 
 class BenchmarkRun(Protocol):
-    """What the command line needs of a run of either benchmark."""
+    """What the command line needs of a run of any benchmark (read only: a run is built
+    once, with everything it shows)."""
 
-    model: str
-    log: EvalLog
-    exports: dict[str, str]
-    extra_ids: dict[str, list[str]]
-    """Per input file, ids that match no item (reported, not graded)."""
+    @property
+    def model(self) -> str: ...
+
+    @property
+    def log(self) -> EvalLog: ...
+
+    @property
+    def exports(self) -> dict[str, str]: ...
+
+    @property
+    def extra_ids(self) -> dict[str, list[str]]:
+        """Per input file, ids that match no item (reported, not graded)."""
+        ...
 
     @property
     def log_location(self) -> str: ...
@@ -566,7 +576,12 @@ class BenchmarkRun(Protocol):
         """Who graded (the notice under offline-judge tables depends on it)."""
         ...
 
-    def json(self) -> dict[str, Any]:
+    @property
+    def published_missing(self) -> str | None:
+        """Why no rows of the benchmark's paper stand beside the run (None: they do)."""
+        ...
+
+    def json(self) -> dict[str, JsonValue]:
         """The ``--json`` document."""
         ...
 
@@ -577,7 +592,7 @@ class BenchmarkRun(Protocol):
     def require_success(self) -> None: ...
 
 
-@dataclass
+@dataclass(frozen=True)
 class RunOutcome:
     """What every run returns: the model's label and the log; subclasses add the scores."""
 

@@ -179,6 +179,8 @@ class Suite:
     """The calls, tokens and cost an eval would send (``--dry-run``): nothing is sent."""
     grade_plan: Callable[[GradeRequest], CallPlan]
     resume_plan: Callable[[Path, RunOptions], CallPlan]
+    judge_protocols: tuple[str, ...] = ("paper",)
+    """How its judge can be asked (``--judge-protocol``), the paper's first."""
     check_settings: Callable[[RunKind, Settings], None] = _no_checks
     """Reject the benchmark's own options before anything else is read (one line)."""
     resolve_data: Callable[[Path], tuple[Path, str | None]] | None = None

@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample
 from rich.console import RenderableType
 
 from privbench.exports import ExportError, export_failure, file_part, write_export
 from privbench.formatting import tokens_line
+from privbench.json_files import JsonValue
 from privbench.published import PublishedTable
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.cost.usage import log_cost, log_cost_line
@@ -68,7 +68,7 @@ from privbench.suites.priviq.task import priviq, priviq_grade
 INSPECT_TASKS = ("priviq", "priviq_grade")
 
 
-@dataclass
+@dataclass(frozen=True)
 class PrivIQRun(RunOutcome):
     """The outcome of an eval or grade run: scores, the log, and what was written."""
 
@@ -128,6 +128,11 @@ class PrivIQRun(RunOutcome):
         return "" if self.release is None else release_reason(self.release)
 
     @property
+    def published_missing(self) -> str | None:
+        """Why no paper rows stand beside the run, when there are none (else None)."""
+        return None if self.published else self.published_reason
+
+    @property
     def judge_name(self) -> str:
         return self.logged.judge.judge
 
@@ -160,7 +165,7 @@ class PrivIQRun(RunOutcome):
         parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
         return parts
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> dict[str, JsonValue]:
         """The ``--json`` document; ``published``: the paper's rows (empty unless the run's
         data is the public release)."""
         document = json_document(

@@ -32,6 +32,7 @@ from privbench.suites.priviq.api import (
 )
 from privbench.suites.priviq.cross_run import CROSS_RUN
 from privbench.suites.priviq.dataset import DATASET_FILE, load_priviq, validate_priviq
+from privbench.suites.priviq.judge import PROTOCOLS
 from privbench.suites.priviq.release import DEFAULT_URL, download_priviq, resolve_data
 from privbench.suites.priviq.task import default_data_dir
 
@@ -129,6 +130,7 @@ SUITE = Suite(
     eval_plan=_eval_plan,
     grade_plan=_grade_plan,
     resume_plan=plan.resume_plan,
+    judge_protocols=PROTOCOLS,
     resolve_data=resolve_data,
     download=_download,
     cross_run=CROSS_RUN,

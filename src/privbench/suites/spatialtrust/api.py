@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
 from rich.console import RenderableType
@@ -12,6 +11,7 @@ from rich.console import RenderableType
 from privbench.dataset_identity import dataset_hash
 from privbench.exports import ExportError, export_failure
 from privbench.formatting import tokens_line
+from privbench.json_files import JsonValue
 from privbench.published import PublishedTable
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.cost.usage import log_cost, log_cost_line
@@ -49,7 +49,7 @@ from privbench.suites.spatialtrust.tables import (
 from privbench.suites.spatialtrust.task import default_data_dir, spatialtrust, spatialtrust_grade
 
 
-@dataclass
+@dataclass(frozen=True)
 class SpatialTrustRun(RunOutcome):
     """The outcome of a SpatialTrust eval or grade run."""
 
@@ -60,7 +60,7 @@ class SpatialTrustRun(RunOutcome):
     """Per input file, ids that match no image (reported, not scored)."""
     exports: dict[str, str] = field(default_factory=dict)
     box_format: str = "xyxy"
-    box_check: dict[str, Any] | None = None
+    box_check: dict[str, JsonValue] | None = None
     """:func:`~privbench.suites.spatialtrust.regrade.convention_check` of the run's boxes."""
     regraded_from: str | None = None
     """The box format the run was made with, when it was read again in another."""
@@ -81,6 +81,11 @@ class SpatialTrustRun(RunOutcome):
         return spatial_published() if self.compare_published else []
 
     @property
+    def published_missing(self) -> str | None:
+        """Why no paper rows stand beside the run, when there are none (else None)."""
+        return None if self.published else "they are shown only with --compare-published"
+
+    @property
     def judge_name(self) -> str:
         return self.logged.judge
 
@@ -88,8 +93,14 @@ class SpatialTrustRun(RunOutcome):
         """Table 2 beside the trivial baseline, the run's notes, what is incomplete, where
         files went."""
         document = self.json()
+        baseline = document["baseline"]
         parts: list[RenderableType] = [
-            task_table(self.model, self.strategy, self.scores, document["baseline"])
+            task_table(
+                self.model,
+                self.strategy,
+                self.scores,
+                baseline if isinstance(baseline, dict) else None,
+            )
         ]
         if self.regraded_from:
             parts.append(
@@ -111,7 +122,7 @@ class SpatialTrustRun(RunOutcome):
         parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
         return parts
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> dict[str, JsonValue]:
         """The ``--json`` document."""
         document = json_document(
             self.scores,

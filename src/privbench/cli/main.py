@@ -1,0 +1,96 @@
+"""The ``privbench`` command line: every command group, in the order ``--help`` lists it.
+
+A thin layer over the Python API: each module of :mod:`privbench.cli` declares the
+options of one command group and prints what the API returns (see
+:mod:`privbench.cli.output` for ``--json``, errors and exit codes).
+"""
+
+from __future__ import annotations
+
+import typer
+
+from privbench.cli import (
+    agreement,
+    build,
+    dataset,
+    demo,
+    diff,
+    eval_grade,
+    generate,
+    judge,
+    leaderboard,
+    report,
+    review,
+    show,
+    survey,
+)
+
+app = typer.Typer(
+    name="privbench",
+    help="Measure how well (multimodal) language models handle privacy.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+grade_app = typer.Typer(help="Grade answers a model produced elsewhere.", no_args_is_help=True)
+survey_app = typer.Typer(
+    help="Rating sheets for judge–human agreement studies.", no_args_is_help=True
+)
+eval_app = typer.Typer(
+    help="Run a model on a benchmark and grade its answers.", no_args_is_help=True
+)
+generate_app = typer.Typer(
+    help="Generate benchmark suites in the two formats.", no_args_is_help=True
+)
+build_app = typer.Typer(
+    help="Make a benchmark dataset from your own captures.", no_args_is_help=True
+)
+judge_app = typer.Typer(
+    help="Check a judge against reference grades before trusting its scores.",
+    no_args_is_help=True,
+)
+download_app = typer.Typer(
+    help="Download a benchmark's public release (then use it with --data priviq).",
+    no_args_is_help=True,
+)
+review_app = typer.Typer(
+    cls=review.ServeByDefault,
+    help="Review a built dataset's annotations in the browser (privbench review DIR).",
+    no_args_is_help=True,
+)
+
+app.add_typer(grade_app, name="grade")
+app.add_typer(eval_app, name="eval")
+app.add_typer(survey_app, name="survey")
+app.add_typer(generate_app, name="generate")
+app.add_typer(build_app, name="build")
+app.add_typer(judge_app, name="judge")
+app.add_typer(download_app, name="download")
+app.add_typer(review_app, name="review")
+
+app.command()(dataset.validate)
+app.command()(dataset.audit)
+grade_app.command("priviq")(eval_grade.grade_priviq_command)
+eval_app.command("priviq")(eval_grade.eval_priviq_command)
+app.command()(show.show)
+eval_app.command("spatialtrust")(eval_grade.eval_spatialtrust_command)
+grade_app.command("spatialtrust")(eval_grade.grade_spatialtrust_command)
+generate_app.command("priviq")(generate.generate_priviq_command)
+generate_app.command("spatialtrust")(generate.generate_spatialtrust_command)
+download_app.command("priviq")(generate.download_priviq_command)
+build_app.command("spatialtrust")(build.build_spatialtrust_command)
+review_app.command("serve")(review.review_serve_command)
+app.command()(report.report)
+app.command()(diff.diff)
+app.command()(leaderboard.leaderboard)
+app.command()(agreement.agreement)
+survey_app.command("export")(survey.survey_export)
+survey_app.command("collect")(survey.survey_collect)
+app.command()(demo.demo)
+review_app.command("export")(review.review_export_command)
+judge_app.command("check")(judge.judge_check_command)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,269 @@
+"""Every option more than one command takes, defined once (as :data:`typing.Annotated`
+aliases: the name, help and limits live here, each command gives the default).
+
+Why one place: the same option spelled in two commands drifts (a help text, a limit);
+here ``--judge`` or ``--max-retries`` means one thing wherever it appears.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+DataOption = Annotated[
+    Path | None, typer.Option("--data", help="Benchmark directory (default: the shipped suite).")
+]
+
+JudgeOption = Annotated[
+    str,
+    typer.Option(
+        "--judge",
+        help="Judge: a model as inspect names it (openai/gpt-4o, openai-api/local/m) or offline.",
+    ),
+]
+
+JudgeRunsOption = Annotated[
+    int,
+    typer.Option(
+        "--judge-runs",
+        min=1,
+        help="Times the judge grades each answer (the paper's num_run: 5); the model answers once.",
+    ),
+]
+
+EpochsOption = Annotated[
+    int | None, typer.Option("--epochs", hidden=True, help="Renamed: use --judge-runs.")
+]
+
+ResumeOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--resume",
+        help="Continue an interrupted run from its inspect log: only items without a result "
+        "are sent, and an answer the model already gave is not asked for again.",
+    ),
+]
+
+TemperatureOption = Annotated[
+    float | None,
+    typer.Option("--temperature", help="Model under test's temperature (default 0)."),
+]
+
+JudgeTemperatureOption = Annotated[
+    float,
+    typer.Option(
+        "--judge-temperature",
+        min=0.0,
+        help="The judge's temperature (default 0; re-asks add 0.5 each). Above 0 the judge "
+        "samples, so --judge-runs N measures its noise (docs/judge.md).",
+    ),
+]
+
+SamplingSeedOption = Annotated[
+    int | None, typer.Option("--seed", help="Sampling seed for the model and the judge.")
+]
+
+MaxTokensOption = Annotated[
+    int | None, typer.Option("--max-tokens", min=1, help="Model under test's output limit.")
+]
+
+MaxRetriesOption = Annotated[
+    int, typer.Option("--max-retries", min=0, help="Retries per call, model and judge.")
+]
+
+TimeoutOption = Annotated[
+    int, typer.Option("--timeout", min=1, help="Seconds per attempt of a call, model and judge.")
+]
+
+CacheOption = Annotated[
+    bool,
+    typer.Option("--cache", help="inspect's model cache: a rerun of the same calls is free."),
+]
+
+BatchOption = Annotated[
+    bool,
+    typer.Option(
+        "--batch", help="Provider batch APIs where inspect supports them (cheaper, slower)."
+    ),
+]
+
+ProtocolOption = Annotated[
+    str,
+    typer.Option(
+        "--judge-protocol",
+        help="paper (the paper's, docs/judge.md) or hardened (fenced, JSON verdict).",
+    ),
+]
+
+ConnectionsOption = Annotated[
+    int, typer.Option("--judge-connections", min=1, help="Concurrent requests to the judge.")
+]
+
+LogDirOption = Annotated[str, typer.Option("--log-dir", help="Where inspect writes its logs.")]
+
+MaxConnectionsOption = Annotated[
+    int | None, typer.Option("--max-connections", min=1, help="Concurrent requests to the model.")
+]
+
+ModelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--model", help="Model under test, as inspect names it (required unless --resume)."
+    ),
+]
+
+GradedModelNameOption = Annotated[
+    str | None,
+    typer.Option(
+        "--model-name",
+        help="The model that made the answers (default: the one the file names, else its "
+        "file or folder name); the run's label unless --label is given.",
+    ),
+]
+
+RunLabelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--label",
+        help="The run's display name in tables, --json, export file names and the report "
+        "(recorded in the log; default: the model).",
+    ),
+]
+
+ExplainOption = Annotated[
+    bool,
+    typer.Option(
+        "--explain",
+        help="Offline judge: list per item the rules that made its grade (also in the "
+        "grade file and --json).",
+    ),
+]
+
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="Print one JSON document and nothing else.")
+]
+
+ComparePublishedOption = Annotated[
+    bool,
+    typer.Option(
+        "--compare-published",
+        help="Show the paper's tables beside the run: SpatialTrust's Tables 2 and 3 (over "
+        "its own captures); Priv-IQ's over data of the release's shape that is not verified "
+        "as the release (runs over the verified release show them by themselves).",
+    ),
+]
+
+JudgeCardOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--judge-card",
+        help="A judge card (privbench judge check) to show beside the scores; default: the "
+        "card found for this judge, protocol and prompt in privbench's cache.",
+    ),
+]
+
+DryRunOption = Annotated[
+    bool,
+    typer.Option(
+        "--dry-run",
+        help="Print the calls, tokens and estimated cost; send nothing, write no log "
+        "(docs/cost.md).",
+    ),
+]
+
+PriceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--price",
+        help="USD per million input/output tokens of the model under test, IN/OUT (e.g. "
+        "2.5/10); default: privbench's price table.",
+    ),
+]
+
+JudgePriceOption = Annotated[
+    str | None,
+    typer.Option("--judge-price", help="USD per million input/output tokens of the judge, IN/OUT."),
+]
+
+JudgeOnlyPriceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--price",
+        help="USD per million input/output tokens of the judge (the only model this command "
+        "calls), IN/OUT; same as --judge-price.",
+    ),
+]
+
+TableFormatOption = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        help="Print the paper tables of the logs (one benchmark) as latex, markdown or csv "
+        "instead; with --out, write them there as files.",
+    ),
+]
+
+StrategyOption = Annotated[
+    str, typer.Option("--strategy", help="direct (one call), staged, or guard (SpatialTrustGuard).")
+]
+
+BoxFormatOption = Annotated[
+    str,
+    typer.Option(
+        "--box-format",
+        help="The boxes' convention: xyxy (pixels), xyxy1000 (0–1000: Qwen2-VL, Qwen3-VL, "
+        "InternVL), yxyx1000 (Gemini), xyxy1 (0–1), qwen25 (Qwen2.5-VL: pixels of its resized "
+        "input). See docs/spatialtrust.md.",
+    ),
+]
+
+ReaskOption = Annotated[
+    int,
+    typer.Option(
+        "--reask-unparsed",
+        min=0,
+        help="Ask again, with the format restated, up to N times when an answer cannot be "
+        "read (default 0: the paper's one pass; the score without re-asks is shown beside).",
+    ),
+]
+
+OverwriteOption = Annotated[
+    bool, typer.Option("--overwrite", help="Replace this run's exports in --out if they exist.")
+]
+
+AllowDraftsOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-drafts",
+        help="Run even if some images' annotations are drafts no person reviewed "
+        "(privbench build); every output then says how many.",
+    ),
+]
+
+SizeOption = Annotated[int, typer.Option("--n", min=1, help="Number of items / images.")]
+
+SeedOption = Annotated[int, typer.Option("--seed", help="Random seed; same arguments, same bytes.")]
+
+OutOption = Annotated[Path, typer.Option("--out", help="Directory to write the suite into.")]
+
+ForceOption = Annotated[bool, typer.Option("--force", help="Replace a suite already in --out.")]
+
+QuestionTypesOption = Annotated[
+    str,
+    typer.Option(
+        "--question-types",
+        help="q2/q3 types: paper (multiple exactly when 2+ options are right, as the paper) "
+        "or neutral (always multiple: the type does not tell how many to pick).",
+    ),
+]
+
+BootstrapSeedOption = Annotated[
+    int, typer.Option("--seed", help="Seed of the bootstrap and permutations.")
+]
+OptionOrderSeedOption = Annotated[int, typer.Option("--seed", help="Seed of the options' order.")]
+SpatialOutOption = Annotated[
+    Path | None,
+    typer.Option("--out", help="Write the per-image scores CSV and the JSON summary here."),
+]
