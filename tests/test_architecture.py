@@ -115,7 +115,6 @@ SUITE_IMPORTERS_TO_MOVE: frozenset[str] = frozenset(
     {
         "judgecheck/api.py",
         "judgecheck/references.py",
-        "judgecheck/sanity.py",
         "report/html.py",
         "report/samples.py",
     }

@@ -70,6 +70,7 @@ from privbench.judges.cards import (
 )
 from privbench.runtime import progress
 from privbench.runtime.cost.plan import CallPlan
+from privbench.runtime.cross_run import CheckCase
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.judging import is_offline
 from privbench.runtime.running import (
@@ -83,7 +84,7 @@ from privbench.suites.priviq.aggregate import ItemGrades
 from privbench.suites.priviq.competencies import COMPETENCIES
 from privbench.suites.priviq.dataset import load_priviq
 from privbench.suites.priviq.judge import PROTOCOLS
-from privbench.suites.priviq.judge_check_task import CheckCase, judge_check_task
+from privbench.suites.priviq.judge_check_task import judge_check_task
 from privbench.suites.priviq.log import priviq_log
 from privbench.suites.priviq.plan import add_judge_runs, shown_to_judge
 from privbench.suites.priviq.scorer import protocol_identity

@@ -242,6 +242,18 @@ class PaperTables:
 
 
 @dataclass(frozen=True)
+class CheckCase:
+    """One answer for a judge to grade in ``privbench judge check``: a reference-graded
+    answer or a probe variant (``competencies``: the item's groups, where it has any)."""
+
+    id: str
+    question: str
+    reference: str
+    prediction: str
+    competencies: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class CrossRun:
     """A benchmark's hooks for the layers that work across runs and datasets."""
 
