@@ -29,6 +29,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"suites.priviq", "suites.spatialtrust"}),
     frozenset({"judges", "models"}),
     frozenset({"published"}),
+    frozenset({"uncertainty"}),  # bootstrap and permutation tests, for every benchmark's tables
     frozenset(
         {
             "apportion",
@@ -42,7 +43,6 @@ LAYERS: tuple[frozenset[str], ...] = (
             "agreement_measures",
             "distribution",
             "review_store",
-            "uncertainty",
         }
     ),
     frozenset({"runtime"}),
