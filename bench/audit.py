@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from privbench.audit.priviq import audit_priviq
-from privbench.audit.spatialtrust import audit_items
 from privbench.shipped import PRIVIQ_SUITE
+from privbench.suites.priviq.audit import audit_priviq
+from privbench.suites.spatialtrust.audit import audit_items
 from privbench.suites.spatialtrust.dataset import DATASET_FILE, load_spatialtrust
 
 OUT = Path(__file__).resolve().parent / "out"

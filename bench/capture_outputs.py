@@ -54,7 +54,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 importlib.import_module("zipfile_zstd")  # inspect's logs are zstd-compressed zips
 
-from loopback_server import LoopbackServer, message_text  # noqa: E402
+from helpers.loopback_server import LoopbackServer, message_text  # noqa: E402
 
 FAKE_KEY = "sk-capture-not-a-real-key-0000"
 LOOP_MODEL = "openai-api/loop/vlm"

@@ -28,9 +28,9 @@ import urllib.request
 from pathlib import Path
 
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
-from privbench.review.export import export_reviewed
-from privbench.review.store import ReviewStore
+from privbench.review_store import ReviewStore
 from privbench.shipped import SPATIALTRUST_SUITE
+from privbench.tooling.spatialtrust_builder.review_export import export_reviewed
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -26,14 +26,15 @@ from privbench.analysis.paper_tables import (
     TOTAL,
     comparisons,
     item_scores,
-    priviq_tables,
     wide,
 )
-from privbench.analysis.runs import load_results, natural_key, superseded, unique_labels
+from privbench.analysis.runs import load_results, superseded, unique_labels
 from privbench.analysis.survey import export_survey
+from privbench.formatting import natural_key
 from privbench.report.figures import radar_label_slot, top_shares, wrap
 from privbench.runtime.errors import DatasetError, UsageError
 from privbench.suites.priviq.api import grade_priviq
+from privbench.suites.priviq.paper_tables import priviq_tables
 
 SCORES = {
     "model-a": {"a": "1.0", "b": "0.4", "c": "0.7", "d": "0.0"},

@@ -26,7 +26,8 @@ from helpers import (
 from rich.console import Console
 
 from privbench.audit import audit_directory
-from privbench.audit.priviq import (
+from privbench.shipped import SPATIALTRUST_SUITE
+from privbench.suites.priviq.audit import (
     audit_items,
     content_words,
     duplicate_figures,
@@ -35,7 +36,9 @@ from privbench.audit.priviq import (
     printed_share,
     table1_comparison,
 )
-from privbench.audit.spatialtrust import (
+from privbench.suites.priviq.dataset import load_priviq
+from privbench.suites.spatialtrust.api import grade_spatialtrust
+from privbench.suites.spatialtrust.audit import (
     answer_shapes,
     box_statistics,
     category_shares,
@@ -45,9 +48,6 @@ from privbench.audit.spatialtrust import (
     option_name_leakage,
     question_type_cue,
 )
-from privbench.shipped import SPATIALTRUST_SUITE
-from privbench.suites.priviq.dataset import load_priviq
-from privbench.suites.spatialtrust.api import grade_spatialtrust
 from privbench.suites.spatialtrust.baseline import (
     constant_scores,
     run_baseline,

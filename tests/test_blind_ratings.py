@@ -32,7 +32,7 @@ from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
 from privbench.review.access import require_token
 from privbench.review.app import create_app
 from privbench.review.rating_routes import rating_router, write_lab_ratings
-from privbench.review.store import ReviewStore
+from privbench.review_store import ReviewStore
 from privbench.runtime.errors import DatasetError, UsageError
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.suites.priviq.api import grade_priviq

@@ -25,8 +25,8 @@ import pytest
 from PIL import Image
 
 from privbench.apportion import largest_remainder
-from privbench.audit.spatialtrust import answer_shapes, leakage_details
 from privbench.suites.spatialtrust.annotation import Annotation, Category, SceneElement
+from privbench.suites.spatialtrust.audit import answer_shapes, leakage_details
 from privbench.suites.spatialtrust.baseline import trivial_baselines
 from privbench.suites.spatialtrust.dataset import DATASET_FILE, validate_spatialtrust
 from privbench.suites.spatialtrust.question_design import NONE, SLOTS, allocate_k

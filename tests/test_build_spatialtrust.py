@@ -362,8 +362,8 @@ def test_small_photos_are_said_to_be_upscaled(tmp_path: Path) -> None:
 def test_review_export_keeps_the_build_provenance_and_question_types(
     tmp_path: Path, sources: tuple[Path, Path]
 ) -> None:
-    from privbench.review.export import export_reviewed
-    from privbench.review.store import ReviewStore
+    from privbench.review_store import ReviewStore
+    from privbench.tooling.spatialtrust_builder.review_export import export_reviewed
 
     folder, _ = sources
     out = tmp_path / "built"

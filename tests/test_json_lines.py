@@ -17,11 +17,11 @@ from helpers import one_line_error, privbench
 from privbench import json_files
 from privbench.json_files import jsonl_lines, read_json_object, read_jsonl
 from privbench.judgecheck.references import read_reference_grades
-from privbench.review.export import export_reviewed
-from privbench.review.store import ReviewStore
+from privbench.review_store import ReviewStore
 from privbench.runtime.errors import DatasetError
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.suites.spatialtrust.dataset import DATASET_FILE, load_spatialtrust
+from privbench.tooling.spatialtrust_builder.review_export import export_reviewed
 
 SEPARATORS = "\u2028\u2029\x85\x1c\x1d\x1e\x0b\x0c"
 """Characters ``str.splitlines`` splits at besides ``\\n`` and ``\\r``."""

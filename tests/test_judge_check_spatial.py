@@ -11,7 +11,13 @@ import pytest
 from helpers import JUDGE_MARK, run_options
 from helpers.loopback_server import LoopbackServer, message_text
 
-from privbench.judgecheck.spatial import (
+from privbench.judges.offline.spatial import graded_verdict_fields
+from privbench.runtime.errors import DatasetError
+from privbench.runtime.log_reading import log_samples
+from privbench.suites.spatialtrust.judge import MAX_TRIES, judge_prompt, offline_verdict
+from privbench.suites.spatialtrust.question_design import QUESTION_TEXTS
+from privbench.suites.spatialtrust.scoring import ExplanationVerdict, FactorVerdict
+from privbench.suites.spatialtrust.verdict_check import (
     PLACEHOLDER_BOX,
     SCORER_NAME,
     VERDICT_SETS,
@@ -25,12 +31,6 @@ from privbench.judgecheck.spatial import (
     verdict_agreement,
     verdict_item,
 )
-from privbench.judges.offline.spatial import graded_verdict_fields
-from privbench.runtime.errors import DatasetError
-from privbench.runtime.log_reading import log_samples
-from privbench.suites.spatialtrust.judge import MAX_TRIES, judge_prompt, offline_verdict
-from privbench.suites.spatialtrust.question_design import QUESTION_TEXTS
-from privbench.suites.spatialtrust.scoring import ExplanationVerdict, FactorVerdict
 
 FRESH = VERDICT_SETS / "fresh.jsonl"
 INDEPENDENT = VERDICT_SETS / "independent.jsonl"

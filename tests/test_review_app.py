@@ -32,7 +32,7 @@ from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
 from privbench.review.access import OneTimeCode
 from privbench.review.app import MAX_BODY_BYTES, create_app
 from privbench.review.shortcuts import PAGE_KEYS, SHORTCUTS, markdown_rows
-from privbench.review.store import ReviewStore, StoreError
+from privbench.review_store import ReviewStore, StoreError
 from privbench.shipped import SPATIALTRUST_SUITE
 
 CHROMIUM = find_chromium()

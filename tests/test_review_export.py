@@ -31,21 +31,21 @@ import pytest
 from helpers import one_line_error, privbench
 
 from privbench.agreement_measures import cohen_kappa
-from privbench.review.agreement import (
-    ALL_PAIRS,
-    agreement,
-    contingency,
-    match_boxes,
-)
-from privbench.review.export import export_reviewed
-from privbench.review.merge import merge_image
-from privbench.review.store import STORE_FILE, ReviewStore
+from privbench.review_store import STORE_FILE, ReviewStore
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.suites.spatialtrust.annotation import Category, SceneElement
 from privbench.suites.spatialtrust.boxes import Box
 from privbench.suites.spatialtrust.dataset import DATASET_FILE, load_spatialtrust
 from privbench.suites.spatialtrust.scoring import iou
+from privbench.tooling.spatialtrust_builder.review_agreement import (
+    ALL_PAIRS,
+    agreement,
+    contingency,
+    match_boxes,
+)
+from privbench.tooling.spatialtrust_builder.review_export import export_reviewed
+from privbench.tooling.spatialtrust_builder.review_merge import merge_image
 
 IMAGES = [f"st-000{i}" for i in range(1, 7)]
 A1, B1 = [100, 100, 300, 300], [100, 100, 300, 340]

@@ -34,16 +34,16 @@ from helpers import (
 from helpers.loopback_server import LoopbackServer
 
 from privbench.analysis.run_diff import (
-    DiffItem,
-    image_score,
     pair_items,
     paired_figure,
     shorten,
     top_changed,
 )
 from privbench.formatting import signed
+from privbench.runtime.cross_run import DiffItem
 from privbench.suites.priviq.api import eval_priviq
 from privbench.suites.spatialtrust.api import eval_spatialtrust
+from privbench.suites.spatialtrust.results import image_score
 
 UNSURE = "I am not sure."
 LAW = "GDPR Article 33 applies: the controller must notify the supervisory authority " * 3

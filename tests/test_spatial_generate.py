@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from privbench.audit.spatialtrust import option_name_leakage
 from privbench.shipped import SPATIALTRUST_SUITE
+from privbench.suites.spatialtrust.audit import option_name_leakage
 from privbench.suites.spatialtrust.dataset import load_spatialtrust
 from privbench.tooling.spatialtrust_scenes.layout import WIDTH, intersects
 from privbench.tooling.spatialtrust_scenes.plan import (

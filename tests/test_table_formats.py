@@ -35,11 +35,10 @@ from helpers import (
 )
 
 from privbench.analysis.groups import DatasetGroup
-from privbench.analysis.paper_tables import OVERALL, TOTAL, priviq_tables, spatial_table
+from privbench.analysis.paper_tables import OVERALL, TOTAL
 from privbench.analysis.runs import load_results
 from privbench.analysis.table_formats import (
     CSV_COLUMNS,
-    TABLE3,
     PaperTable,
     Resampling,
     best_runs,
@@ -57,8 +56,11 @@ from privbench.report.html import ReportSettings, build_report
 from privbench.runtime.errors import UsageError
 from privbench.suites.priviq.api import grade_priviq
 from privbench.suites.priviq.competencies import COMPETENCIES
+from privbench.suites.priviq.cross_run import TABLE3
+from privbench.suites.priviq.paper_tables import priviq_tables
 from privbench.suites.spatialtrust.aggregate import TASK_LABELS, TASKS
 from privbench.suites.spatialtrust.api import grade_spatialtrust
+from privbench.suites.spatialtrust.paper_tables import spatial_table
 
 NASTY = "we_ird%&#$ {x}~^\\model"
 """A model label with every character LaTeX reads as markup."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from privbench.analysis.uncertainty import (
+from privbench.uncertainty import (
     bootstrap_clusters,
     bootstrap_mean,
     column_means_and_overall,

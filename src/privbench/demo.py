@@ -1,10 +1,11 @@
 """``privbench demo``: a real evaluation that needs no API key and no network.
 
-The local baseline (``privbench/ocr-pii``) answers both shipped suites, the offline judge
-grades the answers, and the report is built from the two inspect logs. Everything goes
-to one directory: ``logs/``, the Priv-IQ reference-format exports in ``priviq/``, and
-``report.html`` with its figures. Swap in any model or judge inspect can reach with
-``model=`` / ``judge=`` (``--model openai/gpt-4o --judge openai/gpt-4o`` on the command line).
+The local baseline (``privbench/ocr-pii``) answers every registered benchmark's shipped
+suite, the offline judge grades the answers, and the report is built from the inspect
+logs. Everything goes to one directory: ``logs/``, the reference-format exports of the
+benchmarks that have them (``priviq/``), and ``report.html`` with its figures. Swap in
+any model or judge inspect can reach with ``model=`` / ``judge=`` (``--model
+openai/gpt-4o --judge openai/gpt-4o`` on the command line).
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from privbench import registry
 from privbench.judges.choice import OFFLINE_JUDGE
 from privbench.models.ocr_pii import MODEL_NAME
 from privbench.report.html import ReportSettings, build_report
+from privbench.runtime.cost.plan import Prices
 from privbench.runtime.errors import PrivbenchError
-from privbench.runtime.running import RunOptions
-from privbench.shipped import PRIVIQ_SUITE, SPATIALTRUST_SUITE
-from privbench.suites.priviq.api import PrivIQRun, eval_priviq
-from privbench.suites.spatialtrust.api import SpatialTrustRun, eval_spatialtrust
+from privbench.runtime.running import BenchmarkRun, RunOptions
+from privbench.runtime.suite import EvalRequest
 from privbench.validation import validate_directory
 
 BASELINE = f"privbench/{MODEL_NAME}"
@@ -27,18 +28,17 @@ BASELINE = f"privbench/{MODEL_NAME}"
 
 @dataclass
 class DemoResult:
-    """The two runs and the report they produced."""
+    """Each benchmark's run (by name, in the registry's order) and the report they produced."""
 
-    priviq: PrivIQRun
-    spatialtrust: SpatialTrustRun
+    runs: dict[str, BenchmarkRun]
     report: Path
 
 
 def check_suites() -> list[str]:
     """The one-line validation summaries of the shipped suites (raises if one is broken)."""
     summaries = []
-    for data in (PRIVIQ_SUITE, SPATIALTRUST_SUITE):
-        report = validate_directory(data)
+    for suite in registry.SUITES.values():
+        report = validate_directory(suite.default_data_dir)
         if report.problems:
             raise PrivbenchError(f"the shipped suite is invalid: {report.problems[0]}")
         summaries.append(report.summary)
@@ -52,11 +52,23 @@ def run_demo(
     judge: str = OFFLINE_JUDGE,
     display: str | None = None,
     limit: int | None = None,
+    prices: Prices | None = None,
 ) -> DemoResult:
-    """Evaluate ``model`` on both shipped suites with ``judge``; write logs and the report."""
+    """Evaluate ``model`` on every shipped suite with ``judge``; write logs and the report
+    (``prices``: what the runs' costs are computed with)."""
     options = RunOptions(judge=judge, log_dir=str(out / "logs"), display=display)
-    priviq = eval_priviq(PRIVIQ_SUITE, model, limit=limit, out_dir=out / "priviq", options=options)
-    spatial = eval_spatialtrust(SPATIALTRUST_SUITE, model, limit=limit, options=options)
-    logs = [priviq.log_location, spatial.log_location]
+    runs: dict[str, BenchmarkRun] = {}
+    for suite in registry.SUITES.values():
+        exports = out / suite.name if suite.cross_run.demo_exports else None
+        request = EvalRequest(
+            suite.default_data_dir,
+            model,
+            options,
+            limit=limit,
+            out=exports,
+            prices=prices or Prices(),
+        )
+        runs[suite.name] = suite.eval(request)
+    logs = [run.log_location for run in runs.values()]
     report = build_report(logs, out / "report.html", ReportSettings())
-    return DemoResult(priviq, spatial, report)
+    return DemoResult(runs, report)

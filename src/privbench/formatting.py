@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 
 def fmt(value: float | None) -> str:
     """One decimal, as in the papers' tables; an en dash for a cell with nothing scored."""
     return "–" if value is None else f"{value:.1f}"
+
+
+def grade(value: float | None) -> str:
+    """A 0–1 grade to two decimals; an en dash for none (as :func:`fmt`)."""
+    return "–" if value is None else f"{value:.2f}"
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
@@ -50,3 +56,12 @@ def printable_id(text: str) -> str:
 _UNPRINTABLE = ("Cc", "Cf", "Cs")
 _JOINERS = "\u200c\u200d"
 """Zero-width (non-)joiners: format characters that emoji and some scripts need."""
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that orders ``v1_2`` before ``v1_10`` (digit runs compared as numbers)."""
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part.lower())
+        for part in re.split(r"(\d+)", text)
+        if part
+    )

@@ -47,8 +47,13 @@ def _priviq() -> Suite:
 
 def _spatialtrust() -> Suite:
     from privbench.suites.spatialtrust.suite import SUITE
+    from privbench.tooling.spatialtrust_builder.review_images import ANNOTATION_REVIEW
 
-    return replace(SUITE, generate=_generate_spatialtrust)
+    return replace(
+        SUITE,
+        generate=_generate_spatialtrust,
+        cross_run=replace(SUITE.cross_run, annotation_review=ANNOTATION_REVIEW),
+    )
 
 
 _LOADERS: dict[str, Callable[[], Suite]] = {

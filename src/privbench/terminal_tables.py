@@ -115,3 +115,12 @@ class Whole:
 def whole(renderable: RenderableType) -> RenderableType:
     """Tables wrapped in :class:`Whole`; anything else as it is."""
     return Whole(renderable) if isinstance(renderable, Table) else renderable
+
+
+def figure_table(title: str, *columns: str, text: int = 1) -> Table:
+    """A table whose first ``text`` columns are left-aligned text, the rest numbers (the
+    audits' tables: one look for every benchmark's figures)."""
+    table = Table(title=title, title_justify="left")
+    for index, column in enumerate(columns):
+        table.add_column(column, justify="left" if index < text else "right")
+    return table

@@ -27,40 +27,48 @@ from pathlib import Path
 import pandas as pd
 from inspect_ai.log import EvalLog, read_eval_log
 
+from privbench import registry
 from privbench.analysis.groups import (
     ComparedRun,
     DatasetGroup,
     dataset_groups,
     main_partition,
 )
-from privbench.analysis.paper_tables import OVERALL, TOTAL
 from privbench.analysis.runs import SHORT_HASH, log_paths, superseded, unique_labels
 from privbench.formatting import fmt
+from privbench.runtime.cross_run import ScoreColumns
 from privbench.runtime.errors import UsageError
 from privbench.runtime.records.benchmark import Benchmark
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.records.judge_agreement import NOT_CHECKED_SHORT
 from privbench.runtime.records.task import TaskRecord
-from privbench.suites.priviq.aggregate import priviq_scores
-from privbench.suites.priviq.competencies import COMPETENCIES
-from privbench.suites.priviq.log import priviq_log
-from privbench.suites.spatialtrust.aggregate import TASKS, spatial_scores
-from privbench.suites.spatialtrust.log import spatialtrust_log
 
-PRIVIQ_COLUMNS: tuple[str, ...] = (*COMPETENCIES, TOTAL)
-"""Table 3's columns."""
-SPATIAL_COLUMNS: tuple[str, ...] = (*(name for _, name in TASKS), OVERALL)
-"""Table 2's columns."""
-BENCHMARKS: tuple[tuple[Benchmark, str, tuple[str, ...]], ...] = (
-    ("priviq", "Priv-IQ", PRIVIQ_COLUMNS),
-    ("spatialtrust", "SpatialTrust", SPATIAL_COLUMNS),
+BENCHMARKS: tuple[tuple[str, str, ScoreColumns], ...] = tuple(
+    (suite.name, suite.title, table)
+    for suite in registry.SUITES.values()
+    if (table := suite.cross_run.score_columns) is not None
 )
+"""Every benchmark on the board, in the registry's order: name, title, score table."""
+PRIVIQ_COLUMNS, SPATIAL_COLUMNS = (
+    next(table.columns for name, _, table in BENCHMARKS if name == wanted)
+    for wanted in ("priviq", "spatialtrust")
+)
+"""Table 3's and Table 2's columns (the score tables of the two first benchmarks)."""
 FORMATS = ("csv", "markdown")
 
 NOT_A_LOG = "not an inspect log"
 JUDGE_CHECK = "a judge-check run"
 OTHER_TASK = "a log of another task"
 SUPERSEDED = "superseded by its retry"
+
+
+def _table(benchmark: str) -> ScoreColumns:
+    return next(table for name, _, table in BENCHMARKS if name == benchmark)
+
+
+def _strategies(benchmark: str) -> tuple[str, ...]:
+    """The benchmark's strategies (empty: it has one way of running; no strategy column)."""
+    return registry.get(benchmark).cross_run.strategies
 
 
 @dataclass(frozen=True)
@@ -96,7 +104,7 @@ class LeaderboardRow:
     @property
     def total(self) -> float | None:
         """Total (Priv-IQ) or overall (SpatialTrust): what the rows are sorted by."""
-        return self.scores.get(TOTAL if self.benchmark == "priviq" else OVERALL)
+        return self.scores.get(_table(self.benchmark).total)
 
 
 @dataclass
@@ -143,9 +151,9 @@ def _ranked(rows: list[LeaderboardRow], found: list[_Found]) -> list[Leaderboard
     """Each row placed in its dataset's section: ranked among the runs over the dataset's
     shared items, the others marked why not; drafts and ``--limit`` said in ``caveats``."""
     placed: list[LeaderboardRow] = []
-    for benchmark, _title, _columns in BENCHMARKS:
+    for benchmark, _title, table in BENCHMARKS:
         mine = [(r, f) for r, f in zip(rows, found, strict=True) if r.benchmark == benchmark]
-        unit = "images" if benchmark == "spatialtrust" else "items"
+        unit = table.unit
         groups = dataset_groups([_compared(f, r.label) for r, f in mine], unit)
         by_label = {r.label: (r, f) for r, f in mine}
         for group in sorted(groups, key=lambda g: (not g.known, g.dataset_hash, g.runs[0])):
@@ -189,21 +197,10 @@ def _row(found: _Found) -> LeaderboardRow:
         if identity.judge_card is None and not ignored
         else identity.judge_agreement_line
     )
-    if identity.benchmark == "priviq":
-        graded = priviq_log(header)
-        scores = priviq_scores(graded.grades)
-        columns: dict[str, float | None] = {
-            code: scores.competencies[code].score for code in COMPETENCIES
-        }
-        columns[TOTAL] = scores.overall.score
-        n, judge, complete, strategy = scores.overall.n, graded.judge.judge, graded.complete, ""
-    else:
-        logged = spatialtrust_log(header)
-        spatial = spatial_scores(logged.items)
-        columns = {name: spatial.tasks[name] for _, name in TASKS}
-        columns[OVERALL] = spatial.overall
-        n, judge, complete = spatial.n_images, logged.judge, logged.complete
-        strategy = identity.strategy_name
+    benchmark = identity.benchmark or "priviq"
+    scores = _table(benchmark).scores(header)
+    strategy = identity.strategy_name if _strategies(benchmark) else ""
+    columns, n, judge, complete = scores.columns, scores.n, scores.judge, scores.complete
     return LeaderboardRow(
         label=identity.label(),
         model=identity.model if identity.is_eval else "",
@@ -225,7 +222,8 @@ def _labelled(rows: list[LeaderboardRow], found: list[_Found]) -> list[Leaderboa
     for row, run in zip(rows, found, strict=True):
         base = row.label
         strategy = run.identity.strategy  # empty for a grade run, as in the report
-        if row.benchmark == "spatialtrust" and strategy not in ("", "direct"):
+        strategies = _strategies(row.benchmark)
+        if strategies and strategy not in ("", strategies[0]):
             base = f"{base} [{strategy}]"
         described.append(
             {
@@ -276,14 +274,16 @@ def leaderboard(directory: Path) -> Leaderboard:
     skipped[SUPERSEDED] += len(replaced)
     kept = [f for index, f in enumerate(found) if index not in replaced]
     if not kept:
-        raise UsageError(f"{directory}: no Priv-IQ or SpatialTrust run logs")
+        titles = " or ".join(title for _, title, _ in BENCHMARKS)
+        raise UsageError(f"{directory}: no {titles} run logs")
     rows = _labelled([_row(f) for f in kept], kept)
     return Leaderboard(_ranked(rows, kept), {k: v for k, v in skipped.items() if v})
 
 
 def frame(rows: Sequence[LeaderboardRow]) -> pd.DataFrame:
     """One row per run, every benchmark's columns (empty where a run has no such column)."""
-    columns = ["label", "model", "benchmark", "strategy", *PRIVIQ_COLUMNS, *SPATIAL_COLUMNS]
+    columns = ["label", "model", "benchmark", "strategy"]
+    columns += [column for _, _, table in BENCHMARKS for column in table.columns]
     columns += ["n", "judge", "judge_card", "data_hash", "status", "log"]
     columns += ["dataset", "rank", "caveats"]
     records = [
@@ -324,11 +324,11 @@ def _cell(text: str) -> str:
 def to_markdown(rows: Sequence[LeaderboardRow]) -> str:
     """One pipe table per benchmark and dataset (its own columns), scores to one decimal."""
     sections = []
-    for benchmark, title, score_columns in BENCHMARKS:
+    for benchmark, title, table in BENCHMARKS:
         datasets = dict.fromkeys(r.dataset for r in rows if r.benchmark == benchmark)
         for dataset in datasets:
             mine = [r for r in rows if r.benchmark == benchmark and r.dataset == dataset]
-            sections.append(_markdown_section(title, dataset, score_columns, mine))
+            sections.append(_markdown_section(title, dataset, table.columns, mine))
     return "\n\n".join(sections) + "\n"
 
 
@@ -336,7 +336,7 @@ def _markdown_section(
     title: str, dataset: str, score_columns: Sequence[str], mine: Sequence[LeaderboardRow]
 ) -> str:
     """One dataset's runs: ranked ones first, numbered, then the others with why not."""
-    strategy = ["strategy"] if mine[0].benchmark == "spatialtrust" else []
+    strategy = ["strategy"] if _strategies(mine[0].benchmark) else []
     header = ["rank", "label", "model", *strategy, *score_columns]
     header += ["n", "judge", "judge card", "data", "status", "caveats", "log"]
     heading = f"## {title} · {dataset}" if dataset else f"## {title}"

@@ -1,13 +1,8 @@
 """The papers' tables from :class:`~privbench.analysis.runs.Results`, with intervals.
 
-* Priv-IQ Table 3 (runs × eight competencies + total) and Table 5 (runs × combinations):
-  each cell is the mean over runs (epochs) of eq. 1/eq. 2, the std over runs, the number
-  of items, and a 95 % bootstrap interval over items (item scores = mean over epochs).
-* Priv-IQ refusal rates (runs × competencies + total): the percent of items whose answer
-  refuses or declines and answers anyway, read from the answers by
-  :mod:`privbench.suites.priviq.refusals`, shown beside Table 3.
-* SpatialTrust Table 2 (runs × five task scores + overall), intervals from resampling
-  images as clusters of their five questions.
+* Each benchmark's own tables are computed in its folder
+  (:attr:`~privbench.runtime.cross_run.CrossRun.paper_tables`: Priv-IQ's Table 3, Table 5
+  and refusal rates, SpatialTrust's Table 2); here they are ordered and laid out.
 * Pairwise comparisons of runs on the items both answered: mean paired difference with
   its bootstrap interval, sign-flip permutation p-value, Holm-adjusted within each family
   of comparisons (:func:`pair_family`): a strategy ablation of one model and a comparison
@@ -25,35 +20,16 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from privbench.analysis.uncertainty import (
-    N_BOOTSTRAP,
-    bootstrap_clusters,
-    bootstrap_mean,
-    column_means_and_overall,
-    compare_paired,
-    holm,
-)
-from privbench.suites.priviq.aggregate import (
-    ItemGrades,
-    combinations_by_count,
-    priviq_scores,
-    refusal_rates,
-    score_cell,
-)
-from privbench.suites.priviq.competencies import COMPETENCIES, combination_label
-from privbench.suites.priviq.refusals import classify
-from privbench.suites.spatialtrust.aggregate import TASKS
+from privbench import registry
+from privbench.runtime.cross_run import LAST
+from privbench.uncertainty import N_BOOTSTRAP, compare_paired, holm
 
 TOTAL = "Total"
 OVERALL = "overall"
 AVERAGE = "Average"
-LAST = 10_000
-"""The ``order`` of the Total / overall column: after every other."""
 
 
 def column_order(long: pd.DataFrame) -> list[str]:
@@ -66,126 +42,12 @@ def column_order(long: pd.DataFrame) -> list[str]:
         ranks = long.groupby("column", sort=False)["order"].min()
         return [str(c) for c in ranks.sort_values(kind="stable").index]
     seen = list(dict.fromkeys(str(c) for c in long["column"]))
-    known = [*COMPETENCIES, *(name for _, name in TASKS)]
-    if all(c in known or c in (TOTAL, OVERALL) for c in seen):
+    tables = [t for s in registry.SUITES.values() if (t := s.cross_run.score_columns)]
+    known = [c for table in tables for c in table.columns if c != table.total]
+    totals = {table.total for table in tables}
+    if all(c in known or c in totals for c in seen):
         return sorted(seen, key=lambda c: known.index(c) if c in known else LAST)
-    return sorted(seen, key=lambda c: c in (TOTAL, OVERALL))
-
-
-def _grades(frame: pd.DataFrame) -> list[ItemGrades]:
-    grades = []
-    for item, rows in frame.groupby("item", sort=False):
-        rows = rows.sort_values("epoch")
-        runs = tuple(None if np.isnan(s) else float(s) for s in rows["score"])
-        refusal = classify(str(rows["answer"].iloc[0] or "")) if "answer" in rows else None
-        grades.append(
-            ItemGrades(str(item), tuple(rows["competencies"].iloc[0]), runs, refusal=refusal)
-        )
-    return grades
-
-
-def _cell_row(
-    run: str,
-    column: str,
-    grades: list[ItemGrades],
-    n_runs: int,
-    rng: np.random.Generator,
-    n_boot: int,
-) -> dict[str, Any]:
-    cell = score_cell(grades, n_runs)
-    means = [g.mean for g in grades]
-    interval = bootstrap_mean([np.nan if m is None else m for m in means], rng, n_boot)
-    return {
-        "run": run,
-        "column": column,
-        "score": cell.score,
-        "std": cell.std,
-        "n": cell.n,
-        "low": 100 * interval.low,
-        "high": 100 * interval.high,
-    }
-
-
-def priviq_tables(
-    priviq: pd.DataFrame, rng: np.random.Generator, n_boot: int = N_BOOTSTRAP
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(Table 3, Table 5) as long frames: run, column, score, std, n, low, high."""
-    competency_rows: list[dict[str, Any]] = []
-    combination_rows: list[dict[str, Any]] = []
-    every_item = {g.id: g for g in _grades(priviq.drop_duplicates(["item", "epoch"]))}
-    canonical = combinations_by_count(list(every_item.values()))
-    for run, frame in priviq.groupby("run", sort=False):
-        grades = _grades(frame)
-        scores = priviq_scores(grades)
-        n_runs = scores.n_runs
-        for order, code in enumerate(COMPETENCIES):
-            subset = [g for g in grades if code in g.competencies]
-            if subset:
-                row = _cell_row(str(run), code, subset, n_runs, rng, n_boot)
-                competency_rows.append({**row, "order": order})
-        total = {**_cell_row(str(run), TOTAL, grades, n_runs, rng, n_boot), "order": LAST}
-        competency_rows.append(total)
-        for order, combination in enumerate(canonical):
-            if combination not in scores.combinations:
-                continue
-            subset = [g for g in grades if g.competencies == combination]
-            label = combination_label(combination)
-            row = _cell_row(str(run), label, subset, n_runs, rng, n_boot)
-            combination_rows.append({**row, "order": order})
-        combination_rows.append(dict(total))
-    return pd.DataFrame(competency_rows), pd.DataFrame(combination_rows)
-
-
-def priviq_refusal_table(priviq: pd.DataFrame) -> pd.DataFrame:
-    """Refusal rates as a long frame: run, column (competency or Total), n, refusals,
-    partial, refusal_rate and partial_rate (percent of the items read)."""
-    rows: list[dict[str, Any]] = []
-    for run, frame in priviq.groupby("run", sort=False):
-        grades = _grades(frame)
-        rates = refusal_rates(grades)
-        present = [c for c in COMPETENCIES if rates.competencies[c].n]
-        cells = [(code, rates.competencies[code]) for code in present] + [(TOTAL, rates.overall)]
-        for column, cell in cells:
-            rows.append(
-                {
-                    "run": str(run),
-                    "column": column,
-                    "order": COMPETENCIES.index(column) if column in COMPETENCIES else LAST,
-                    "n": cell.n,
-                    "refusals": cell.refusals,
-                    "partial": cell.partial,
-                    "refusal_rate": cell.refusal_rate,
-                    "partial_rate": cell.partial_rate,
-                }
-            )
-    return pd.DataFrame(rows)
-
-
-def spatial_table(
-    spatial: pd.DataFrame, rng: np.random.Generator, n_boot: int = N_BOOTSTRAP
-) -> pd.DataFrame:
-    """Table 2 as a long frame: run, column (task name or overall), score, n, low, high."""
-    rows: list[dict[str, Any]] = []
-    qids = [qid for qid, _ in TASKS]
-    for run, frame in spatial.groupby("run", sort=False):
-        matrix = frame.pivot(index="image_id", columns="qid", values="score")[qids].to_numpy(float)
-        intervals = bootstrap_clusters(matrix, column_means_and_overall, rng, n_boot)
-        names = [name for _, name in TASKS] + [OVERALL]
-        counts = [int((~np.isnan(matrix[:, k])).sum()) for k in range(len(qids))]
-        for index, (name, interval) in enumerate(zip(names, intervals, strict=True)):
-            rows.append(
-                {
-                    "run": str(run),
-                    "column": name,
-                    "order": index if index < len(qids) else LAST,
-                    "score": 100 * interval.estimate,
-                    "std": None,
-                    "n": counts[index] if index < len(qids) else matrix.shape[0],
-                    "low": 100 * interval.low,
-                    "high": 100 * interval.high,
-                }
-            )
-    return pd.DataFrame(rows)
+    return sorted(seen, key=lambda c: c in totals)
 
 
 def item_scores(results_frame: pd.DataFrame, benchmark: str) -> pd.DataFrame:
@@ -244,7 +106,7 @@ def comparisons(
 ) -> pd.DataFrame:
     """Pairs of runs on their common items: B − A (points), interval, p, family, Holm p.
 
-    Each pair (A before B in ``order``) is :func:`~privbench.analysis.uncertainty.compare_paired`
+    Each pair (A before B in ``order``) is :func:`~privbench.uncertainty.compare_paired`
     of its two columns with ``seed``: the figures ``privbench diff A B --seed`` prints.
     ``partitions`` restricts pairing to runs within one partition (runs over the same data
     and the same items). ``identities`` gives each run's ``(model, strategy)``, which puts
@@ -261,7 +123,7 @@ def comparisons(
         for group in groups
         for pair in itertools.combinations(group, 2)
     ]
-    rows: list[dict[str, Any]] = []
+    rows: list[dict[str, object]] = []
     for a, b in pairs:
         pair = compare_paired(
             {str(k): float(v) for k, v in scores[a].items()},

@@ -21,48 +21,48 @@ Everything but :func:`read_run`, :func:`answers` and :func:`diff_logs` is pure.
 
 from __future__ import annotations
 
-import statistics
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
-from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample
+from inspect_ai.log import read_eval_log, read_eval_log_sample
 from rich.table import Table
 
+from privbench import registry
 from privbench.analysis.runs import SHORT_HASH
-from privbench.analysis.uncertainty import N_BOOTSTRAP, compare_paired, holm
 from privbench.formatting import signed
+from privbench.runtime.cross_run import DiffItem, DiffReading
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.records.benchmark import Benchmark
 from privbench.runtime.records.identity import RunIdentity
-from privbench.suites.priviq.competencies import COMPETENCIES
-from privbench.suites.priviq.log import priviq_log
-from privbench.suites.spatialtrust.aggregate import TASKS
-from privbench.suites.spatialtrust.log import spatialtrust_log
+from privbench.uncertainty import N_BOOTSTRAP, compare_paired, holm
 
 TOP = 10
 """Changed items listed by default."""
 ANSWER_CHARS = 60
 """Characters of an answer shown in the terminal (``--json`` has them whole)."""
 UNREADABLE = "(answer not readable in the log)"
-BENCHMARK_NAMES: dict[str, str] = {"priviq": "Priv-IQ", "spatialtrust": "SpatialTrust"}
 
 
-@dataclass(frozen=True)
-class DiffItem:
-    """One item of one run: its score, its parts, and the grades shown beside its answer."""
+def _reading(benchmark: str) -> DiffReading:
+    reading = registry.get(benchmark).cross_run.diff
+    if reading is None:
+        raise UsageError(f"{registry.get(benchmark).title} runs are not compared item by item")
+    return reading
 
-    id: str
-    score: float | None
-    """0–1 (see the module docstring); None when unscored."""
-    parts: dict[str, float | None]
-    """Priv-IQ: competency code → the item's score, for each competency it requires;
-    SpatialTrust: question id → the image's score on that question."""
-    grades: tuple[float | None, ...] = ()
-    """Priv-IQ: the grade of each judge run (0–1); SpatialTrust: none."""
-    no_answer: bool = False
+
+def _title(benchmark: str) -> str:
+    return registry.get(benchmark).title
+
+
+def _has_strategies(benchmark: str) -> bool:
+    return bool(registry.get(benchmark).cross_run.strategies)
+
+
+def _unit(benchmark: str) -> str:
+    table = registry.get(benchmark).cross_run.score_columns
+    return "items" if table is None else table.unit
 
 
 @dataclass(frozen=True)
@@ -101,8 +101,8 @@ class PairedFigure:
     """Per competency / question: ``p`` Holm-adjusted over the groups tested (the overall
     figure is one test and has none)."""
 
-    def record(self) -> dict[str, Any]:
-        record: dict[str, Any] = {
+    def record(self) -> dict[str, float | int | None]:
+        record: dict[str, float | int | None] = {
             "n": self.n,
             "difference": self.difference,
             "low": self.low,
@@ -161,13 +161,13 @@ class RunDiff:
 
     @property
     def group_kind(self) -> str:
-        return "competency" if self.benchmark == "priviq" else "question"
+        return _reading(self.benchmark).group_kind
 
     def notes(self) -> list[str]:
         """What a reader must know to read the difference: what differs between the runs."""
         a, b = self.a.identity, self.b.identity
         notes: list[str] = []
-        if self.benchmark == "spatialtrust" and a.strategy_name != b.strategy_name:
+        if _has_strategies(self.benchmark) and a.strategy_name != b.strategy_name:
             notes.append(
                 f"strategy ablation: A ran {a.strategy_name}, B ran {b.strategy_name}"
                 + (" (same model)" if a.model == b.model else f" ({a.model} vs {b.model})")
@@ -211,9 +211,7 @@ def pair_items(a: Mapping[str, DiffItem], b: Mapping[str, DiffItem]) -> Pairing:
 
 def group_names(benchmark: Benchmark) -> list[tuple[str, str]]:
     """(key in :attr:`DiffItem.parts`, display name) of the per-group differences."""
-    if benchmark == "priviq":
-        return [(code, code) for code in COMPETENCIES]
-    return [(qid, f"{qid} {name.replace('_', ' ')}") for qid, name in TASKS]
+    return list(_reading(benchmark).groups)
 
 
 def group_figures(
@@ -301,41 +299,10 @@ def check_same_data(a: DiffSide, b: DiffSide) -> None:
     if first.benchmark == second.benchmark and not (first.dataset_hash and second.dataset_hash):
         what = "data that cannot be shown to be the same (a log records no dataset hash)"
     raise PrivbenchError(
-        f"not comparable, {what}: {a.path} ({BENCHMARK_NAMES[a.benchmark]}, data "
-        f"{short_hash(first)}) and {b.path} ({BENCHMARK_NAMES[b.benchmark]}, data "
+        f"not comparable, {what}: {a.path} ({_title(a.benchmark)}, data "
+        f"{short_hash(first)}) and {b.path} ({_title(b.benchmark)}, data "
         f"{short_hash(second)})"
     )
-
-
-def _priviq_items(log: EvalLog) -> tuple[dict[str, DiffItem], str, bool]:
-    graded = priviq_log(log)
-    items = {}
-    for grades in graded.grades:
-        mean = grades.mean
-        items[grades.id] = DiffItem(
-            grades.id,
-            mean,
-            {code: mean for code in grades.competencies},
-            grades.runs,
-            grades.no_answer,
-        )
-    return items, graded.judge.judge, graded.complete
-
-
-def image_score(scores: Mapping[str, float | None]) -> float | None:
-    """An image's 0–1 score: the mean of its five question scores; None if any is unscored."""
-    values = [scores.get(qid) for qid, _ in TASKS]
-    present = [v for v in values if v is not None]
-    return statistics.fmean(present) if len(present) == len(TASKS) else None
-
-
-def _spatial_items(log: EvalLog) -> tuple[dict[str, DiffItem], str, bool]:
-    logged = spatialtrust_log(log)
-    items = {
-        image_id: DiffItem(image_id, image_score(scores), dict(scores))
-        for image_id, scores in logged.items.items()
-    }
-    return items, logged.judge, logged.complete
 
 
 def read_run(path: Path) -> DiffSide:
@@ -348,9 +315,9 @@ def read_run(path: Path) -> DiffSide:
         raise UsageError(f"{path}: not a readable inspect log ({type(error).__name__})") from None
     identity = RunIdentity.from_log(header)
     if identity.benchmark is None:
-        raise UsageError(f"{path}: a log of {header.eval.task}, not a Priv-IQ or SpatialTrust run")
-    reader = _priviq_items if identity.benchmark == "priviq" else _spatial_items
-    items, judge, complete = reader(header)
+        titles = " or ".join(suite.title for suite in registry.SUITES.values())
+        raise UsageError(f"{path}: a log of {header.eval.task}, not a {titles} run")
+    items, judge, complete = _reading(identity.benchmark).items(header)
     ids = {str(i): i for i in header.eval.dataset.sample_ids or []}
     return DiffSide(path, identity, items, judge or identity.judge, complete, ids)
 
@@ -396,21 +363,6 @@ def shorten(text: str | None, limit: int = ANSWER_CHARS) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def grade_text(item: DiffItem, benchmark: Benchmark) -> str:
-    """Priv-IQ: the mean judge grade (0–1, and the runs' grades when several);
-    SpatialTrust: the image's score per question."""
-    if benchmark == "priviq":
-        if item.score is None:
-            return "unscored"
-        runs = f" ({', '.join(_grade(g) for g in item.grades)})" if len(item.grades) > 1 else ""
-        return f"{item.score:.2f}{runs}"
-    return " ".join(f"{qid} {_grade(item.parts.get(qid))}" for qid, _ in TASKS)
-
-
-def _grade(value: float | None) -> str:
-    return "–" if value is None else f"{value:.2f}"
-
-
 def _interval(figure: PairedFigure) -> str:
     if figure.low is None or figure.high is None:
         return "–"
@@ -427,7 +379,7 @@ def _p_holm(figure: PairedFigure) -> str:
 
 def _side_line(name: str, side: DiffSide) -> str:
     identity = side.identity
-    strategy = f" · strategy {identity.strategy_name}" if side.benchmark == "spatialtrust" else ""
+    strategy = f" · strategy {identity.strategy_name}" if _has_strategies(side.benchmark) else ""
     return (
         f"{name}: {identity.label()}{strategy} · judge {side.judge or 'none'} · {side.status}"
         f" · {side.path}"
@@ -443,9 +395,10 @@ def terminal(diff: RunDiff) -> list[str | Table]:
     """What ``privbench diff`` prints: lines and tables (answers shortened)."""
     overall = diff.overall
     pairing = diff.pairing
-    unit = "items" if diff.benchmark == "priviq" else "images"
+    unit = _unit(diff.benchmark)
+    reading = _reading(diff.benchmark)
     parts: list[str | Table] = [
-        f"{BENCHMARK_NAMES[diff.benchmark]} · data {short_hash(diff.a.identity)} · B − A in points",
+        f"{_title(diff.benchmark)} · data {short_hash(diff.a.identity)} · B − A in points",
         _side_line("A", diff.a),
         _side_line("B", diff.b),
         *[f"note: {note}" for note in diff.notes()],
@@ -482,22 +435,22 @@ def terminal(diff: RunDiff) -> list[str | Table]:
     parts.append(f"changed most ({len(diff.top)} of {diff.changed} {unit} that changed score):")
     for item in diff.top:
         answer_a, answer_b = diff.answers.get(item.id, (None, None))
-        about = f" ({', '.join(item.a.parts)})" if diff.benchmark == "priviq" else ""
+        about = f" ({', '.join(item.a.parts)})" if reading.parts_key else ""
         parts += [
             f"  {shorten(item.id)}{about}: {signed(item.difference)}",
-            f"    A {grade_text(item.a, diff.benchmark)}: {shorten(answer_a)}",
-            f"    B {grade_text(item.b, diff.benchmark)}: {shorten(answer_b)}",
+            f"    A {reading.grade_text(item.a)}: {shorten(answer_a)}",
+            f"    B {reading.grade_text(item.b)}: {shorten(answer_b)}",
         ]
     return parts
 
 
-def _side_record(side: DiffSide) -> dict[str, Any]:
+def _side_record(side: DiffSide) -> dict[str, object]:
     identity = side.identity
     return {
         "log": str(side.path),
         "label": identity.label(),
         "model": identity.model,
-        "strategy": identity.strategy_name if side.benchmark == "spatialtrust" else None,
+        "strategy": identity.strategy_name if _has_strategies(side.benchmark) else None,
         "judge": side.judge,
         "judge_protocol": identity.judge_protocol,
         "status": side.status,
@@ -505,27 +458,22 @@ def _side_record(side: DiffSide) -> dict[str, Any]:
     }
 
 
-def _item_record(item: DiffItem, answer: str | None, benchmark: Benchmark) -> dict[str, Any]:
-    record: dict[str, Any] = {"answer": answer, "score": item.score}
-    if benchmark == "priviq":
-        record["grades"] = list(item.grades)
-        record["no_answer"] = item.no_answer
-    else:
-        record["scores"] = {qid: item.parts.get(qid) for qid, _ in TASKS}
-    return record
+def _item_record(item: DiffItem, answer: str | None, benchmark: Benchmark) -> dict[str, object]:
+    return {"answer": answer, "score": item.score, **_reading(benchmark).item_record(item)}
 
 
-def json_document(diff: RunDiff) -> dict[str, Any]:
+def json_document(diff: RunDiff) -> dict[str, object]:
     """The one ``--json`` document of ``privbench diff`` (full precision, answers whole)."""
     pairing = diff.pairing
-    groups_key = "by_competency" if diff.benchmark == "priviq" else "by_question"
+    reading = _reading(diff.benchmark)
+    groups_key = f"by_{reading.group_kind}"
     strategies = (diff.a.identity.strategy_name, diff.b.identity.strategy_name)
     top = []
     for item in diff.top:
         answer_a, answer_b = diff.answers.get(item.id, (None, None))
-        entry: dict[str, Any] = {"id": item.id, "difference": item.difference}
-        if diff.benchmark == "priviq":
-            entry["competencies"] = list(item.a.parts)
+        entry: dict[str, object] = {"id": item.id, "difference": item.difference}
+        if reading.parts_key:
+            entry[reading.parts_key] = list(item.a.parts)
         entry["a"] = _item_record(item.a, answer_a, diff.benchmark)
         entry["b"] = _item_record(item.b, answer_b, diff.benchmark)
         top.append(entry)
@@ -534,7 +482,7 @@ def json_document(diff: RunDiff) -> dict[str, Any]:
         "dataset_hash": diff.a.identity.dataset_hash,
         "a": _side_record(diff.a),
         "b": _side_record(diff.b),
-        "strategy_ablation": diff.benchmark == "spatialtrust" and strategies[0] != strategies[1],
+        "strategy_ablation": _has_strategies(diff.benchmark) and strategies[0] != strategies[1],
         "notes": diff.notes(),
         "overall": diff.overall.record(),
         groups_key: {figure.name: figure.record() for figure in diff.groups},

@@ -27,35 +27,20 @@ judge, start time) — never by a bare counter.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 from inspect_ai.log import EvalLog, read_eval_log
-from inspect_ai.model import ChatMessage, ContentText
 
+from privbench import registry
+from privbench.runtime.cross_run import Row, RunCounts, unverified_line
 from privbench.runtime.errors import UsageError
-from privbench.runtime.records.benchmark import PRIVIQ_SCORER, SPATIAL_SCORER
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.records.task import TaskRecord
-from privbench.runtime.records.versions import ReportedVersions
-from privbench.suites.priviq.competencies import COMPETENCIES, combination_label
-from privbench.suites.priviq.record import PrivIQSampleRecord, PrivIQScoreRecord
-from privbench.suites.priviq.tables import unverified_line
-from privbench.suites.spatialtrust.dataset import QUESTION_IDS
-from privbench.suites.spatialtrust.log import PipelineCounts
-from privbench.suites.spatialtrust.record import (
-    SpatialSampleRecord,
-    SpatialScoreRecord,
-    StrategyRecord,
-)
 
 LOG_SUFFIXES = (".eval", ".json")
-Row = Mapping[str, object]
-"""One row of a long table, as pandas takes it (a column per key)."""
 SHORT_HASH = 12
 """Characters of a dataset hash shown to readers (collisions at this length are remote)."""
 
@@ -65,10 +50,20 @@ class Results:
     """Every graded sample of a set of logs, as long tables, and what was left out."""
 
     runs: pd.DataFrame
-    priviq: pd.DataFrame
-    spatial: pd.DataFrame
+    items: Mapping[str, pd.DataFrame]
+    """Each benchmark's long table by its name (every registered one; empty when no run)."""
     notes: list[str] = field(default_factory=list)
     """Plain sentences for the reader: skipped files, superseded logs."""
+
+    @property
+    def priviq(self) -> pd.DataFrame:
+        """Priv-IQ's long table: one row per (run, item, epoch)."""
+        return self.items["priviq"]
+
+    @property
+    def spatial(self) -> pd.DataFrame:
+        """SpatialTrust's long table: one row per (run, image, question)."""
+        return self.items["spatialtrust"]
 
     def labels(self, benchmark: str) -> list[str]:
         """Run labels of one benchmark, in the order the logs were given."""
@@ -81,15 +76,6 @@ class _Candidate:
     path: Path
     explicit: bool
     header: EvalLog
-
-
-def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
-    """Sort key that orders ``v1_2`` before ``v1_10`` (digit runs compared as numbers)."""
-    return tuple(
-        (0, int(part)) if part.isdigit() else (1, part.lower())
-        for part in re.split(r"(\d+)", text)
-        if part
-    )
 
 
 def _expand(paths: Sequence[str | Path]) -> list[tuple[Path, bool]]:
@@ -171,11 +157,15 @@ def _headers(paths: Sequence[str | Path], notes: list[str]) -> list[_Candidate]:
     if not candidates:
         if skipped or foreign:
             raise UsageError(
-                "none of the logs is a Priv-IQ or SpatialTrust run: "
-                + ", ".join(str(p) for p in paths)
+                f"none of the logs is a {_titles()} run: " + ", ".join(str(p) for p in paths)
             )
         raise UsageError("no inspect logs found in " + ", ".join(str(p) for p in paths))
     return _in_run_order(candidates)
+
+
+def _titles() -> str:
+    """``Priv-IQ or SpatialTrust``: every registered benchmark, as people name them."""
+    return " or ".join(suite.title for suite in registry.SUITES.values())
 
 
 def foreign_note(logs: Sequence[tuple[Path, EvalLog]], shown: int = 3) -> str:
@@ -194,7 +184,7 @@ def foreign_note(logs: Sequence[tuple[Path, EvalLog]], shown: int = 3) -> str:
         listed = ", ".join(sorted(names)[:shown]) + (", …" if len(names) > shown else "")
         parts.append(f"{len(names)} {reason}: {listed}")
     return (
-        f"Skipped {len(logs)} inspect log(s) that are not Priv-IQ or SpatialTrust runs: "
+        f"Skipped {len(logs)} inspect log(s) that are not {_titles()} runs: "
         + "; ".join(parts)
         + "."
     )
@@ -224,95 +214,6 @@ def superseded(headers: Sequence[tuple[str, str, str, str]]) -> dict[int, int]:
     return replaced
 
 
-def _number(value: object) -> float:
-    return (
-        float(value) if isinstance(value, int | float) and not isinstance(value, bool) else math.nan
-    )
-
-
-def _priviq_rows(log: EvalLog, label: str) -> list[Row]:
-    rows: list[Row] = []
-    for sample in log.samples or []:
-        score = (sample.scores or {}).get(PRIVIQ_SCORER)
-        if score is None:
-            continue
-        record = PrivIQScoreRecord.from_score(score)
-        about = PrivIQSampleRecord.from_metadata(sample.metadata)
-        codes = tuple(code for code in COMPETENCIES if code in about.competencies)
-        per_run = record.runs is not None
-        common = {
-            "run": label,
-            "item": str(sample.id),
-            "competencies": codes,
-            "combination": combination_label(codes),
-            "question": sample.input
-            if isinstance(sample.input, str)
-            else _input_text(sample.input),
-            "reference": sample.target
-            if isinstance(sample.target, str)
-            else " / ".join(sample.target),
-            "answer": score.answer or "",
-            "no_answer": record.no_answer,
-            "image": about.image,
-        }
-        for index, run in enumerate(record.judge_runs()):
-            rows.append(
-                {
-                    **common,
-                    "epoch": index + 1 if per_run else sample.epoch,
-                    "score": math.nan if run.score is None else run.score,
-                    "judge_reply": run.last_reply,
-                }
-            )
-    return rows
-
-
-def _input_text(messages: Sequence[ChatMessage]) -> str:
-    texts = []
-    for message in messages:
-        content = message.content
-        if isinstance(content, str):
-            texts.append(content)
-        else:
-            texts += [part.text for part in content if isinstance(part, ContentText)]
-    return "\n".join(texts)
-
-
-def _spatial_rows(log: EvalLog, label: str) -> list[Row]:
-    rows: list[Row] = []
-    for sample in log.samples or []:
-        score = (sample.scores or {}).get(SPATIAL_SCORER)
-        if score is None:
-            continue
-        record = SpatialScoreRecord.from_score(score)
-        capture = SpatialSampleRecord.from_metadata(sample.metadata)
-        values = score.value if isinstance(score.value, dict) else {}
-        for qid in QUESTION_IDS:
-            rows.append(
-                {
-                    "run": label,
-                    "image_id": str(sample.id),
-                    "qid": qid,
-                    "score": _number(values.get(qid)),
-                    "parse_failure": qid in record.parse_failures,
-                    "image": capture.image,
-                    "width": capture.width,
-                    "height": capture.height,
-                    "ground_truth": capture.ground_truth.get(qid, {}),
-                    "prediction": record.prediction.get(qid),
-                    "invalid_boxes": [
-                        box
-                        for box in record.listed_invalid_boxes(str(sample.id))
-                        if box.get("question") == qid
-                    ],
-                    "judge": record.judge_details[qid].model_dump(exclude_unset=True)
-                    if qid in record.judge_details
-                    else {},
-                }
-            )
-    return rows
-
-
 def _item_ids(log: EvalLog) -> frozenset[str]:
     if log.samples:
         return frozenset(str(sample.id) for sample in log.samples)
@@ -320,48 +221,15 @@ def _item_ids(log: EvalLog) -> frozenset[str]:
     return frozenset(str(i) for i in ids)
 
 
+def _counts(log: EvalLog, benchmark: str) -> RunCounts:
+    reading = registry.get(benchmark).cross_run.reading
+    return RunCounts() if reading is None else reading.counts(log)
+
+
 def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dict[str, object]:
     samples = log.samples or []
-    unscored = parse_failures = judge_runs = reasks = unverified = unreadable_judge = 0
-    pipeline = PipelineCounts()
-    failed_questions: dict[str, int] = {}
-    judges: set[str] = set()
-    versions = ReportedVersions()
-    prompt_hash = ""
-    for sample in samples:
-        for name, score in (sample.scores or {}).items():
-            if name == PRIVIQ_SCORER:
-                record = PrivIQScoreRecord.from_score(score)
-                versions.add(record)
-                runs = record.judge_runs()
-                judge_runs = max(judge_runs, len(runs))
-                unverified += record.unverified_runs
-                unscored += sum(1 for run in runs if run.score is None)
-                parse_failures += sum(run.unreadable_replies for run in runs)
-                unreadable_judge += sum(run.unreadable_replies for run in runs)
-                prompt_hash = (
-                    record.prompt_hash if "prompt_hash" in record.model_fields_set else prompt_hash
-                )
-                judge = record.judge
-            elif name == SPATIAL_SCORER and isinstance(score.value, dict):
-                spatial = SpatialScoreRecord.from_score(score)
-                versions.add(spatial)
-                unscored += sum(1 for v in score.value.values() if math.isnan(_number(v)))
-                parse_failures += len(spatial.parse_failures)
-                unreadable_judge += sum(
-                    d.unreadable_replies for d in spatial.judge_details.values()
-                )
-                for qid in spatial.parse_failures:
-                    failed_questions[qid] = failed_questions.get(qid, 0) + 1
-                stats = spatial.strategy or StrategyRecord()
-                reasks += stats.reasks
-                if stats.is_pipeline:
-                    pipeline.add(stats)
-                judge = spatial.judge
-            else:
-                continue
-            if judge:
-                judges.add(judge)
+    counts = _counts(log, identity.benchmark or "")
+    judges = counts.judges
     if not judges and identity.judge:
         judges.add(identity.judge)
     items = _item_ids(log)
@@ -373,25 +241,25 @@ def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dic
         "strategy": identity.strategy,
         "judge": ", ".join(sorted(judges)),
         "protocol": identity.judge_protocol,
-        "prompt_hash": prompt_hash or identity.prompt_hash,
+        "prompt_hash": counts.prompt_hash or identity.prompt_hash,
         "samples": len(samples),
-        "unscored": int(unscored),
-        "parse_failures": int(parse_failures),
-        "unreadable_judge_replies": int(unreadable_judge),
-        "unreadable_answers": int(parse_failures) if identity.benchmark == "spatialtrust" else None,
+        "unscored": counts.unscored,
+        "parse_failures": counts.parse_failures,
+        "unreadable_judge_replies": counts.unreadable_judge,
+        "unreadable_answers": counts.unreadable_answers,
         "judge_temperature": identity.judge_temperature,
         "parse_failures_by_question": " · ".join(
-            f"{qid} {failed_questions[qid]}" for qid in sorted(failed_questions)
+            f"{qid} {counts.failed_questions[qid]}" for qid in sorted(counts.failed_questions)
         ),
-        "reasks": int(reasks),
-        "pipeline": pipeline.record() if pipeline.images else None,
-        "pipeline_warnings": pipeline.warnings(),
+        "reasks": counts.reasks,
+        "pipeline": counts.pipeline,
+        "pipeline_warnings": counts.pipeline_warnings,
         "draft_annotations": "" if drafts is None else drafts.line(),
-        "unverified_grades": unverified_line(unverified),
+        "unverified_grades": unverified_line(counts.unverified),
         "judge_agreement": identity.judge_agreement_line,
         "judge_agreement_short": identity.judge_agreement_short,
-        "model_versions": ", ".join(versions.record()["model"]),
-        "judge_versions": ", ".join(versions.record()["judge"]),
+        "model_versions": ", ".join(counts.versions.record()["model"]),
+        "judge_versions": ", ".join(counts.versions.record()["judge"]),
         "status": identity.status,
         "log": str(path),
         "dataset_hash": identity.dataset_hash,
@@ -399,7 +267,7 @@ def _run_row(log: EvalLog, label: str, identity: RunIdentity, path: Path) -> dic
         "items": items,
         "n_items": len(items),
         "limit": identity.limit_count,
-        "epochs": max(judge_runs, int(log.eval.config.epochs or 1)),
+        "epochs": max(counts.judge_runs, int(log.eval.config.epochs or 1)),
         "task_id": log.eval.task_id,
         "created": log.eval.created,
     }
@@ -483,11 +351,12 @@ def load_results(paths: Sequence[str | Path], labels: Sequence[str] = ()) -> Res
         identity = RunIdentity.from_log(log)
         if identity.judge_card_problem:  # the run stays, its judge counts as not checked
             notes.append(f"{identity.judge_card_problem}; its judge counts as not checked.")
-        benchmark: str = identity.benchmark or "priviq"
+        benchmark = str(identity.benchmark)  # set: other logs were left out by _headers
         label = labels[index] if labels else identity.label()
         strategy = identity.strategy
         named = labels or identity.run_label  # a name the user chose is shown as given
-        if benchmark == "spatialtrust" and not named and strategy and strategy != "direct":
+        strategies = registry.get(benchmark).cross_run.strategies
+        if strategies and not named and strategy and strategy != strategies[0]:
             label = f"{label} [{strategy}]"
         rows.append(_run_row(log, label, identity, candidate.path))
         logs.append((log, candidate.path, label, benchmark))
@@ -501,12 +370,12 @@ def load_results(paths: Sequence[str | Path], labels: Sequence[str] = ()) -> Res
             seen.add(key)
     else:
         final = unique_labels(rows)
-    priviq_rows: list[Row] = []
-    spatial_rows: list[Row] = []
+    items: dict[str, list[Row]] = {name: [] for name in registry.SUITES}
     for row, (log, _path, _label, benchmark), label in zip(rows, logs, final, strict=True):
         row["label"] = label
-        if benchmark == "priviq":
-            priviq_rows += _priviq_rows(log, label)
-        else:
-            spatial_rows += _spatial_rows(log, label)
-    return Results(pd.DataFrame(rows), pd.DataFrame(priviq_rows), pd.DataFrame(spatial_rows), notes)
+        reading = registry.get(benchmark).cross_run.reading
+        if reading is not None:
+            items[benchmark] += reading.item_rows(log, label)
+    return Results(
+        pd.DataFrame(rows), {name: pd.DataFrame(found) for name, found in items.items()}, notes
+    )

@@ -38,19 +38,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from privbench import registry
 from privbench.analysis.groups import ComparedRun, DatasetGroup, dataset_groups
-from privbench.analysis.paper_tables import (
-    OVERALL,
-    column_order,
-    priviq_tables,
-    spatial_table,
-)
+from privbench.analysis.paper_tables import column_order
 from privbench.analysis.runs import Results, load_results
-from privbench.analysis.uncertainty import LEVEL, N_BOOTSTRAP
 from privbench.formatting import fmt
 from privbench.judges import offline_notice
+from privbench.runtime.cross_run import PaperTables, TableKind
 from privbench.runtime.errors import UsageError
-from privbench.suites.spatialtrust.aggregate import TASK_LABELS
+from privbench.uncertainty import LEVEL, N_BOOTSTRAP
 
 FORMATS: tuple[str, ...] = ("latex", "markdown", "csv")
 """The formats of ``show --format`` and of ``report --tables`` (which writes all three)."""
@@ -68,28 +64,15 @@ CSV_COLUMNS: tuple[str, ...] = (
     "best",
 )
 """The long CSV's header: one row per run × column; numbers in full precision."""
-BENCHMARK_NAMES: Mapping[str, str] = {"priviq": "Priv-IQ", "spatialtrust": "SpatialTrust"}
+BENCHMARK_NAMES: Mapping[str, str] = {name: suite.title for name, suite in registry.SUITES.items()}
 _FILE_NAME = re.compile(r"^table[235](-d\d+)?\.(tex|md|csv)$")
 
 
-@dataclass(frozen=True)
-class TableKind:
-    """One of the papers' tables: its file name, caption and LaTeX label."""
-
-    key: str
-    benchmark: str
-    paper: str
-    what: str
-    unit: str
-
-
-TABLE3 = TableKind("table3", "priviq", "Priv-IQ Table 3", "Priv-IQ scores by competency", "items")
-TABLE5 = TableKind(
-    "table5", "priviq", "Priv-IQ Table 5", "Priv-IQ scores by competency combination", "items"
-)
-TABLE2 = TableKind(
-    "table2", "spatialtrust", "SpatialTrust Table 2", "SpatialTrust task scores", "images"
-)
+def _paper_tables(benchmark: str) -> PaperTables:
+    tables = registry.get(benchmark).cross_run.paper_tables
+    if tables is None:
+        raise UsageError(f"{registry.get(benchmark).title} has no paper tables")
+    return tables
 
 
 @dataclass(frozen=True)
@@ -171,9 +154,7 @@ def best_runs(scores: Mapping[str, float | None], ranked: Sequence[str]) -> set[
 
 
 def _header(kind: TableKind, column: str) -> str:
-    if kind is TABLE2:
-        return "Overall" if column == OVERALL else TASK_LABELS.get(column, column)
-    return column
+    return kind.headers.get(column, column)
 
 
 def paper_table(
@@ -240,9 +221,10 @@ def priviq_paper_tables(
     resampling: Resampling | None = None,
 ) -> list[PaperTable]:
     """Table 3 and Table 5 of one dataset's Priv-IQ runs (frames of ``priviq_tables``)."""
+    table3_kind, table5_kind = _paper_tables("priviq").kinds
     return [
-        paper_table(TABLE3, table3, group, index, resampling),
-        paper_table(TABLE5, table5, group, index, resampling),
+        paper_table(table3_kind, table3, group, index, resampling),
+        paper_table(table5_kind, table5, group, index, resampling),
     ]
 
 
@@ -253,13 +235,15 @@ def spatial_paper_table(
     resampling: Resampling | None = None,
 ) -> PaperTable:
     """Table 2 of one dataset's SpatialTrust runs (the frame of ``spatial_table``)."""
-    return paper_table(TABLE2, table2, group, index, resampling)
+    (table2_kind,) = _paper_tables("spatialtrust").kinds
+    return paper_table(table2_kind, table2, group, index, resampling)
 
 
 def benchmark_groups(results: Results, benchmark: str) -> list[DatasetGroup]:
     """The benchmark's runs grouped by dataset, as the report groups them."""
     rows = results.runs[results.runs["benchmark"] == benchmark].to_dict("records")
-    unit = "images" if benchmark == "spatialtrust" else "items"
+    columns = registry.get(benchmark).cross_run.score_columns
+    unit = "items" if columns is None else columns.unit
     return dataset_groups([ComparedRun.from_row(row) for row in rows], unit)
 
 
@@ -292,7 +276,8 @@ def results_tables(results: Results, resampling: Resampling | None = None) -> li
     resampling = resampling or Resampling()
     benchmark = _benchmark(results)
     rng = np.random.default_rng(resampling.seed)
-    frame = results.priviq if benchmark == "priviq" else results.spatial
+    frame = results.items[benchmark]
+    paper = _paper_tables(benchmark)
     tables: list[PaperTable] = []
     if frame.empty:
         logs = ", ".join(Path(str(p)).name for p in results.runs["log"])
@@ -301,12 +286,9 @@ def results_tables(results: Results, resampling: Resampling | None = None) -> li
         rows = frame[frame["run"].isin(group.runs)]
         if rows.empty:
             continue
-        if benchmark == "priviq":
-            table3, table5 = priviq_tables(rows, rng, resampling.n_boot)
-            tables += priviq_paper_tables(table3, table5, group, index, resampling)
-        else:
-            table2 = spatial_table(rows, rng, resampling.n_boot)
-            tables.append(spatial_paper_table(table2, group, index, resampling))
+        frames = paper.compute(rows, rng, resampling.n_boot)
+        for kind, long in zip(paper.kinds, frames, strict=True):
+            tables.append(paper_table(kind, long, group, index, resampling))
     return tables
 
 

@@ -2,46 +2,42 @@
 
 Why: a score is only meaningful next to what could be scored without doing the task
 (blind constant answers, answers leaked by the option texts or printed in the image) and
-next to the shape of the data behind it. :mod:`privbench.audit.spatialtrust` and
-:mod:`privbench.audit.priviq` compute the figures (pure, from the annotations); this
-module recognises which benchmark a directory holds. ``docs/audit.md`` explains every
-figure.
+next to the shape of the data behind it. Each benchmark computes its figures (pure, from
+the annotations; :attr:`~privbench.runtime.cross_run.CrossRun.audit`); this module
+recognises which benchmark a directory holds. ``docs/audit.md`` explains every figure.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from privbench import registry
 from privbench.runtime.errors import UsageError
-from privbench.suites.priviq.dataset import DATASET_FILE as PRIVIQ_FILE
-from privbench.suites.spatialtrust.dataset import DATASET_FILE as SPATIAL_FILE
+from privbench.runtime.suite import Suite
+
+
+def _audited() -> list[Suite]:
+    return [suite for suite in registry.SUITES.values() if suite.cross_run.audit is not None]
 
 
 def benchmark_of(directory: Path) -> str:
-    """``priviq`` or ``spatialtrust``, by the directory's index file; a one-line error else."""
+    """The name of the benchmark whose index file ``directory`` holds; a one-line error else."""
     if not directory.is_dir():
         raise UsageError(f"{directory}: not a directory")
-    if (directory / PRIVIQ_FILE).exists():
-        return "priviq"
-    if (directory / SPATIAL_FILE).exists():
-        return "spatialtrust"
-    raise UsageError(
-        f"{directory}: neither {PRIVIQ_FILE} nor {SPATIAL_FILE} found; not a benchmark directory"
-    )
+    for suite in _audited():
+        if (directory / suite.dataset_file).exists():
+            return suite.name
+    files = " nor ".join(suite.dataset_file for suite in _audited())
+    raise UsageError(f"{directory}: neither {files} found; not a benchmark directory")
 
 
 def audit_directory(directory: str | Path, *, ocr: bool = False) -> dict[str, object]:
-    """The audit document of a Priv-IQ or SpatialTrust directory (``ocr``: Priv-IQ only).
+    """The audit document of a benchmark directory (``ocr``: the OCR figures, for a benchmark
+    whose answers may be printed in its images).
 
-    A plain JSON object, as the command line prints it;
-    :func:`~privbench.audit.priviq.is_priviq_audit` and
-    :func:`~privbench.audit.spatialtrust.is_spatial_audit` tell the two documents apart.
+    A plain JSON object, as the command line prints it; its ``benchmark`` names the suite.
     """
     path = Path(directory)
-    if benchmark_of(path) == "priviq":
-        from privbench.audit.priviq import audit_priviq
-
-        return audit_priviq(path, ocr=ocr)
-    from privbench.audit.spatialtrust import audit_spatialtrust
-
-    return audit_spatialtrust(path)
+    audit = registry.get(benchmark_of(path)).cross_run.audit
+    assert audit is not None  # benchmark_of only names audited benchmarks
+    return audit.audit(path, ocr)

@@ -42,7 +42,7 @@ def audit(
     """Trivial baselines, answer leakage and distributions of a dataset (docs/audit.md)."""
     from privbench import registry
     from privbench.audit import audit_directory
-    from privbench.audit.tables import priviq_tables, spatial_tables, summary_lines
+    from privbench.audit.tables import audit_tables, summary_lines
 
     def action() -> None:
         shipped = [suite.default_data_dir for suite in registry.SUITES.values()]
@@ -52,8 +52,7 @@ def audit(
             print_json(documents[0] if len(documents) == 1 else {"audits": documents})
             return
         for document in documents:
-            show = priviq_tables if document["benchmark"] == "priviq" else spatial_tables
-            print_tables(show(document))
+            print_tables(audit_tables(document))
             echo_lines(summary_lines(document))
 
     run_command(action)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -51,10 +50,10 @@ def demo(
             return
         for summary in check_suites():
             typer.echo(f"validate: {summary}")
-        result = run_demo(out, model=model, judge=judge, limit=limit)
-        # the runs as the demo made them, shown at the prices asked for
-        show_run(replace(result.priviq, prices=prices), as_json=False)
-        show_run(replace(result.spatialtrust, prices=prices), as_json=False)
+        # the runs as the demo made them, built with the prices asked for
+        result = run_demo(out, model=model, judge=judge, limit=limit, prices=prices)
+        for run in result.runs.values():
+            show_run(run, as_json=False)
         typer.echo(f"report: {result.report}")
 
     run_command(action)

@@ -81,8 +81,8 @@ def review_export_command(
     as_json: JsonOption = False,
 ) -> None:
     """A dataset of the annotations people accepted, with inter-annotator agreement."""
-    from privbench.review.agreement_table import agreement_parts
-    from privbench.review.export import export_reviewed
+    from privbench.tooling.spatialtrust_builder.review_agreement_table import agreement_parts
+    from privbench.tooling.spatialtrust_builder.review_export import export_reviewed
 
     def action() -> None:
         outcome = export_reviewed(directory, out, annotator=annotator, merge=merge, seed=seed)

@@ -53,7 +53,7 @@ def survey_collect(
 ) -> None:
     """Write the ratings a served form stored as rating files (one per rater and survey)."""
     from privbench.review.rating_routes import write_lab_ratings
-    from privbench.review.store import ReviewStore
+    from privbench.review_store import ReviewStore
 
     def action() -> None:
         if not store.is_file():

@@ -16,7 +16,7 @@ an interrupted one):
 3. Bias probes (:mod:`.probes`) on the shipped suite or ``--data``: the same wrong answer
    padded, steered, as a refusal; the same right answer as a list and as prose — under
    each Priv-IQ protocol.
-4. SpatialTrust q4/q5 verdicts against the shipped verdict sets (:mod:`.spatial`).
+4. SpatialTrust q4/q5 verdicts against the shipped verdict sets (:mod:`privbench.suites.spatialtrust.verdict_check`).
 
 The result is written as judge cards (one per benchmark) to privbench's cache directory,
 where ``eval`` and ``grade`` find them by judge, protocol and prompt hash.
@@ -49,12 +49,6 @@ from privbench.judgecheck.references import (
     shipped_calibration_set,
 )
 from privbench.judgecheck.sanity import SanityResult, sanity_cases, summarise_sanity
-from privbench.judgecheck.spatial import (
-    VerdictCheck,
-    check_spatial_verdicts,
-    read_verdict_sets,
-    shipped_verdict_sets,
-)
 from privbench.judgecheck.statistics import (
     AgreementFigures,
     Disagreement,
@@ -64,7 +58,6 @@ from privbench.judgecheck.statistics import (
     largest_disagreements,
     retest,
 )
-from privbench.judgecheck.task import CheckCase, judge_check_task
 from privbench.judges.cards import (
     GradeFigures,
     JudgeCard,
@@ -78,6 +71,7 @@ from privbench.judges.cards import (
 from privbench.judges.choice import parse_judge
 from privbench.runtime import progress
 from privbench.runtime.cost.plan import CallPlan
+from privbench.runtime.cross_run import CheckCase
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.running import (
     NO_MODEL,
@@ -90,11 +84,18 @@ from privbench.suites.priviq.aggregate import ItemGrades
 from privbench.suites.priviq.competencies import COMPETENCIES
 from privbench.suites.priviq.dataset import load_priviq
 from privbench.suites.priviq.judge import PROTOCOLS
+from privbench.suites.priviq.judge_check_task import judge_check_task
 from privbench.suites.priviq.log import priviq_log
 from privbench.suites.priviq.plan import add_judge_runs, shown_to_judge
 from privbench.suites.priviq.scorer import protocol_identity
 from privbench.suites.spatialtrust.judge import judge_identity as spatial_judge_identity
 from privbench.suites.spatialtrust.plan import add_verdict_call
+from privbench.suites.spatialtrust.verdict_check import (
+    VerdictCheck,
+    check_spatial_verdicts,
+    read_verdict_sets,
+    shipped_verdict_sets,
+)
 
 ALL = "all"
 """The key of the figures over every item in ``by_competency``-style tables."""

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from privbench.judgecheck.references import ReferenceItem
-from privbench.judgecheck.task import CheckCase
+from privbench.runtime.cross_run import CheckCase
 
 SANITY_ITEMS = 10
 """Reference answers graded against themselves: enough to see a systematic misreading."""

@@ -15,7 +15,8 @@ models compare* (its Table 2). So the report
   full runs, as the paper's Table 2 marks SpatialTrustGuard beside the models.
 
 Everything here is a pure function of the runs' identity fields (rows of
-:attr:`privbench.analysis.runs.Results.runs`).
+:attr:`privbench.analysis.runs.Results.runs`) and of the strategies the benchmarks declare
+(:attr:`privbench.runtime.cross_run.CrossRun.strategies`).
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from privbench import registry
 from privbench.runtime.running import NO_MODEL
-from privbench.suites.spatialtrust.solvers import STRATEGIES
 
 BASE_STRATEGY = "direct"
 """The one-pass strategy every other one is compared with (the paper's baseline row)."""
@@ -65,8 +66,16 @@ def strategy_labels(rows: Sequence[RunFields]) -> dict[str, str]:
     return renamed
 
 
+def _strategies() -> tuple[str, ...]:
+    """Every benchmark's strategies in its own order (:attr:`CrossRun.strategies`)."""
+    return tuple(
+        dict.fromkeys(s for suite in registry.SUITES.values() for s in suite.cross_run.strategies)
+    )
+
+
 def _strategy_order(strategy: str) -> int:
-    return STRATEGIES.index(strategy) if strategy in STRATEGIES else len(STRATEGIES)
+    strategies = _strategies()
+    return strategies.index(strategy) if strategy in strategies else len(strategies)
 
 
 def row_name(strategy: str) -> str:

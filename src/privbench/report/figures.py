@@ -190,11 +190,11 @@ def save(
     )
 
 
-def _finite(value: Any) -> bool:
+def _finite(value: object) -> bool:
     return value is not None and not (isinstance(value, float) and math.isnan(value))
 
 
-def _number(value: Any) -> float:
+def _number(value: object) -> float:
     return float(value) if isinstance(value, int | float) else math.nan
 
 

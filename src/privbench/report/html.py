@@ -52,9 +52,6 @@ from privbench.analysis.paper_tables import (
     column_order,
     comparisons,
     item_scores,
-    priviq_refusal_table,
-    priviq_tables,
-    spatial_table,
     wide,
 )
 from privbench.analysis.runs import SHORT_HASH, Results, load_results
@@ -66,7 +63,6 @@ from privbench.analysis.table_formats import (
     spatial_paper_table,
     write_tables,
 )
-from privbench.analysis.uncertainty import N_BOOTSTRAP
 from privbench.formatting import fmt, signed
 from privbench.judges.choice import OfflineJudge, parse_judge
 from privbench.published import PublishedTable
@@ -78,7 +74,7 @@ from privbench.report.ablation import (
     run_identity,
     strategy_labels,
 )
-from privbench.report.baselines import priviq_empty_answer, spatial_trivial
+from privbench.report.baselines import reference_row
 from privbench.report.samples import (
     PRIVIQ_WIDTH,
     SPATIAL_WIDTH,
@@ -89,6 +85,7 @@ from privbench.report.samples import (
     priviq_cards,
     spatial_cards,
 )
+from privbench.suites.priviq.paper_tables import priviq_refusal_table, priviq_tables
 from privbench.suites.priviq.published import (
     comparable_on_request,
     is_public_priviq_release,
@@ -98,9 +95,11 @@ from privbench.suites.priviq.published import (
     whole_data_evidence,
 )
 from privbench.suites.spatialtrust.aggregate import TASK_LABELS, TASKS
+from privbench.suites.spatialtrust.paper_tables import spatial_table
 from privbench.suites.spatialtrust.published import NOTE as SPATIAL_NOTE
 from privbench.suites.spatialtrust.published import OVERALL as SPATIAL_OVERALL
 from privbench.suites.spatialtrust.published import spatial_published
+from privbench.uncertainty import N_BOOTSTRAP
 
 DEFAULT_BROWSE = 200
 PAGE_SIZE = 20
@@ -1166,7 +1165,7 @@ def write_report(
         sections = []
         for index, group in enumerate(groups):
             baseline, reason = (
-                priviq_empty_answer(group.data, group.dataset_hash, group.common_items)
+                reference_row("priviq", group.data, group.dataset_hash, group.common_items)
                 if group.known
                 else (None, None)
             )
@@ -1218,7 +1217,7 @@ def write_report(
         mine: UserRows = []
         for index, group in enumerate(groups):
             baseline, reason = (
-                spatial_trivial(group.data, group.dataset_hash, group.common_items)
+                reference_row("spatialtrust", group.data, group.dataset_hash, group.common_items)
                 if group.known
                 else (None, None)
             )

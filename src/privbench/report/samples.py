@@ -27,7 +27,7 @@ from typing import Any, NotRequired, TypedDict
 import pandas as pd
 from PIL import Image
 
-from privbench.analysis.runs import natural_key
+from privbench.formatting import natural_key
 from privbench.suites.spatialtrust.scoring import iou
 
 PRIVIQ_WIDTH = 640

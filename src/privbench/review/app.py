@@ -5,7 +5,7 @@ app serves files from a folder of captures that may show private things, so noth
 the browser sends ever becomes a path (an id that is not a record's is a 404, whatever
 ``../`` or encoding it carries), the page and its scripts come from the package, and the
 only thing a client can upload is one annotation JSON of bounded size, checked field by
-field before it reaches :class:`~privbench.review.store.ReviewStore`.
+field before it reaches :class:`~privbench.review_store.ReviewStore`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import math
 import os
 import stat
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import BinaryIO
@@ -24,24 +23,39 @@ import jinja2
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
 
+from privbench import registry
 from privbench.review.access import CONTENT_SECURITY_POLICY, OneTimeCode, require_token
 from privbench.review.bodies import parse_json, read_body, valid_name
 from privbench.review.rating_routes import rating_router
 from privbench.review.shortcuts import SHORTCUTS
-from privbench.review.store import ReviewStore, SavedAnnotation, StaleVersion
+from privbench.review_store import ReviewStore, SavedAnnotation, StaleVersion
+from privbench.runtime.cross_run import AnnotationReview, ReviewImage
 from privbench.runtime.errors import UsageError
-from privbench.suites.spatialtrust.annotation import CATEGORIES, REVIEW_STATUSES
-from privbench.suites.spatialtrust.dataset import load_spatialtrust
+from privbench.runtime.suite import Suite
 
 MAX_BODY_BYTES = 256 * 1024
 """A save is a few kilobytes; a larger body is a mistake or an attack (413)."""
 MAX_ANNOTATOR_CHARS = 64
 MAX_TEXT_CHARS = 2000
 MAX_FACTORS = 500
-VERDICTS = tuple(status for status in REVIEW_STATUSES if status != "draft")
-"""What a reviewer may save: a verdict, never "draft" (that is what nobody reviewed)."""
-VERDICT_COUNTS = (*VERDICTS, "unreadable")
-"""What an annotator's saves are counted as."""
+UNREADABLE = "unreadable"
+"""The status of a stored row that is not an annotation (counted, never a 500)."""
+
+
+def verdicts(review: AnnotationReview) -> tuple[str, ...]:
+    """What a reviewer may save: a verdict, never "draft" (that is what nobody reviewed)."""
+    return tuple(status for status in review.statuses if status != "draft")
+
+
+def verdict_counts(review: AnnotationReview) -> tuple[str, ...]:
+    """What an annotator's saves are counted as."""
+    return (*verdicts(review), UNREADABLE)
+
+
+def all_statuses(review: AnnotationReview) -> tuple[str, ...]:
+    """Every status :func:`effective_status` gives."""
+    return (*review.statuses, UNREADABLE)
+
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
@@ -61,52 +75,33 @@ _STATIC_FILES = {
 _IMAGE_TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}
 
 
-@dataclass(frozen=True)
-class ReviewImage:
-    """One capture of the dataset as the app shows it."""
-
-    id: str
-    path: Path
-    """The capture, resolved when the app started (inside the dataset's folder)."""
-    source: Path
-    """The capture as the record names it, resolved again at every request."""
-    width: int
-    height: int
-    status: str | None
-    """The record's own annotation status (None: the record has none)."""
-    annotators: tuple[str, ...]
-    factors: tuple[dict[str, object], ...]
-    """The record's annotation elements: the draft a reviewer starts from."""
+def reviewed_suite(directory: Path) -> tuple[Suite, AnnotationReview]:
+    """The benchmark whose annotations ``directory`` holds (by its dataset file) among those
+    people annotate; the first of them when it holds none (its loader then says why)."""
+    annotated = [
+        (suite, review)
+        for suite in registry.SUITES.values()
+        if (review := suite.cross_run.annotation_review) is not None
+    ]
+    if not annotated:
+        raise UsageError("no benchmark of this privbench has annotations to review")
+    for suite, review in annotated:
+        if (directory / suite.dataset_file).is_file():
+            return suite, review
+    return annotated[0]
 
 
-def load_review_images(directory: Path) -> dict[str, ReviewImage]:
+def load_review_images(directory: Path, review: AnnotationReview) -> dict[str, ReviewImage]:
     """The dataset's images by id, with each record's drafted annotation.
 
     Raises :class:`~privbench.runtime.errors.DatasetError` (one line) for a directory that
-    is not a valid SpatialTrust dataset: the app never serves a half-valid one.
+    is not a valid dataset: the app never serves a half-valid one. A capture outside the
+    dataset's folder is never served (validation refuses it already).
     """
-    items = load_spatialtrust(directory)
     root = directory.resolve()
-    images: dict[str, ReviewImage] = {}
-    for item in items:
-        path = item.image.resolve()
-        if not path.is_relative_to(root):  # validation refuses this already; never serve it
-            continue
-        annotation = item.annotation
-        images[item.id] = ReviewImage(
-            id=item.id,
-            path=path,
-            source=item.image,
-            width=item.width,
-            height=item.height,
-            status=item.review_status,
-            annotators=annotation.annotators if annotation is not None else (),
-            factors=tuple(
-                {"name": e.name, "category": e.category, "why": e.why, "box": list(e.box)}
-                for e in (annotation.elements if annotation is not None else ())
-            ),
-        )
-    return images
+    return {
+        image.id: image for image in review.images(directory) if image.path.is_relative_to(root)
+    }
 
 
 class InvalidAnnotation(ValueError):
@@ -142,7 +137,9 @@ def _box(value: object, what: str, width: int, height: int) -> list[float]:
     return numbers
 
 
-def checked_annotation(value: object, width: int, height: int) -> dict[str, object]:
+def checked_annotation(
+    value: object, width: int, height: int, review: AnnotationReview
+) -> dict[str, object]:
     """The annotation a reviewer saves, in the store's shape, or :class:`InvalidAnnotation`.
 
     A box's category may be ``null`` (drawn, not categorised yet) on a ``needs_work`` or
@@ -152,8 +149,11 @@ def checked_annotation(value: object, width: int, height: int) -> dict[str, obje
     if not isinstance(value, dict):
         raise InvalidAnnotation("'annotation' must be an object")
     status = value.get("status")
-    if status not in VERDICTS:
-        raise InvalidAnnotation(f"'status' must be one of {', '.join(VERDICTS)}, not {status!r}")
+    allowed_statuses = verdicts(review)
+    if status not in allowed_statuses:
+        raise InvalidAnnotation(
+            f"'status' must be one of {', '.join(allowed_statuses)}, not {status!r}"
+        )
     raw_factors = value.get("factors", [])
     if not isinstance(raw_factors, list):
         raise InvalidAnnotation("'factors' must be a list")
@@ -169,8 +169,8 @@ def checked_annotation(value: object, width: int, height: int) -> dict[str, obje
             pass  # drawn, not yet categorised: kept as such on a needs-work or discarded save
         elif category is None:
             raise InvalidAnnotation(f"{what} has no category yet: choose one before accepting")
-        elif category not in CATEGORIES:
-            allowed = ", ".join(CATEGORIES)
+        elif category not in review.categories:
+            allowed = ", ".join(review.categories)
             raise InvalidAnnotation(f"{what}: 'category' must be one of {allowed}")
         factors.append(
             {
@@ -213,35 +213,35 @@ def _page(token: str) -> str:
     return template.render(token=token, shortcuts=SHORTCUTS)
 
 
-def readable(saved: SavedAnnotation | None) -> dict[str, object] | None:
+def readable(saved: SavedAnnotation | None, review: AnnotationReview) -> dict[str, object] | None:
     """A stored annotation the page can start from, or None (none saved, or unreadable)."""
     if saved is None or saved.problem is not None:
         return None
     annotation = saved.annotation
-    if annotation.get("status") not in VERDICTS or not isinstance(annotation.get("factors"), list):
+    if annotation.get("status") not in verdicts(review) or not isinstance(
+        annotation.get("factors"), list
+    ):
         return None
     return annotation
 
 
-def effective_status(image: ReviewImage, saved: SavedAnnotation | None) -> str:
+def effective_status(
+    image: ReviewImage, saved: SavedAnnotation | None, review: AnnotationReview
+) -> str:
     """What an annotator sees as an image's status: their latest verdict, else the record's;
     ``unreadable`` for a stored row that is not an annotation (counted, never a 500)."""
     if saved is not None:
-        annotation = readable(saved)
-        return "unreadable" if annotation is None else str(annotation["status"])
+        annotation = readable(saved, review)
+        return UNREADABLE if annotation is None else str(annotation["status"])
     return image.status or "draft"
 
 
-STATUSES = (*REVIEW_STATUSES, "unreadable")
-"""Every status :func:`effective_status` gives."""
-
-
-def progress(statuses: Mapping[str, int]) -> dict[str, int]:
+def progress(statuses: Mapping[str, int], review: AnnotationReview) -> dict[str, int]:
     """``reviewed``: images with any verdict (accepted, needs work, discarded); ``accepted``
     apart. Why every verdict: a discarded image or one sent back is reviewed too; counting
     only accepted ones told annotators work was left that they had done."""
     return {
-        "reviewed": sum(statuses.get(status, 0) for status in VERDICTS),
+        "reviewed": sum(statuses.get(status, 0) for status in verdicts(review)),
         "accepted": statuses.get("accepted", 0),
     }
 
@@ -289,7 +289,8 @@ def create_app(
     default_annotator = valid_annotator(annotator)
     if default_annotator is None:
         raise UsageError(f"--annotator {annotator!r}: {ANNOTATOR_RULE}")
-    images = load_review_images(directory)
+    review = reviewed_suite(directory)[1]
+    images = load_review_images(directory, review)
     store = ReviewStore.of(directory)
     page = _page(token)
     static = {name: (_static(name), kind) for name, kind in _STATIC_FILES.items()}
@@ -358,7 +359,7 @@ def create_app(
         return [
             {
                 "id": image.id,
-                "status": effective_status(image, saved.get(image.id, {}).get(name)),
+                "status": effective_status(image, saved.get(image.id, {}).get(name), review),
                 "annotators": sorted(saved.get(image.id, {})),
             }
             for image in images.values()
@@ -373,9 +374,9 @@ def create_app(
             "width": image.width,
             "height": image.height,
             "image_url": f"images/{image.id}",
-            "status": effective_status(image, saved),
+            "status": effective_status(image, saved, review),
             "draft": list(image.factors),
-            "annotation": readable(saved),
+            "annotation": readable(saved, review),
             "version": saved.version if saved else 0,
         }
 
@@ -392,7 +393,9 @@ def create_app(
         if isinstance(version, bool) or not isinstance(version, int) or version < 0:
             raise HTTPException(status_code=422, detail="'version' must be an integer ≥ 0")
         try:
-            annotation = checked_annotation(document.get("annotation"), image.width, image.height)
+            annotation = checked_annotation(
+                document.get("annotation"), image.width, image.height, review
+            )
         except InvalidAnnotation as error:
             raise HTTPException(status_code=422, detail=str(error)) from None
         try:
@@ -405,24 +408,24 @@ def create_app(
     def stats(annotator: str | None = Query(None)) -> dict[str, object]:
         name = who(annotator)
         saved = latest_by_image()
-        statuses: dict[str, int] = dict.fromkeys(STATUSES, 0)
+        statuses: dict[str, int] = dict.fromkeys(all_statuses(review), 0)
         for image in images.values():
-            statuses[effective_status(image, saved.get(image.id, {}).get(name))] += 1
+            statuses[effective_status(image, saved.get(image.id, {}).get(name), review)] += 1
         per_annotator: dict[str, dict[str, int]] = {}
         for image_id, by_annotator in saved.items():
             record = images.get(image_id)
             if record is None:  # saved for a record since removed from the dataset
                 continue
             for person, annotation in by_annotator.items():
-                counts = per_annotator.setdefault(person, dict.fromkeys(VERDICT_COUNTS, 0))
-                counts[effective_status(record, annotation)] += 1
+                counts = per_annotator.setdefault(person, dict.fromkeys(verdict_counts(review), 0))
+                counts[effective_status(record, annotation, review)] += 1
         return {
             "annotator": name,
             "total": len(images),
-            **progress(statuses),
+            **progress(statuses, review),
             "statuses": statuses,
             "annotators": {
-                person: {**progress(counts), **counts}
+                person: {**progress(counts, review), **counts}
                 for person, counts in sorted(per_annotator.items())
             },
         }

@@ -42,7 +42,7 @@ from privbench.analysis.survey import FORM_FILE, form_script, payload_of_form, r
 from privbench.json_files import dump_json
 from privbench.review.access import presented_token
 from privbench.review.bodies import parse_json, read_body, valid_name
-from privbench.review.store import ReviewStore
+from privbench.review_store import ReviewStore
 
 RATER_LENGTH = 100
 

@@ -17,9 +17,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from privbench.review.access import OneTimeCode, new_token
-from privbench.review.app import MAX_ANNOTATOR_CHARS, create_app
+from privbench.review.app import MAX_ANNOTATOR_CHARS, create_app, reviewed_suite
 from privbench.runtime.errors import UsageError
-from privbench.suites.spatialtrust.dataset import DATASET_FILE
 
 HOST = "127.0.0.1"
 FALLBACK_ANNOTATOR = "annotator"
@@ -74,10 +73,11 @@ def serve(
 
     if not directory.is_dir():
         raise UsageError(f"{directory}: no such directory")
-    if not (directory / DATASET_FILE).is_file():
+    suite, review = reviewed_suite(directory)
+    if not (directory / suite.dataset_file).is_file():
         raise UsageError(
-            f"{directory}: not a SpatialTrust dataset (no {DATASET_FILE}); "
-            "make one with privbench build spatialtrust"
+            f"{directory}: not a {suite.title} dataset (no {suite.dataset_file}); "
+            f"make one with {review.made_with}"
         )
     token = new_token()
     if surveys is not None and not surveys.is_dir():

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from privbench.runtime.cost.plan import CallPlan, Prices
+from privbench.runtime.cross_run import CrossRun
 from privbench.runtime.errors import Problem
 from privbench.runtime.running import BenchmarkRun, RunOptions
 
@@ -189,6 +190,8 @@ class Suite:
     """Fetch the public release; returns the lines to print. None: nothing to download."""
     generate: Callable[[GenerateRequest], Path] | None = None
     """Write a generated suite (attached by :mod:`privbench.registry` from the tooling)."""
+    cross_run: CrossRun = field(default_factory=CrossRun)
+    """What the audit, ``validate``, the report and the runs table read of the benchmark."""
 
     @property
     def eval_task(self) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from privbench.runtime.calls import Role
 from privbench.runtime.cost.prices import (
@@ -268,11 +268,22 @@ def dry_run_lines(document: Mapping[str, Any]) -> list[str]:
 # --- a finished run --------------------------------------------------------------------
 
 
+class RunCost(TypedDict):
+    """What a finished run cost, as its ``--json`` document and exports carry it."""
+
+    cost_usd: float | None
+    """The total (None: a role that used tokens has no known price)."""
+    cost_usd_by_role: dict[str, float | None]
+    prices: dict[str, dict[str, float | str] | None]
+    """Role → the price applied (None: none known)."""
+    price_date: str
+
+
 def run_cost(
     tokens: Mapping[str, Mapping[str, int]],
     names: Mapping[Role, str | None],
     prices: Prices,
-) -> dict[str, Any]:
+) -> RunCost:
     """``cost_usd`` (and per role, the prices, their date) of a run's recorded token usage.
 
     ``tokens``: role → ``{"input", "output", ...}`` as the log's usage records give them;
@@ -301,7 +312,7 @@ def run_cost(
     }
 
 
-def cost_line(document: Mapping[str, Any], names: Mapping[Role, str | None]) -> str:
+def cost_line(document: RunCost, names: Mapping[Role, str | None]) -> str:
     """The summary line of a run's cost (what is unknown says how to give its price)."""
     by_role: Mapping[str, float | None] = document["cost_usd_by_role"]
     if not by_role:

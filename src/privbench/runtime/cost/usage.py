@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from inspect_ai.log import EvalLog
 
 from privbench.runtime.calls import Role
-from privbench.runtime.cost.plan import Prices, cost_line, run_cost
+from privbench.runtime.cost.plan import Prices, RunCost, cost_line, run_cost
 from privbench.runtime.log_reading import token_totals
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.running import NO_MODEL
@@ -22,7 +20,7 @@ def run_roles(log: EvalLog) -> dict[Role, str | None]:
     }
 
 
-def log_cost(log: EvalLog, prices: Prices) -> dict[str, Any]:
+def log_cost(log: EvalLog, prices: Prices) -> RunCost:
     """``cost_usd``, ``cost_usd_by_role``, ``prices`` and ``price_date`` of a run."""
     return run_cost(token_totals(log), run_roles(log), prices)
 

@@ -30,6 +30,7 @@ from privbench.suites.priviq.api import (
     read_priviq_log,
     resume_priviq,
 )
+from privbench.suites.priviq.cross_run import CROSS_RUN
 from privbench.suites.priviq.dataset import DATASET_FILE, load_priviq, validate_priviq
 from privbench.suites.priviq.judge import PROTOCOLS
 from privbench.suites.priviq.release import DEFAULT_URL, download_priviq, resolve_data
@@ -132,4 +133,5 @@ SUITE = Suite(
     judge_protocols=PROTOCOLS,
     resolve_data=resolve_data,
     download=_download,
+    cross_run=CROSS_RUN,
 )

@@ -13,19 +13,12 @@ from rich.table import Table
 
 from privbench.formatting import fmt
 from privbench.published import PublishedTable, terminal_table
+from privbench.runtime.cross_run import unverified_line
 from privbench.suites.priviq.aggregate import PrivIQScores, RefusalCell, ScoreCell
 from privbench.suites.priviq.competencies import combination_label
 from privbench.suites.priviq.judge import MAX_ANSWER_CHARS
 from privbench.suites.priviq.log import PrivIQLog
 from privbench.suites.priviq.published import NOTE, TOTAL
-
-
-def unverified_line(runs: int) -> str:
-    """What every reader says of judge runs reused without an answer check (empty if none):
-    their grades stand for answers nobody compared with the ones graded now."""
-    if not runs:
-        return ""
-    return f"{runs} grade(s) reused without an answer check (--reuse-unverified-grades)"
 
 
 def _with_std(cell: ScoreCell, n_runs: int) -> str:

@@ -35,6 +35,7 @@ from privbench.suites.spatialtrust.api import (
     resume_spatialtrust,
 )
 from privbench.suites.spatialtrust.boxes import get_convention
+from privbench.suites.spatialtrust.cross_run import CROSS_RUN
 from privbench.suites.spatialtrust.dataset import (
     DATASET_FILE,
     load_spatialtrust,
@@ -182,4 +183,5 @@ SUITE = Suite(
     grade_plan=_grade_plan,
     resume_plan=plan.resume_plan,
     check_settings=_check_settings,
+    cross_run=CROSS_RUN,
 )

@@ -21,7 +21,7 @@ def task_table(
 ) -> Table:
     """Table 2's columns for one run, transposed for a terminal: a row per task score.
 
-    ``baseline`` (:func:`privbench.audit.spatialtrust.run_baseline`) adds the dataset's
+    ``baseline`` (:func:`privbench.suites.spatialtrust.audit.run_baseline`) adds the dataset's
     trivial baseline beside the scores, so the floor is read next to the model.
     """
     table = Table(title=f"SpatialTrust scores — {model} ({strategy})", title_justify="left")

@@ -1,4 +1,4 @@
-"""Small descriptive statistics shared by both audits (pure).
+"""Small descriptive statistics shared by the audits of every benchmark (pure).
 
 Why one helper: every distribution the audits report (box sizes, answer lengths) is
 summarised the same way, so a reader compares like with like across figures.

@@ -11,7 +11,6 @@ the viewer, and :func:`~privbench.suites.priviq.log.priviq_log` reads the grades
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -19,6 +18,7 @@ from inspect_ai.model import ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from privbench.judges.choice import parse_judge
+from privbench.runtime.cross_run import CheckCase
 from privbench.runtime.records.task import TaskRecord
 from privbench.suites.priviq.judge import MAX_TRIES
 from privbench.suites.priviq.record import PrivIQSampleRecord
@@ -28,17 +28,6 @@ PREDICTION_KEY = "prediction"
 """Sample-metadata key of the answer the judge grades."""
 GIVEN = "given answer"
 """The "model" of a check's outputs: no model under test is asked."""
-
-
-@dataclass(frozen=True)
-class CheckCase:
-    """One answer for the judge to grade: a reference-graded answer or a probe variant."""
-
-    id: str
-    question: str
-    reference: str
-    prediction: str
-    competencies: tuple[str, ...] = ()
 
 
 @solver

@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict, TypeGuard
 
-from privbench.audit.numbers import describe, percent
+from privbench.distribution import describe, percent
 from privbench.suites.priviq.allocation import TABLE_1
 from privbench.suites.priviq.competencies import COMPETENCIES, combination_label
 from privbench.suites.priviq.dataset import (

@@ -29,7 +29,7 @@ import pingouin
 from numpy.typing import NDArray
 from scipy import stats
 
-from privbench.analysis.runs import natural_key
+from privbench.formatting import natural_key
 
 LEVEL = 0.95
 N_BOOTSTRAP = 1000

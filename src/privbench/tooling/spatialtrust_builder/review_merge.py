@@ -8,7 +8,7 @@ image stands behind:
 * its **presence** (q1) must be the same for all of them;
 * its elements are matched box to box: every other annotator's boxes are paired with the
   *reference* annotator's (the first of them by name) by Hungarian assignment on IoU
-  (:func:`~privbench.review.agreement.match_boxes`, IoU ≥ 0.5). An element is kept when
+  (:func:`~privbench.tooling.spatialtrust_builder.review_agreement.match_boxes`, IoU ≥ 0.5). An element is kept when
   every annotator has a matched box for it and all give it the same category; its box is
   the coordinate-wise **mean** of their boxes (not the intersection, which shrinks with
   every annotator and would cut off evidence that all of them drew), its name and why are
@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from privbench.review.agreement import MATCH_IOU, match_boxes, presence
 from privbench.suites.spatialtrust.annotation import SceneElement
+from privbench.tooling.spatialtrust_builder.review_agreement import MATCH_IOU, match_boxes, presence
 
 
 @dataclass(frozen=True)

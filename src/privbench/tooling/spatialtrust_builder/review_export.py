@@ -30,9 +30,7 @@ from pathlib import Path
 from typing import Literal
 
 from privbench.formatting import plural
-from privbench.review.agreement import AnnotatorAgreement, agreement
-from privbench.review.merge import MergeDecision, merge_image
-from privbench.review.store import STORE_FILE, ReviewStore, SavedAnnotation
+from privbench.review_store import STORE_FILE, ReviewStore, SavedAnnotation
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.suites.spatialtrust.annotation import CATEGORIES, Annotation, Category, SceneElement
 from privbench.suites.spatialtrust.dataset import (
@@ -44,6 +42,8 @@ from privbench.suites.spatialtrust.dataset import (
 from privbench.suites.spatialtrust.drafts import review_summary
 from privbench.tooling.spatialtrust_builder.manifest import build_provenance, build_question_types
 from privbench.tooling.spatialtrust_builder.questions import dataset_records, pixel_box
+from privbench.tooling.spatialtrust_builder.review_agreement import AnnotatorAgreement, agreement
+from privbench.tooling.spatialtrust_builder.review_merge import MergeDecision, merge_image
 
 REVIEW_RECORD = "review.json"
 VERDICTS = ("accepted", "needs_work", "discarded")

@@ -7,7 +7,10 @@ from collections.abc import Callable, Sequence
 from rich.console import RenderableType
 from rich.table import Table
 
-from privbench.review.agreement import AnnotatorAgreement, PairAgreement
+from privbench.tooling.spatialtrust_builder.review_agreement import (
+    AnnotatorAgreement,
+    PairAgreement,
+)
 
 
 def _number(value: float | None) -> str:

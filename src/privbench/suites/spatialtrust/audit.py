@@ -38,14 +38,14 @@ import itertools
 import math
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal, TypedDict, TypeGuard
 
 import numpy as np
 
-from privbench.audit.numbers import describe, percent
+from privbench.distribution import describe, percent
 from privbench.suites.spatialtrust.baseline import (
     NONE_KEY,
     Choice,
@@ -55,6 +55,7 @@ from privbench.suites.spatialtrust.baseline import (
     display_names,
     offered_options,
     option_key,
+    trivial_baselines,
 )
 from privbench.suites.spatialtrust.dataset import (
     CHOICE_QUESTIONS,
@@ -611,3 +612,11 @@ def audit_spatialtrust(directory: str | Path) -> dict[str, object]:
     items = load_spatialtrust(directory)
     document: SpatialAudit = {"directory": str(directory), **audit_items(items)}
     return dict(document)
+
+
+def trivial_baseline_row(directory: Path, ids: Collection[str]) -> dict[str, object] | None:
+    """The trivial baselines over exactly the images ``ids`` of ``directory`` (the report's
+    reference row beside runs that answered them); None when none of them is there."""
+    wanted = set(ids)
+    items = [item for item in load_spatialtrust(directory) if item.id in wanted]
+    return trivial_baselines(items) if items else None

@@ -1,0 +1,287 @@
+"""What the cross-run layers need from a benchmark: the part of the Suite interface that the
+audit, ``validate``, the report and the review app read.
+
+Why a separate record: these layers (:mod:`privbench.audit`, :mod:`privbench.validation`,
+:mod:`privbench.report`, :mod:`privbench.review`) sit above the suites and must work for
+every registered benchmark without importing one. Each benchmark fills a :class:`CrossRun`
+in its ``suite.py`` (plain values and callables, nothing above :mod:`privbench.runtime`),
+and the generic code reads it through :mod:`privbench.registry`. A hook a benchmark does
+not have is None, and the generic code then leaves that part out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from inspect_ai.log import EvalLog
+from rich.console import RenderableType
+
+from privbench.runtime.errors import Problem
+from privbench.runtime.records.versions import ReportedVersions
+
+if TYPE_CHECKING:  # pandas and numpy load only when a table is made
+    import numpy as np
+    import pandas as pd
+
+Row = Mapping[str, object]
+"""One row of a long table, as pandas takes it (a column per key)."""
+LAST = 10_000
+"""The ``order`` of a paper table's total column (Total, overall): after every other."""
+AuditDocument = Mapping[str, object]
+"""An audit document as ``privbench audit --json`` prints it; ``benchmark`` names its suite."""
+
+
+def _no_lines(document: AuditDocument) -> list[str]:
+    """A benchmark whose audit has no one-line figures."""
+    return []
+
+
+@dataclass(frozen=True)
+class DatasetAudit:
+    """``privbench audit`` of one benchmark's data directory (``docs/audit.md``)."""
+
+    audit: Callable[[Path, bool], dict[str, object]]
+    """The audit document of a directory; the flag asks for the OCR figures (a benchmark
+    without images of text ignores it). Bad data raises one line."""
+    tables: Callable[[AuditDocument], list[RenderableType]]
+    """The terminal tables of a document :attr:`audit` wrote."""
+    summary: Callable[[AuditDocument], list[str]] = _no_lines
+    """Figures that need no table, one line each (the directory line is added by the caller)."""
+
+
+@dataclass(frozen=True)
+class ReferenceRow:
+    """A report row of what a model gets for knowing nothing (the trivial baseline of a
+    multiple-choice benchmark, the judge's grade of an empty answer).
+
+    Shown beside the runs only when their data directory still holds the content they
+    were scored on (the report checks the content hash first).
+    """
+
+    what: str
+    """How the report's note names it (``The trivial baseline``)."""
+    compute: Callable[[Path, Collection[str]], dict[str, object] | None]
+    """The row over exactly these item ids of the directory; None when none of them is
+    there. Bad data raises (the report turns it into a note)."""
+    missing: str = "no item these runs answered is in"
+    """The note's words when :attr:`compute` found none of the ids (the directory follows)."""
+
+
+@dataclass(frozen=True)
+class ReviewImage:
+    """One capture of a dataset as the annotation review app shows it."""
+
+    id: str
+    path: Path
+    """The capture, resolved when the app started (inside the dataset's folder)."""
+    source: Path
+    """The capture as the record names it, resolved again at every request."""
+    width: int
+    height: int
+    status: str | None
+    """The record's own annotation status (None: the record has none)."""
+    annotators: tuple[str, ...]
+    factors: tuple[dict[str, object], ...]
+    """The record's annotation elements: the draft a reviewer starts from."""
+
+
+@dataclass(frozen=True)
+class AnnotationReview:
+    """What the review web app needs of a benchmark whose images people annotate."""
+
+    categories: tuple[str, ...]
+    """The category an annotated element may have."""
+    statuses: tuple[str, ...]
+    """A record's review statuses, ``draft`` (nobody reviewed it) first."""
+    images: Callable[[Path], Sequence[ReviewImage]]
+    """The dataset's captures with their drafted annotations (raises one line on bad data)."""
+    made_with: str
+    """The command that makes such a dataset (for the error on a directory that is none)."""
+
+
+def number_or_nan(value: object) -> float:
+    """A logged score as a float; NaN for anything that is not a number (unscored)."""
+    return (
+        float(value) if isinstance(value, int | float) and not isinstance(value, bool) else math.nan
+    )
+
+
+@dataclass
+class RunCounts:
+    """What one run's log counts, for the runs table (``privbench show runs``, the report).
+
+    Each benchmark fills it from its own score records (:attr:`CrossRun.run_counts`)."""
+
+    unscored: int = 0
+    """Judgments (or questions) left without a score."""
+    parse_failures: int = 0
+    """Unreadable judge replies or model answers, whichever the benchmark parses."""
+    unreadable_judge: int = 0
+    unreadable_answers: int | None = None
+    """Model answers that did not parse (None: the benchmark does not parse answers)."""
+    judge_runs: int = 0
+    """The most judge runs of one item (``--judge-runs``)."""
+    reasks: int = 0
+    unverified: int = 0
+    failed_questions: dict[str, int] = field(default_factory=dict)
+    """Parse failures by question id."""
+    judges: set[str] = field(default_factory=set)
+    versions: ReportedVersions = field(default_factory=ReportedVersions)
+    prompt_hash: str = ""
+    pipeline: dict[str, object] | None = None
+    """The multi-stage strategy's counters (None: no staged run)."""
+    pipeline_warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RunReading:
+    """How the cross-run tables read one of the benchmark's logs."""
+
+    item_rows: Callable[[EvalLog, str], list[Row]]
+    """The long table's rows of a log under its run label (one per graded unit)."""
+    counts: Callable[[EvalLog], RunCounts]
+    """The log's counts for the runs table."""
+
+
+@dataclass(frozen=True)
+class LogScores:
+    """One finished log's row of the benchmark's score table (what ``privbench show`` prints)."""
+
+    columns: dict[str, float | None]
+    """Column of :attr:`ScoreColumns.columns` → percentage (None where nothing was scored)."""
+    n: int
+    """Items (or images) scored."""
+    judge: str | None
+    complete: bool
+    """Every item was scored."""
+
+
+@dataclass(frozen=True)
+class ScoreColumns:
+    """The benchmark's paper score table as the leaderboard lays it out."""
+
+    columns: tuple[str, ...]
+    """Its columns, the total last (Priv-IQ's Table 3: the competencies, ``Total``)."""
+    total: str
+    """The column runs are ranked by."""
+    unit: str
+    """What :attr:`LogScores.n` counts (``items``, ``images``)."""
+    scores: Callable[[EvalLog], LogScores]
+    """A log's row (its header with samples suffices)."""
+
+
+@dataclass(frozen=True)
+class DiffItem:
+    """One item of one run as ``privbench diff`` pairs it: its score, its parts, and the
+    grades shown beside its answer."""
+
+    id: str
+    score: float | None
+    """0–1; None when unscored."""
+    parts: dict[str, float | None]
+    """Group key (:attr:`DiffReading.groups`) → the item's score on it, for each group the
+    item belongs to (Priv-IQ: its competencies; SpatialTrust: the five questions)."""
+    grades: tuple[float | None, ...] = ()
+    """The grade of each judge run (0–1), where the benchmark has several."""
+    no_answer: bool = False
+
+
+@dataclass(frozen=True)
+class DiffReading:
+    """How ``privbench diff`` reads and shows one of the benchmark's runs."""
+
+    items: Callable[[EvalLog], tuple[dict[str, DiffItem], str, bool]]
+    """A log's items by id, its judge and whether every item was scored."""
+    groups: tuple[tuple[str, str], ...]
+    """(key in :attr:`DiffItem.parts`, display name) of the per-group differences."""
+    group_kind: str
+    """What a group is (``competency``, ``question``): the table's title and JSON key."""
+    grade_text: Callable[[DiffItem], str]
+    """An item's grades beside its answer in the terminal."""
+    item_record: Callable[[DiffItem], dict[str, object]]
+    """The benchmark's own keys of an item in ``--json`` (after ``answer`` and ``score``)."""
+    parts_key: str | None = None
+    """When set, a changed item lists its groups under this ``--json`` key (and in the
+    terminal after its id): the groups it belongs to are a property of the item."""
+
+
+def _no_labels() -> dict[str, str]:
+    return {}
+
+
+@dataclass(frozen=True)
+class TableKind:
+    """One of a benchmark's paper tables: its file name, caption and LaTeX label."""
+
+    key: str
+    """File stem (``table3``)."""
+    benchmark: str
+    paper: str
+    """The table it mirrors (``Priv-IQ Table 3``)."""
+    what: str
+    """The caption's subject (``Priv-IQ scores by competency``)."""
+    unit: str
+    """What its intervals resample and ``n`` counts (``items``, ``images``)."""
+    headers: Mapping[str, str] = field(default_factory=_no_labels)
+    """A column's header where it is not the column's key (``Overall`` for ``overall``)."""
+
+
+@dataclass(frozen=True)
+class PaperTables:
+    """The benchmark's paper tables of one dataset's runs (``privbench tables``, the report)."""
+
+    kinds: tuple[TableKind, ...]
+    compute: Callable[[pd.DataFrame, np.random.Generator, int], tuple[pd.DataFrame, ...]]
+    """The long frames (``run, column, order, score, std, n, low, high``), one per kind in
+    :attr:`kinds` order, from the benchmark's long table (rows of those runs), a generator
+    and the number of bootstrap resamples."""
+
+
+@dataclass(frozen=True)
+class CheckCase:
+    """One answer for a judge to grade in ``privbench judge check``: a reference-graded
+    answer or a probe variant (``competencies``: the item's groups, where it has any)."""
+
+    id: str
+    question: str
+    reference: str
+    prediction: str
+    competencies: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CrossRun:
+    """A benchmark's hooks for the layers that work across runs and datasets."""
+
+    reading: RunReading | None = None
+    """How its logs become rows of the cross-run tables (None: its runs are not read)."""
+    score_columns: ScoreColumns | None = None
+    """The leaderboard's columns and a log's row (None: its runs are not on the board)."""
+    paper_tables: PaperTables | None = None
+    """Its paper tables (None: ``privbench tables`` has none to make)."""
+    diff: DiffReading | None = None
+    """``privbench diff`` of two of its runs (None: its runs are not compared item by item)."""
+    describe: Callable[[Path], tuple[list[Problem], str]] | None = None
+    """``privbench validate``: every problem of a data directory and what it holds, in one
+    line (None: the directory's items are only counted)."""
+    audit: DatasetAudit | None = None
+    reference_row: ReferenceRow | None = None
+    strategies: tuple[str, ...] = ()
+    """The ways a model may be run on the benchmark (the report's ablation rows), the
+    baseline first; empty when there is one way."""
+    demo_exports: bool = False
+    """``privbench demo`` writes the run's exports (``DIR/<name>/``) beside the logs."""
+    annotation_review: AnnotationReview | None = None
+    """Attached by :mod:`privbench.registry` from the benchmark's dataset tooling."""
+
+
+def unverified_line(runs: int) -> str:
+    """What every reader says of judge runs reused without an answer check (empty if none):
+    their grades stand for answers nobody compared with the ones graded now."""
+    if not runs:
+        return ""
+    return f"{runs} grade(s) reused without an answer check (--reuse-unverified-grades)"
