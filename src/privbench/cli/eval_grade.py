@@ -6,7 +6,7 @@ the order of the options, its own options) and this module turns the declaration
 typer command whose values go to the one dispatch,
 :func:`privbench.cli.runs.run_benchmark`. A benchmark added to :mod:`privbench.registry`
 has its commands without an edit here. The groups build a benchmark's command when it is
-asked for, so ``privbench --help`` and the other commands load no benchmark.
+asked for: ``privbench --help`` loads no benchmark, ``privbench eval NAME`` only NAME.
 """
 
 from __future__ import annotations
@@ -59,9 +59,9 @@ def _with_help(annotation: object, text: str | None) -> object:
 
 def _own(option: SuiteOption) -> object:
     """The typer declaration of one of a benchmark's own options."""
-    kind: object = option.kind if option.default is not None else option.kind | None
+    value: object = option.kind if option.default is not None else option.kind | None
     info = typer.Option(*option.names, help=option.help, min=option.minimum, hidden=option.hidden)
-    return Annotated[kind, info]
+    return Annotated[value, info]
 
 
 def _parameter(kind: RunKind, option: CommandOption) -> tuple[inspect.Parameter, bool]:
