@@ -183,3 +183,39 @@ def test_no_type_name_is_defined_twice() -> None:
         for defined in _type_names(path):
             where[defined].append(str(path.relative_to(SRC)))
     assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}
+
+
+BENCHMARKS = sorted(path.parent.name for path in (SRC / "suites").glob("*/suite.py"))
+"""Every benchmark's folder name (``priviq``), read from the tree."""
+
+CLI_NAMING_A_BENCHMARK: frozenset[str] = frozenset(
+    {
+        "build.py",
+        "dataset.py",
+        "demo.py",
+        "generate.py",
+        "judge.py",
+        "main.py",
+        "options.py",
+        "review.py",
+        "show.py",
+        "survey.py",
+    }
+)
+"""Command-line modules that still name a benchmark (commands of one benchmark: build,
+generate, download; help texts). The eval and grade commands are not among them: each
+benchmark declares its own, and the command line builds them from the registry."""
+
+
+def _names_a_benchmark(path: Path) -> bool:
+    """Whether ``path``'s source names a benchmark anywhere (code, strings, docstrings;
+    case and hyphens aside: ``Priv-IQ`` is ``priviq``)."""
+    text = path.read_text(encoding="utf-8").lower().replace("-", "")
+    return any(name in text for name in BENCHMARKS)
+
+
+def test_the_eval_and_grade_commands_name_no_benchmark() -> None:
+    assert BENCHMARKS, "no benchmark folder found"
+    found = {p.name for p in (SRC / "cli").glob("*.py") if _names_a_benchmark(p)}
+    assert sorted(found - CLI_NAMING_A_BENCHMARK) == [], "build the command from the registry"
+    assert sorted(CLI_NAMING_A_BENCHMARK - found) == [], "no longer names a benchmark: unlist"

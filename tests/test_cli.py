@@ -203,7 +203,65 @@ def test_every_benchmark_has_its_eval_and_grade_command() -> None:
     for kind in ("eval", "grade"):
         group = root.commands[kind]
         assert isinstance(group, TyperGroup)
-        assert list(group.commands) == list(registry.SUITES)
+        context = group.context_class(group, info_name=kind)
+        assert group.list_commands(context) == list(registry.SUITES)
+        for name in registry.SUITES:
+            assert group.get_command(context, name) is not None, f"{kind} {name}"
+
+
+def test_a_benchmark_added_to_the_registry_has_its_commands_without_a_cli_edit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A benchmark declares its eval and grade commands (help, options, order, its own
+    options); the command line builds them from the registry, so a new one needs no edit
+    there. The extra benchmark reuses Priv-IQ's hooks and records the eval it is given."""
+    from dataclasses import replace
+
+    from helpers.cli import run_cli
+
+    from privbench import registry
+    from privbench.runtime.cost.plan import CallPlan
+    from privbench.runtime.suite import (
+        EVAL_OPTIONS,
+        CommandSpec,
+        EvalRequest,
+        SharedOption,
+        SuiteCommands,
+        SuiteOption,
+    )
+
+    priviq = registry.get("priviq")
+    seen: list[EvalRequest] = []
+
+    def plan(request: EvalRequest) -> CallPlan:
+        seen.append(request)
+        return priviq.eval_plan(request)
+
+    colour = SuiteOption("colour", ("--colour", "--color"), str, "red", "The toy's colour.")
+    commands = SuiteCommands(
+        eval=CommandSpec(
+            "Answer every toy item.",
+            (SharedOption("model", "The toy's model."), colour, *EVAL_OPTIONS[1:]),
+        )
+    )
+    toy = replace(priviq, name="toy", eval_plan=plan, commands=commands)
+    monkeypatch.setattr(registry, "SUITES", {**registry.SUITES, "toy": toy})
+
+    listed = run_cli("eval", "--help")
+    assert listed.returncode == 0 and "toy" in listed.stdout, listed.stdout
+    shown = run_cli("eval", "toy", "--help")
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    assert "Answer every toy item." in shown.stdout and "The toy's model." in shown.stdout
+    assert "--colour" in shown.stdout and "[default: red]" in shown.stdout
+    assert "--explain" not in shown.stdout  # Priv-IQ's own option is not the toy's
+    graded = run_cli("grade", "toy", "--help")
+    assert graded.returncode == 0 and "--predictions" in graded.stdout, graded.stdout
+
+    ran = run_cli("eval", "toy", "--model", MODEL, "--color", "blue", "--limit", "2",
+                  "--judge", "offline", "--dry-run", "--json")  # fmt: skip
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert json.loads(ran.stdout)["calls"] and len(seen) == 1
+    assert (seen[0].model, seen[0].limit, dict(seen[0].settings)) == (MODEL, 2, {"colour": "blue"})
 
 
 def test_an_unknown_benchmark_is_one_line_naming_the_known_ones() -> None:

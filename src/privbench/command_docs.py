@@ -424,7 +424,10 @@ def commands() -> dict[str, Any]:
     found: dict[str, Any] = {}
 
     def walk(group: TyperGroup, prefix: str) -> None:
-        for name, command in group.commands.items():
+        # list_commands/get_command: the eval and grade groups build their commands
+        context = group.context_class(group, info_name=prefix.strip() or "privbench")
+        for name in group.list_commands(context):
+            command = group.get_command(context, name)
             if getattr(command, "hidden", False):
                 continue
             if isinstance(command, TyperGroup):

@@ -1,335 +1,147 @@
-"""``privbench eval BENCHMARK`` and ``privbench grade BENCHMARK``: the options each takes.
+"""``privbench eval BENCHMARK`` and ``privbench grade BENCHMARK``, for every benchmark.
 
-Each command only declares its options (their names, help and defaults are what
-``--help`` shows) and hands them to the one dispatch, :func:`privbench.cli.runs.run_benchmark`.
+Why built and not written: the commands differ only in the benchmark and its options, so
+each benchmark declares them (:class:`~privbench.runtime.suite.SuiteCommands`: the help,
+the order of the options, its own options) and this module turns the declaration into a
+typer command whose values go to the one dispatch,
+:func:`privbench.cli.runs.run_benchmark`. A benchmark added to :mod:`privbench.registry`
+has its commands without an edit here. The groups build a benchmark's command when it is
+asked for: ``privbench --help`` loads no benchmark, ``privbench eval NAME`` only NAME.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated
+import inspect
+from collections.abc import Callable
+from copy import copy
+from typing import TYPE_CHECKING, Annotated, ClassVar, cast, get_args
 
 import typer
+import typer.main
+from typer.core import TyperGroup
 
-from privbench.cli.options import (
-    AllowDraftsOption,
-    BatchOption,
-    BoxFormatOption,
-    CacheOption,
-    ComparePublishedOption,
-    ConnectionsOption,
-    DataOption,
-    DryRunOption,
-    EpochsOption,
-    ExplainOption,
-    GradedModelNameOption,
-    JsonOption,
-    JudgeCardOption,
-    JudgeOnlyPriceOption,
-    JudgeOption,
-    JudgePriceOption,
-    JudgeRunsOption,
-    JudgeTemperatureOption,
-    LogDirOption,
-    MaxConnectionsOption,
-    MaxRetriesOption,
-    MaxTokensOption,
-    ModelOption,
-    OverwriteOption,
-    PriceOption,
-    ProtocolOption,
-    ReaskOption,
-    ResumeOption,
-    RunLabelOption,
-    SamplingSeedOption,
-    SpatialOutOption,
-    StrategyOption,
-    TemperatureOption,
-    TimeoutOption,
-)
+from privbench.cli.options import GRADE_RUN_OPTIONS, RUN_OPTIONS, RunOption
 from privbench.cli.runs import RunArguments, run_benchmark
 
+if TYPE_CHECKING:  # typer's vendored click, which typer does not export
+    from typer._click.core import Command, Context
 
-def grade_priviq_command(
-    predictions: Annotated[
-        Path | None, typer.Option("--predictions", help="results.json: id → answer.")
-    ] = None,
-    data: DataOption = None,
-    grades: Annotated[
-        Path | None,
-        typer.Option("--grades", help="Earlier grade file: runs of unchanged answers are reused."),
-    ] = None,
-    reuse_unverified_grades: Annotated[
-        bool,
-        typer.Option(
-            "--reuse-unverified-grades",
-            help="Also reuse --grades runs that record no answer (the reference evaluator's "
-            "files) where the judge is the same, without checking the answer.",
-        ),
-    ] = False,
-    judge: JudgeOption = "openai/gpt-4o",
-    judge_runs: JudgeRunsOption = 1,
-    judge_temperature: JudgeTemperatureOption = 0.0,
-    out: Annotated[
-        Path | None, typer.Option("--out", help="Export directory (default: beside --predictions).")
-    ] = None,
-    model_name: GradedModelNameOption = None,
-    label: RunLabelOption = None,
-    judge_protocol: ProtocolOption = "paper",
-    judge_connections: ConnectionsOption = 32,
-    log_dir: LogDirOption = "logs",
-    resume: ResumeOption = None,
-    seed: SamplingSeedOption = None,
-    max_retries: MaxRetriesOption = 3,
-    timeout: TimeoutOption = 120,
-    cache: CacheOption = False,
-    batch: BatchOption = False,
-    explain: ExplainOption = False,
-    judge_card: JudgeCardOption = None,
-    as_json: JsonOption = False,
-    epochs: EpochsOption = None,
-    dry_run: DryRunOption = False,
-    price: JudgeOnlyPriceOption = None,
-    judge_price: JudgePriceOption = None,
-) -> None:
-    """Grade a results.json with the Priv-IQ judge; write the grade file and score CSVs."""
-    run_benchmark(
-        RunArguments(
-            "grade",
-            "priviq",
-            predictions,
-            data,
-            judge,
-            judge_temperature,
-            out,
-            label,
-            judge_connections,
-            log_dir,
-            resume,
-            seed,
-            max_retries,
-            timeout,
-            cache,
-            batch,
-            judge_card,
-            as_json,
-            dry_run,
-            price,
-            judge_price,
-            judge_runs=judge_runs,
-            judge_protocol=judge_protocol,
-            model_name=model_name,
-            epochs=epochs,
-            settings={
-                "grades": grades,
-                "reuse_unverified_grades": reuse_unverified_grades,
-                "explain": explain,
-            },
-        )
+    from privbench.runtime.suite import (
+        CommandOption,
+        CommandSpec,
+        RunKind,
+        SettingValue,
+        Suite,
+        SuiteOption,
     )
 
-
-def eval_priviq_command(
-    model: ModelOption = None,
-    data: DataOption = None,
-    judge: JudgeOption = "openai/gpt-4o",
-    judge_runs: JudgeRunsOption = 1,
-    judge_temperature: JudgeTemperatureOption = 0.0,
-    limit: Annotated[
-        int | None, typer.Option("--limit", min=1, help="Only the first N items.")
-    ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", help="Also write results.json and the reference exports here."),
-    ] = None,
-    label: RunLabelOption = None,
-    judge_protocol: ProtocolOption = "paper",
-    judge_connections: ConnectionsOption = 32,
-    max_connections: MaxConnectionsOption = None,
-    log_dir: LogDirOption = "logs",
-    resume: ResumeOption = None,
-    temperature: TemperatureOption = None,
-    seed: SamplingSeedOption = None,
-    max_tokens: MaxTokensOption = None,
-    max_retries: MaxRetriesOption = 3,
-    timeout: TimeoutOption = 120,
-    cache: CacheOption = False,
-    batch: BatchOption = False,
-    explain: ExplainOption = False,
-    judge_card: JudgeCardOption = None,
-    as_json: JsonOption = False,
-    epochs: EpochsOption = None,
-    dry_run: DryRunOption = False,
-    price: PriceOption = None,
-    judge_price: JudgePriceOption = None,
-) -> None:
-    """Answer every Priv-IQ item once with --model and grade the answers with the judge."""
-    run_benchmark(
-        RunArguments(
-            "eval",
-            "priviq",
-            model,
-            data,
-            judge,
-            judge_temperature,
-            out,
-            label,
-            judge_connections,
-            log_dir,
-            resume,
-            seed,
-            max_retries,
-            timeout,
-            cache,
-            batch,
-            judge_card,
-            as_json,
-            dry_run,
-            price,
-            judge_price,
-            judge_runs=judge_runs,
-            judge_protocol=judge_protocol,
-            temperature=temperature,
-            max_tokens=max_tokens,
-            limit=limit,
-            max_connections=max_connections,
-            epochs=epochs,
-            settings={"explain": explain},
-        )
-    )
+SOURCES = frozenset({"model", "predictions"})
+"""The shared options that say what is run: the dispatch's ``source``."""
 
 
-def eval_spatialtrust_command(
-    model: ModelOption = None,
-    data: DataOption = None,
-    judge: JudgeOption = "openai/gpt-4o",
-    judge_temperature: JudgeTemperatureOption = 0.0,
-    strategy: StrategyOption = "direct",
-    box_format: BoxFormatOption = "xyxy",
-    reask_unparsed: ReaskOption = 0,
-    limit: Annotated[
-        int | None, typer.Option("--limit", min=1, help="Only the first N images.")
-    ] = None,
-    out: SpatialOutOption = None,
-    label: RunLabelOption = None,
-    overwrite: OverwriteOption = False,
-    judge_connections: ConnectionsOption = 32,
-    max_connections: MaxConnectionsOption = None,
-    log_dir: LogDirOption = "logs",
-    resume: ResumeOption = None,
-    temperature: TemperatureOption = None,
-    seed: SamplingSeedOption = None,
-    max_tokens: MaxTokensOption = None,
-    max_retries: MaxRetriesOption = 3,
-    timeout: TimeoutOption = 120,
-    cache: CacheOption = False,
-    batch: BatchOption = False,
-    allow_drafts: AllowDraftsOption = False,
-    judge_card: JudgeCardOption = None,
-    compare_published: ComparePublishedOption = False,
-    as_json: JsonOption = False,
-    dry_run: DryRunOption = False,
-    price: PriceOption = None,
-    judge_price: JudgePriceOption = None,
-) -> None:
-    """Answer every SpatialTrust capture with --model and score the five questions."""
-    run_benchmark(
-        RunArguments(
-            "eval",
-            "spatialtrust",
-            model,
-            data,
-            judge,
-            judge_temperature,
-            out,
-            label,
-            judge_connections,
-            log_dir,
-            resume,
-            seed,
-            max_retries,
-            timeout,
-            cache,
-            batch,
-            judge_card,
-            as_json,
-            dry_run,
-            price,
-            judge_price,
-            temperature=temperature,
-            max_tokens=max_tokens,
-            limit=limit,
-            max_connections=max_connections,
-            compare_published=compare_published,
-            settings={
-                "strategy": strategy,
-                "box_format": box_format,
-                "reask_unparsed": reask_unparsed,
-                "overwrite": overwrite,
-                "allow_drafts": allow_drafts,
-            },
-        )
-    )
+def _shared(kind: RunKind, key: str) -> RunOption:
+    """The shared option called ``key`` on a command of ``kind``."""
+    option = (GRADE_RUN_OPTIONS if kind == "grade" else {}).get(key) or RUN_OPTIONS.get(key)
+    if option is None:
+        raise KeyError(f"{key}: not an option of the eval and grade commands")
+    return option
 
 
-def grade_spatialtrust_command(
-    predictions: Annotated[
-        Path | None, typer.Option("--predictions", help="preds.jsonl: one prediction per image.")
-    ] = None,
-    data: DataOption = None,
-    judge: JudgeOption = "openai/gpt-4o",
-    judge_temperature: JudgeTemperatureOption = 0.0,
-    model_name: GradedModelNameOption = None,
-    label: RunLabelOption = None,
-    box_format: BoxFormatOption = "xyxy",
-    out: SpatialOutOption = None,
-    overwrite: OverwriteOption = False,
-    judge_connections: ConnectionsOption = 32,
-    log_dir: LogDirOption = "logs",
-    resume: ResumeOption = None,
-    seed: SamplingSeedOption = None,
-    max_retries: MaxRetriesOption = 3,
-    timeout: TimeoutOption = 120,
-    cache: CacheOption = False,
-    batch: BatchOption = False,
-    allow_drafts: AllowDraftsOption = False,
-    judge_card: JudgeCardOption = None,
-    compare_published: ComparePublishedOption = False,
-    as_json: JsonOption = False,
-    dry_run: DryRunOption = False,
-    price: JudgeOnlyPriceOption = None,
-    judge_price: JudgePriceOption = None,
-) -> None:
-    """Score SpatialTrust predictions made elsewhere (format: docs/spatialtrust.md)."""
-    run_benchmark(
-        RunArguments(
-            "grade",
-            "spatialtrust",
-            predictions,
-            data,
-            judge,
-            judge_temperature,
-            out,
-            label,
-            judge_connections,
-            log_dir,
-            resume,
-            seed,
-            max_retries,
-            timeout,
-            cache,
-            batch,
-            judge_card,
-            as_json,
-            dry_run,
-            price,
-            judge_price,
-            model_name=model_name,
-            compare_published=compare_published,
-            settings={
-                "box_format": box_format,
-                "overwrite": overwrite,
-                "allow_drafts": allow_drafts,
-            },
-        )
-    )
+def _with_help(annotation: object, text: str | None) -> object:
+    """``annotation`` (``Annotated[T, typer.Option(...)]``) with another help text."""
+    if text is None:
+        return annotation
+    base, info = get_args(annotation)
+    info = copy(info)
+    info.help = text
+    return Annotated[base, info]
+
+
+def _own(option: SuiteOption) -> object:
+    """The typer declaration of one of a benchmark's own options."""
+    value: object = option.kind if option.default is not None else option.kind | None
+    info = typer.Option(*option.names, help=option.help, min=option.minimum, hidden=option.hidden)
+    return Annotated[value, info]
+
+
+def _parameter(kind: RunKind, option: CommandOption) -> tuple[inspect.Parameter, bool]:
+    """The function parameter typer reads ``option`` from, and whether its value is one
+    of the benchmark's settings."""
+    from privbench.runtime.suite import SharedOption, SuiteOption
+
+    if isinstance(option, SuiteOption):
+        name, annotation, default = option.setting, _own(option), option.default
+        setting = True
+    else:
+        shared = option if isinstance(option, SharedOption) else SharedOption(option)
+        declared = _shared(kind, shared.key)
+        name, default, setting = shared.key, declared.default, declared.setting
+        annotation = _with_help(declared.annotation, shared.help)
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    return inspect.Parameter(name, keyword, default=default, annotation=annotation), setting
+
+
+def _arguments(
+    kind: RunKind, suite: str, values: dict[str, SettingValue], settings: frozenset[str]
+) -> RunArguments:
+    """The dispatch's arguments: the shared options the command lacks at their defaults."""
+    fields: dict[str, SettingValue] = {
+        key: option.default
+        for key, option in RUN_OPTIONS.items()
+        if not option.setting and key not in SOURCES
+    }
+    fields.update((key, value) for key, value in values.items() if key not in settings | SOURCES)
+    source = next((values[key] for key in SOURCES if key in values), None)
+    own = {key: value for key, value in values.items() if key in settings}
+    build = cast("Callable[..., RunArguments]", RunArguments)
+    return build(kind, suite, source, settings=own, **fields)
+
+
+def command_function(kind: RunKind, suite: str, spec: CommandSpec) -> Callable[..., None]:
+    """A function whose signature typer reads as ``spec``'s options, which runs the
+    benchmark called ``suite`` with them."""
+    parameters = [_parameter(kind, option) for option in spec.options]
+    settings = frozenset(parameter.name for parameter, setting in parameters if setting)
+
+    def command(**values: SettingValue) -> None:
+        run_benchmark(_arguments(kind, suite, values, settings))
+
+    signature = inspect.Signature([parameter for parameter, _ in parameters])
+    command.__signature__ = signature  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()}
+    command.__doc__ = spec.help
+    command.__name__ = f"{kind}_{suite}"
+    return command
+
+
+def suite_command(kind: RunKind, suite: Suite) -> Command:
+    """The click command of ``privbench KIND SUITE``, as typer builds it."""
+    single = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    single.command(suite.name)(command_function(kind, suite.name, suite.commands.spec(kind)))
+    return typer.main.get_command(single)
+
+
+class SuiteCommandGroup(TyperGroup):
+    """``privbench eval`` / ``privbench grade``: a command per benchmark of the registry."""
+
+    kind: ClassVar[RunKind]
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        from privbench import registry
+
+        return [*super().list_commands(ctx), *registry.SUITES]
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        from privbench import registry
+
+        if cmd_name in registry.SUITES:
+            return suite_command(self.kind, registry.SUITES[cmd_name])
+        return super().get_command(ctx, cmd_name)
+
+
+class EvalCommands(SuiteCommandGroup):
+    kind = "eval"
+
+
+class GradeCommands(SuiteCommandGroup):
+    kind = "grade"

@@ -32,12 +32,18 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-grade_app = typer.Typer(help="Grade answers a model produced elsewhere.", no_args_is_help=True)
+grade_app = typer.Typer(
+    cls=eval_grade.GradeCommands,
+    help="Grade answers a model produced elsewhere.",
+    no_args_is_help=True,
+)
 survey_app = typer.Typer(
     help="Rating sheets for judge–human agreement studies.", no_args_is_help=True
 )
 eval_app = typer.Typer(
-    help="Run a model on a benchmark and grade its answers.", no_args_is_help=True
+    cls=eval_grade.EvalCommands,
+    help="Run a model on a benchmark and grade its answers.",
+    no_args_is_help=True,
 )
 generate_app = typer.Typer(
     help="Generate benchmark suites in the two formats.", no_args_is_help=True
@@ -70,11 +76,7 @@ app.add_typer(review_app, name="review")
 
 app.command()(dataset.validate)
 app.command()(dataset.audit)
-grade_app.command("priviq")(eval_grade.grade_priviq_command)
-eval_app.command("priviq")(eval_grade.eval_priviq_command)
 app.command()(show.show)
-eval_app.command("spatialtrust")(eval_grade.eval_spatialtrust_command)
-grade_app.command("spatialtrust")(eval_grade.grade_spatialtrust_command)
 generate_app.command("priviq")(generate.generate_priviq_command)
 generate_app.command("spatialtrust")(generate.generate_spatialtrust_command)
 download_app.command("priviq")(generate.download_priviq_command)

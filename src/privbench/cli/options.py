@@ -7,10 +7,14 @@ here ``--judge`` or ``--max-retries`` means one thing wherever it appears.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from privbench.runtime.suite import SettingValue
 
 DataOption = Annotated[
     Path | None, typer.Option("--data", help="Benchmark directory (default: the shipped suite).")
@@ -132,14 +136,6 @@ RunLabelOption = Annotated[
     ),
 ]
 
-ExplainOption = Annotated[
-    bool,
-    typer.Option(
-        "--explain",
-        help="Offline judge: list per item the rules that made its grade (also in the "
-        "grade file and --json).",
-    ),
-]
 
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON document and nothing else.")
@@ -205,9 +201,6 @@ TableFormatOption = Annotated[
     ),
 ]
 
-StrategyOption = Annotated[
-    str, typer.Option("--strategy", help="direct (one call), staged, or guard (SpatialTrustGuard).")
-]
 
 BoxFormatOption = Annotated[
     str,
@@ -219,28 +212,11 @@ BoxFormatOption = Annotated[
     ),
 ]
 
-ReaskOption = Annotated[
-    int,
-    typer.Option(
-        "--reask-unparsed",
-        min=0,
-        help="Ask again, with the format restated, up to N times when an answer cannot be "
-        "read (default 0: the paper's one pass; the score without re-asks is shown beside).",
-    ),
-]
 
 OverwriteOption = Annotated[
     bool, typer.Option("--overwrite", help="Replace this run's exports in --out if they exist.")
 ]
 
-AllowDraftsOption = Annotated[
-    bool,
-    typer.Option(
-        "--allow-drafts",
-        help="Run even if some images' annotations are drafts no person reviewed "
-        "(privbench build); every output then says how many.",
-    ),
-]
 
 SizeOption = Annotated[int, typer.Option("--n", min=1, help="Number of items / images.")]
 
@@ -263,7 +239,66 @@ BootstrapSeedOption = Annotated[
     int, typer.Option("--seed", help="Seed of the bootstrap and permutations.")
 ]
 OptionOrderSeedOption = Annotated[int, typer.Option("--seed", help="Seed of the options' order.")]
-SpatialOutOption = Annotated[
-    Path | None,
-    typer.Option("--out", help="Write the per-image scores CSV and the JSON summary here."),
+
+
+# The options of every benchmark's eval and grade commands, by the key a benchmark's
+# declaration names them with (privbench.runtime.suite.CommandSpec).
+
+PredictionsOption = Annotated[
+    Path | None, typer.Option("--predictions", help="The answers to grade.")
 ]
+
+LimitOption = Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N items.")]
+
+RunOutOption = Annotated[Path | None, typer.Option("--out", help="Write the run's exports here.")]
+
+
+@dataclass(frozen=True)
+class RunOption:
+    """A shared option of the eval and grade commands: its declaration and default.
+
+    ``setting``: its value goes to the benchmark's settings (``--box-format``), not to the
+    dispatch's own arguments."""
+
+    annotation: object
+    default: SettingValue
+    setting: bool = False
+
+
+RUN_OPTIONS: dict[str, RunOption] = {
+    "model": RunOption(ModelOption, None),
+    "predictions": RunOption(PredictionsOption, None),
+    "data": RunOption(DataOption, None),
+    "judge": RunOption(JudgeOption, "openai/gpt-4o"),
+    "judge_runs": RunOption(JudgeRunsOption, 1),
+    "judge_temperature": RunOption(JudgeTemperatureOption, 0.0),
+    "limit": RunOption(LimitOption, None),
+    "out": RunOption(RunOutOption, None),
+    "model_name": RunOption(GradedModelNameOption, None),
+    "label": RunOption(RunLabelOption, None),
+    "judge_protocol": RunOption(ProtocolOption, "paper"),
+    "judge_connections": RunOption(ConnectionsOption, 32),
+    "max_connections": RunOption(MaxConnectionsOption, None),
+    "log_dir": RunOption(LogDirOption, "logs"),
+    "resume": RunOption(ResumeOption, None),
+    "temperature": RunOption(TemperatureOption, None),
+    "seed": RunOption(SamplingSeedOption, None),
+    "max_tokens": RunOption(MaxTokensOption, None),
+    "max_retries": RunOption(MaxRetriesOption, 3),
+    "timeout": RunOption(TimeoutOption, 120),
+    "cache": RunOption(CacheOption, False),
+    "batch": RunOption(BatchOption, False),
+    "judge_card": RunOption(JudgeCardOption, None),
+    "compare_published": RunOption(ComparePublishedOption, False),
+    "as_json": RunOption(JsonOption, False),
+    "epochs": RunOption(EpochsOption, None),
+    "dry_run": RunOption(DryRunOption, False),
+    "price": RunOption(PriceOption, None),
+    "judge_price": RunOption(JudgePriceOption, None),
+    "box_format": RunOption(BoxFormatOption, "xyxy", setting=True),
+    "overwrite": RunOption(OverwriteOption, False, setting=True),
+}
+"""Every shared option of the eval commands by key (the dispatch's argument it fills)."""
+
+GRADE_RUN_OPTIONS: dict[str, RunOption] = {"price": RunOption(JudgeOnlyPriceOption, None)}
+"""Where a grade command's option differs: it calls only the judge."""

@@ -1,10 +1,9 @@
 """Running a benchmark from the command line: one dispatch for every eval and grade command.
 
-Why one: ``eval priviq``, ``grade priviq``, ``eval spatialtrust`` and ``grade
-spatialtrust`` differ only in the benchmark and its own options; the order of the checks,
-the dry run, ``--resume``, what is printed and the exit code are the same, so they are
-written once here and each command only declares its options
-(:mod:`privbench.cli.eval_grade`). The benchmark's hooks come from
+Why one: the eval and grade commands of every benchmark differ only in the benchmark and
+its own options; the order of the checks, the dry run, ``--resume``, what is printed and
+the exit code are the same, so they are written once here, and each command is built from
+what its benchmark declares (:mod:`privbench.cli.eval_grade`). The benchmark's hooks come from
 :mod:`privbench.registry`.
 """
 
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
 
 
 def resume_hint(command: str, run: BenchmarkRun, out: Path | None, log_dir: str) -> str:
-    """The command line that continues ``run`` (``privbench eval priviq --resume LOG``)."""
+    """The command line that continues ``run`` (``privbench eval BENCHMARK --resume LOG``)."""
     parts = ["privbench", *command.split(), "--resume", shlex.quote(run.log_location)]
     if out is not None:
         parts += ["--out", shlex.quote(str(out))]

@@ -137,7 +137,8 @@ def run_options(
 
 
 def data_dir(directory: Path) -> Path:
-    """A data directory as given (``priviq``: the downloaded release, with a note)."""
+    """A data directory as given (a name a benchmark gives a meaning: the directory it
+    stands for, with a note)."""
     from privbench import registry
 
     path, note = registry.resolve_data(directory)
@@ -153,7 +154,7 @@ def optional_data_dir(data: Path | None) -> Path | None:
 
 def suite_data_dir(suite: Suite, data: Path | None) -> Path | None:
     """``--data`` of a command of one benchmark: a name only that benchmark gives a
-    meaning to (``eval priviq --data priviq``), else the path; None: its default."""
+    meaning to (a downloaded release), else the path; None: its default."""
     if data is None or suite.resolve_data is None:
         return data
     path, note = suite.resolve_data(data)

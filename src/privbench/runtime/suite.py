@@ -142,6 +142,86 @@ class DownloadRequest:
     force: bool = False
 
 
+# The eval and grade commands a benchmark declares (read by privbench.cli.eval_grade).
+
+OptionKind = type[str] | type[int] | type[float] | type[bool] | type[Path]
+"""The value an option of a benchmark's own takes."""
+
+
+@dataclass(frozen=True)
+class SuiteOption:
+    """An option only this benchmark takes (``--strategy``): its value reaches the
+    benchmark's hooks as ``settings[setting]``.
+
+    Why data: the command line builds the option from it, so a benchmark adds an option
+    in its own folder, without a command-line edit."""
+
+    setting: str
+    """The settings key it fills, also the parameter's name (``box_format``)."""
+    names: tuple[str, ...]
+    """Its spellings, the first shown (``("--box-format",)``)."""
+    kind: OptionKind
+    default: SettingValue
+    """The value when not given (None: the option is optional)."""
+    help: str
+    minimum: int | None = None
+    """The least value accepted (numbers only)."""
+    hidden: bool = False
+    """Left out of ``--help`` (an old spelling kept for old scripts)."""
+
+
+@dataclass(frozen=True)
+class SharedOption:
+    """An option of every benchmark's commands by its key in the command line's table
+    (``out``), with the help this benchmark gives it instead (``--out``: what it writes)."""
+
+    key: str
+    help: str | None = None
+
+
+CommandOption = str | SharedOption | SuiteOption
+"""One option of a command: a shared one by key (``"judge"``), a shared one with this
+benchmark's help, or one of the benchmark's own."""
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One command (``eval NAME`` or ``grade NAME``): its help and its options in the
+    order ``--help`` lists them."""
+
+    help: str
+    options: tuple[CommandOption, ...]
+
+
+EVAL_OPTIONS: tuple[CommandOption, ...] = (
+    "model", "data", "judge", "judge_temperature", "limit", "out", "label",
+    "judge_connections", "max_connections", "log_dir", "resume", "temperature", "seed",
+    "max_tokens", "max_retries", "timeout", "cache", "batch", "judge_card", "as_json",
+    "dry_run", "price", "judge_price",
+)  # fmt: skip
+"""The options of an eval command that declares no others."""
+
+GRADE_OPTIONS: tuple[CommandOption, ...] = (
+    "predictions", "data", "judge", "judge_temperature", "model_name", "label", "out",
+    "judge_connections", "log_dir", "resume", "seed", "max_retries", "timeout", "cache",
+    "batch", "judge_card", "as_json", "dry_run", "price", "judge_price",
+)  # fmt: skip
+"""The options of a grade command that declares no others."""
+
+
+@dataclass(frozen=True)
+class SuiteCommands:
+    """A benchmark's ``privbench eval NAME`` and ``privbench grade NAME``."""
+
+    eval: CommandSpec = CommandSpec(
+        "Run a model on the benchmark and grade its answers.", EVAL_OPTIONS
+    )
+    grade: CommandSpec = CommandSpec("Grade answers a model produced elsewhere.", GRADE_OPTIONS)
+
+    def spec(self, kind: RunKind) -> CommandSpec:
+        return self.eval if kind == "eval" else self.grade
+
+
 def _no_checks(kind: RunKind, settings: Settings) -> None:
     """A benchmark without options of its own has nothing to check."""
 
@@ -192,6 +272,8 @@ class Suite:
     """Write a generated suite (attached by :mod:`privbench.registry` from the tooling)."""
     cross_run: CrossRun = field(default_factory=CrossRun)
     """What the audit, ``validate``, the report and the runs table read of the benchmark."""
+    commands: SuiteCommands = SuiteCommands()
+    """Its eval and grade commands: their help and options (the command line builds them)."""
 
     @property
     def eval_task(self) -> str:

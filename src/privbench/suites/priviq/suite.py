@@ -12,12 +12,16 @@ from pathlib import Path
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import UsageError
 from privbench.runtime.suite import (
+    CommandSpec,
     DownloadRequest,
     EvalRequest,
     GradeRequest,
     ReadRequest,
     ResumeRequest,
+    SharedOption,
     Suite,
+    SuiteCommands,
+    SuiteOption,
     flag_setting,
     path_setting,
 )
@@ -110,6 +114,63 @@ def _load(directory: Path) -> list[object]:
     return list(load_priviq(directory))
 
 
+# The eval and grade commands (privbench eval priviq, privbench grade priviq).
+
+EXPLAIN = SuiteOption(
+    "explain",
+    ("--explain",),
+    bool,
+    False,
+    "Offline judge: list per item the rules that made its grade (also in the grade file "
+    "and --json).",
+)
+
+# fmt: off
+COMMANDS = SuiteCommands(
+    eval=CommandSpec(
+        "Answer every Priv-IQ item once with --model and grade the answers with the judge.",
+        (
+            "model", "data", "judge", "judge_runs", "judge_temperature",
+            SharedOption("limit", "Only the first N items."),
+            SharedOption("out", "Also write results.json and the reference exports here."),
+            "label", "judge_protocol", "judge_connections", "max_connections", "log_dir",
+            "resume", "temperature", "seed", "max_tokens", "max_retries", "timeout", "cache",
+            "batch", EXPLAIN, "judge_card", "as_json", "epochs", "dry_run", "price",
+            "judge_price",
+        ),
+    ),
+    grade=CommandSpec(
+        "Grade a results.json with the Priv-IQ judge; write the grade file and score CSVs.",
+        (
+            SharedOption("predictions", "results.json: id → answer."),
+            "data",
+            SuiteOption(
+                "grades",
+                ("--grades",),
+                Path,
+                None,
+                "Earlier grade file: runs of unchanged answers are reused.",
+            ),
+            SuiteOption(
+                "reuse_unverified_grades",
+                ("--reuse-unverified-grades",),
+                bool,
+                False,
+                "Also reuse --grades runs that record no answer (the reference evaluator's "
+                "files) where the judge is the same, without checking the answer.",
+            ),
+            "judge", "judge_runs", "judge_temperature",
+            SharedOption("out", "Export directory (default: beside --predictions)."),
+            "model_name", "label", "judge_protocol", "judge_connections", "log_dir",
+            "resume", "seed", "max_retries", "timeout", "cache", "batch", EXPLAIN,
+            "judge_card", "as_json", "epochs", "dry_run", "price", "judge_price",
+        ),
+    ),
+)
+# fmt: on
+"""What ``privbench eval priviq`` and ``privbench grade priviq`` take, in ``--help``'s order."""
+
+
 SUITE = Suite(
     name="priviq",
     title="Priv-IQ",
@@ -134,4 +195,5 @@ SUITE = Suite(
     resolve_data=resolve_data,
     download=_download,
     cross_run=CROSS_RUN,
+    commands=COMMANDS,
 )

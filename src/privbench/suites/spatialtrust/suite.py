@@ -13,13 +13,17 @@ from pathlib import Path
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import UsageError
 from privbench.runtime.suite import (
+    CommandSpec,
     EvalRequest,
     GradeRequest,
     ReadRequest,
     ResumeRequest,
     RunKind,
     Settings,
+    SharedOption,
     Suite,
+    SuiteCommands,
+    SuiteOption,
     count_setting,
     flag_setting,
     optional_text_setting,
@@ -165,6 +169,66 @@ def _load(directory: Path) -> list[object]:
     return list(load_spatialtrust(directory))
 
 
+# The eval and grade commands (privbench eval spatialtrust, privbench grade spatialtrust).
+
+ALLOW_DRAFTS = SuiteOption(
+    "allow_drafts",
+    ("--allow-drafts",),
+    bool,
+    False,
+    "Run even if some images' annotations are drafts no person reviewed (privbench build); "
+    "every output then says how many.",
+)
+
+OUT = SharedOption("out", "Write the per-image scores CSV and the JSON summary here.")
+
+# fmt: off
+COMMANDS = SuiteCommands(
+    eval=CommandSpec(
+        "Answer every SpatialTrust capture with --model and score the five questions.",
+        (
+            "model", "data", "judge", "judge_temperature",
+            SuiteOption(
+                "strategy",
+                ("--strategy",),
+                str,
+                "direct",
+                "direct (one call), staged, or guard (SpatialTrustGuard).",
+            ),
+            "box_format",
+            SuiteOption(
+                "reask_unparsed",
+                ("--reask-unparsed",),
+                int,
+                0,
+                "Ask again, with the format restated, up to N times when an answer cannot be "
+                "read (default 0: the paper's one pass; the score without re-asks is shown "
+                "beside).",
+                minimum=0,
+            ),
+            SharedOption("limit", "Only the first N images."),
+            OUT, "label", "overwrite", "judge_connections", "max_connections", "log_dir",
+            "resume", "temperature", "seed", "max_tokens", "max_retries", "timeout", "cache",
+            "batch", ALLOW_DRAFTS, "judge_card", "compare_published", "as_json", "dry_run",
+            "price", "judge_price",
+        ),
+    ),
+    grade=CommandSpec(
+        "Score SpatialTrust predictions made elsewhere (format: docs/spatialtrust.md).",
+        (
+            SharedOption("predictions", "preds.jsonl: one prediction per image."),
+            "data", "judge", "judge_temperature", "model_name", "label", "box_format", OUT,
+            "overwrite", "judge_connections", "log_dir", "resume", "seed", "max_retries",
+            "timeout", "cache", "batch", ALLOW_DRAFTS, "judge_card", "compare_published",
+            "as_json", "dry_run", "price", "judge_price",
+        ),
+    ),
+)
+# fmt: on
+"""What ``privbench eval spatialtrust`` and ``privbench grade spatialtrust`` take, in
+``--help``'s order."""
+
+
 SUITE = Suite(
     name="spatialtrust",
     title="SpatialTrust",
@@ -184,4 +248,5 @@ SUITE = Suite(
     resume_plan=plan.resume_plan,
     check_settings=_check_settings,
     cross_run=CROSS_RUN,
+    commands=COMMANDS,
 )
