@@ -5,7 +5,8 @@ What one check does, in order (each step an inspect run through the run machiner
 step's progress lines name it, and ``--resume`` reuses a step's complete log and continues
 an interrupted one):
 
-1. The reference-graded Priv-IQ answers (``--against`` files, else the shipped
+1. The reference-graded answers of the benchmark whose judge grades against a reference
+   (Priv-IQ) (``--against`` files, else the shipped
    calibration set; ``--limit N``: a sample of N spread over grade strata and
    competencies, :mod:`privbench.analysis.strata`) are graded by the judge under the run's
    protocol, ``judge_runs`` times each; agreement with the reference grades is measured
@@ -15,8 +16,12 @@ an interrupted one):
    judge that does not give them the top grade is a warning on every output.
 3. Bias probes (:mod:`.probes`) on the shipped suite or ``--data``: the same wrong answer
    padded, steered, as a refusal; the same right answer as a list and as prose — under
-   each Priv-IQ protocol.
-4. SpatialTrust q4/q5 verdicts against the shipped verdict sets (:mod:`privbench.suites.spatialtrust.verdict_check`).
+   each of that benchmark's protocols.
+4. The verdicts of the benchmark whose judge gives structured verdicts (SpatialTrust
+   q4/q5) against its shipped verdict sets.
+
+Each benchmark's part comes through :mod:`privbench.registry`
+(:class:`~privbench.runtime.cross_run.JudgeCheck`, :mod:`.benchmarks`).
 
 The result is written as judge cards (one per benchmark) to privbench's cache directory,
 where ``eval`` and ``grade`` find them by judge, protocol and prompt hash.
@@ -33,7 +38,7 @@ from collections.abc import Sequence
 from contextlib import redirect_stdout
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import cast, get_args
 
 from inspect_ai import Task
 from inspect_ai.log import EvalLog, read_eval_log_sample_summaries
@@ -42,6 +47,7 @@ from rich.table import Table
 
 from privbench.analysis.strata import spread_draw, stratum_of
 from privbench.formatting import printable_id
+from privbench.judgecheck.benchmarks import graded_benchmark, verdict_benchmark
 from privbench.judgecheck.probes import ProbeCase, ProbeResult, probe_cases, summarise_probes
 from privbench.judgecheck.references import (
     ReferenceSet,
@@ -71,31 +77,22 @@ from privbench.judges.cards import (
 from privbench.judges.choice import parse_judge
 from privbench.runtime import progress
 from privbench.runtime.cost.plan import CallPlan
-from privbench.runtime.cross_run import CheckCase
+from privbench.runtime.cross_run import (
+    AnswerGrades,
+    CheckCase,
+    GradedAnswersCheck,
+    VerdictOutcome,
+    VerdictSetCheck,
+)
 from privbench.runtime.errors import PrivbenchError, UsageError
+from privbench.runtime.records.benchmark import Benchmark
 from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
     read_log_header,
     run_task,
 )
-from privbench.shipped import PRIVIQ_SUITE
-from privbench.suites.priviq.aggregate import ItemGrades
-from privbench.suites.priviq.competencies import COMPETENCIES
-from privbench.suites.priviq.dataset import load_priviq
-from privbench.suites.priviq.judge import PROTOCOLS
-from privbench.suites.priviq.judge_check_task import judge_check_task
-from privbench.suites.priviq.log import priviq_log
-from privbench.suites.priviq.plan import add_judge_runs, shown_to_judge
-from privbench.suites.priviq.scorer import protocol_identity
-from privbench.suites.spatialtrust.judge import judge_identity as spatial_judge_identity
-from privbench.suites.spatialtrust.plan import add_verdict_call
-from privbench.suites.spatialtrust.verdict_check import (
-    VerdictCheck,
-    check_spatial_verdicts,
-    read_verdict_sets,
-    shipped_verdict_sets,
-)
+from privbench.runtime.suite import Suite
 
 ALL = "all"
 """The key of the figures over every item in ``by_competency``-style tables."""
@@ -157,7 +154,7 @@ class CheckResult:
     """The judge's sampling temperature (None: the offline judge has none)."""
     sanity: SanityResult | None = None
     probes: list[ProbeResult] = field(default_factory=list)
-    verdicts: VerdictCheck | None = None
+    verdicts: VerdictOutcome | None = None
     logs: list[str] = field(default_factory=list)
     cards: list[str] = field(default_factory=list)
 
@@ -167,7 +164,7 @@ class CheckResult:
         warning = self.sanity.warning() if self.sanity is not None else None
         return [warning] if warning else []
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> dict[str, object]:
         """The one ``--json`` document: the figures over all items at the top level."""
         grades = self.grades
         figures = grades.figures.as_json()
@@ -368,6 +365,20 @@ def _cases(reference: ReferenceSet) -> list[CheckCase]:
     ]
 
 
+def _check_case(probe: ProbeCase) -> CheckCase:
+    """A probe answer as the judge grades it (no competencies: a probe's figures are not
+    split by them)."""
+    return CheckCase(probe.id, probe.question, probe.reference, probe.prediction)
+
+
+def _verdict_hooks() -> tuple[Suite, VerdictSetCheck]:
+    """The benchmark whose verdicts are checked (only asked once verdict sets were found)."""
+    verdicts = verdict_benchmark()
+    if verdicts is None:
+        raise UsageError("no registered benchmark has judge verdicts to check")
+    return verdicts
+
+
 def phase_tag(task: Task, options: RunOptions) -> str:
     """The tag a step's log carries: a hash of everything that decides its grades (the
     answers, the judge, protocol, runs and temperature), so ``--resume`` finds exactly the
@@ -441,35 +452,36 @@ def run_step(task: Task, label: str, options: RunOptions, *, resume: bool,
     return log
 
 
-def _graded_before(log_dir: str, tag: str, judge_runs: int) -> tuple[dict[str, ItemGrades],
-                                                                     list[str], list[str]]:  # fmt: skip
+def _graded_before(hooks: GradedAnswersCheck, log_dir: str, tag: str, judge_runs: int,
+                   ) -> tuple[dict[str, AnswerGrades], list[str], list[str]]:  # fmt: skip
     """What earlier logs of a step hold: every answer graded all ``judge_runs`` times (a
     newer log's grade wins), the models the judge reported, and the logs."""
-    kept: dict[str, ItemGrades] = {}
+    kept: dict[str, AnswerGrades] = {}
     reported: list[str] = []
     logs: list[str] = []
     for header in _tagged_logs(log_dir, tag):
         try:
-            graded = priviq_log(header)
+            grades, models = hooks.read_grades(header)
         except Exception:  # a log too damaged to read: its answers are sent again
             continue
         logs.append(str(header.location))
-        reported += graded.versions.record()["judge"]
-        kept.update({g.id: g for g in graded.grades if len(g.runs) == judge_runs})
+        reported += models
+        kept.update({g.id: g for g in grades if len(g.runs) == judge_runs})
     return kept, reported, logs
 
 
 def _run(cases: Sequence[CheckCase], name: str, label: str, protocol: str,
          options: RunOptions, judge_runs: int, resume: bool,
-         ) -> tuple[list[str], list[ItemGrades], list[str]]:  # fmt: skip
+         ) -> tuple[list[str], list[AnswerGrades], list[str]]:  # fmt: skip
     """Grade ``cases`` in one inspect run: the logs, the grades (in case order) and the
     models the judge reported. With ``resume``, answers graded in earlier logs of this step
     (the same answers, judge and settings) are kept and only the others are sent."""
     settings = replace(options, protocol=protocol, judge_runs=judge_runs)
+    hooks = graded_benchmark()[1]
 
     def task_of(chosen: Sequence[CheckCase]) -> Task:
         with redirect_stdout(sys.stderr):  # inspect's hook banner, printed as a model is made
-            return judge_check_task(
+            return hooks.task(
                 chosen,
                 name=name,
                 judge=options.task_judge,
@@ -479,20 +491,20 @@ def _run(cases: Sequence[CheckCase], name: str, label: str, protocol: str,
             )
 
     tag = phase_tag(task_of(cases), settings)
-    kept: dict[str, ItemGrades] = {}
+    kept: dict[str, AnswerGrades] = {}
     reported: list[str] = []
     logs: list[str] = []
     if resume:
-        kept, reported, logs = _graded_before(options.log_dir, tag, judge_runs)
+        kept, reported, logs = _graded_before(hooks, options.log_dir, tag, judge_runs)
     remaining = [case for case in cases if case.id not in kept]
     if remaining:
         if kept:
             print(f"resume: {label}: {len(kept)} answer(s) graded in earlier logs are kept; "
                   f"{len(remaining)} will be sent", file=sys.stderr)  # fmt: skip
         log = run_step(task_of(remaining), label, settings, resume=False, tag=tag)
-        graded = priviq_log(log)
-        kept.update({g.id: g for g in graded.grades})
-        reported += graded.versions.record()["judge"]
+        grades, models = hooks.read_grades(log)
+        kept.update({g.id: g for g in grades})
+        reported += models
         logs.append(str(log.location))
     else:
         print(f"resume: {label}: every answer is graded in earlier logs, nothing sent",
@@ -502,7 +514,7 @@ def _run(cases: Sequence[CheckCase], name: str, label: str, protocol: str,
 
 
 def _grade_check(
-    reference: ReferenceSet, grades: Sequence[ItemGrades], reported: list[str], seed: int
+    reference: ReferenceSet, grades: Sequence[AnswerGrades], reported: list[str], seed: int
 ) -> GradeCheck:
     by_id = {item.id: item for item in reference.items}
     scored = [(item, mean) for g in grades
@@ -510,7 +522,7 @@ def _grade_check(
     unscored = [g.id for g in grades if g.mean is None]
     ref, judged = [item.score for item, _ in scored], [mean for _, mean in scored]
     by_competency = {}
-    for code in COMPETENCIES:
+    for code in graded_benchmark()[1].competencies.codes:
         pairs = [(item.score, mean) for item, mean in scored if code in item.competencies]
         if pairs:
             by_competency[code] = agreement_figures(
@@ -529,11 +541,11 @@ def _grade_check(
 
 def _probe_protocols(judge: str, protocol: str) -> tuple[str, ...]:
     """The offline judge has one protocol (its rules); an LLM judge is probed under each."""
-    return parse_judge(judge).protocols(protocol, PROTOCOLS)
+    return parse_judge(judge).protocols(protocol, graded_benchmark()[0].judge_protocols)
 
 
 def _probe_cases(request: CheckRequest) -> list[ProbeCase]:
-    items = load_priviq(request.probe_data or PRIVIQ_SUITE)
+    items = graded_benchmark()[1].probe_items(request.probe_data)
     return probe_cases(
         [(item.id, item.question, item.answer) for item in items],
         n_items=request.probe_items,
@@ -544,7 +556,7 @@ def _probe_cases(request: CheckRequest) -> list[ProbeCase]:
 
 def _probes(request: CheckRequest, options: RunOptions) -> tuple[list[ProbeResult], list[str]]:
     cases = _probe_cases(request)
-    check_cases = [CheckCase(c.id, c.question, c.reference, c.prediction) for c in cases]
+    check_cases = [_check_case(c) for c in cases]
     results: list[ProbeResult] = []
     logs: list[str] = []
     for protocol in _probe_protocols(options.judge, options.protocol):
@@ -553,7 +565,7 @@ def _probes(request: CheckRequest, options: RunOptions) -> tuple[list[ProbeResul
                                     request.resume)  # fmt: skip
         logs += step_logs
         by_case = {g.id: g.mean for g in grades}
-        name, _ = protocol_identity(protocol, parse_judge(options.judge))
+        name, _ = graded_benchmark()[1].identity(protocol, options.judge)
         results += summarise_probes(cases, by_case, name, seed=request.seed)
     return results, logs
 
@@ -601,6 +613,7 @@ def check_plan(request: CheckRequest, options: RunOptions) -> CallPlan:
     if plan.judge is None:
         plan.notes.append("offline judge: no judge call")
         return plan
+    add_calls = graded_benchmark()[1].add_calls
     reference = _reference(request, judge)
     steps: list[str] = []
     probe_calls = 0
@@ -610,13 +623,11 @@ def check_plan(request: CheckRequest, options: RunOptions) -> CallPlan:
 
     before = _calls(plan)
     for case in _cases(reference):
-        add_judge_runs(plan, options.protocol, case.question, case.reference,
-                       shown_to_judge(case.prediction), options.judge_runs)  # fmt: skip
+        add_calls(plan, options.protocol, case, options.judge_runs)
     counted(f"reference answers ({len(reference.items)} × {options.judge_runs} run(s))", before)
     before = _calls(plan)
     for case in sanity_cases(reference.items, request.seed):
-        add_judge_runs(plan, options.protocol, case.question, case.reference,
-                       shown_to_judge(case.prediction), 1)  # fmt: skip
+        add_calls(plan, options.protocol, case, 1)
     counted("sanity probe", before)
     if request.probes:
         before = _calls(plan)
@@ -624,16 +635,15 @@ def check_plan(request: CheckRequest, options: RunOptions) -> CallPlan:
         protocols = _probe_protocols(judge, options.protocol)
         for protocol in protocols:
             for probe in probes:
-                add_judge_runs(plan, protocol, probe.question, probe.reference,
-                               shown_to_judge(probe.prediction), 1)  # fmt: skip
+                add_calls(plan, protocol, _check_case(probe), 1)
         counted(f"bias probes ({len(probes)} answers × {len(protocols)} protocol(s))", before)
         probe_calls = _calls(plan) - before
-    verdict_sets = shipped_verdict_sets() if request.verdicts is None else list(request.verdicts)
+    verdicts = verdict_benchmark()
+    verdict_sets = _verdict_sets(request)
     before = _calls(plan)
-    for item in read_verdict_sets(verdict_sets) if verdict_sets else []:
-        add_verdict_call(plan, item.question, item.answer)
-    if verdict_sets:
-        counted("SpatialTrust verdicts", before)
+    if verdicts is not None and verdict_sets:
+        verdicts[1].add_calls(plan, verdict_sets)
+        counted(f"{verdicts[0].title} verdicts", before)
     plan.notes.append("expected judge calls per step: " + "; ".join(steps))
     if probe_calls > len(reference.items) * options.judge_runs:
         cheaper = max(1, request.probe_items // 4)
@@ -655,11 +665,29 @@ def _today() -> str:
     return dt.datetime.now(dt.UTC).date().isoformat()
 
 
+def _verdict_sets(request: CheckRequest) -> list[Path]:
+    """The verdict sets to check (``--verdicts``, else the shipped ones; none: no check)."""
+    verdicts = verdict_benchmark()
+    if request.verdicts is None:
+        return verdicts[1].shipped_sets() if verdicts is not None else []
+    if request.verdicts and verdicts is None:
+        raise UsageError("--verdicts: no registered benchmark has judge verdicts to check")
+    return list(request.verdicts)
+
+
+def _card_benchmark(suite: Suite) -> Benchmark:
+    """The benchmark a card names: a judge card names one of :data:`Benchmark`."""
+    for known in get_args(Benchmark):
+        if suite.name == known:
+            return cast("Benchmark", known)
+    raise PrivbenchError(f"{suite.name}: judge cards name no such benchmark")
+
+
 def _grade_card(result: CheckResult, checked: str) -> JudgeCard:
     grades = result.grades
     figures = grades.figures.as_json()
     return JudgeCard(
-        benchmark="priviq",
+        benchmark=_card_benchmark(graded_benchmark()[0]),
         judge=result.judge,
         reported_models=grades.reported_models,
         protocol=result.protocol,
@@ -680,14 +708,15 @@ def _grade_card(result: CheckResult, checked: str) -> JudgeCard:
 
 
 def _verdict_card(
-    judge: str, verdicts: VerdictCheck, checked: str, temperature: float | None
+    judge: str, verdicts: VerdictOutcome, checked: str, temperature: float | None
 ) -> JudgeCard:
-    protocol, prompt_hash = spatial_judge_identity(parse_judge(judge))
+    suite, hooks = _verdict_hooks()
+    protocol, prompt_hash = hooks.identity(judge)
     return JudgeCard(
         judge_temperature=temperature,
-        benchmark="spatialtrust",
+        benchmark=_card_benchmark(suite),
         judge=judge,
-        reported_models=verdicts.reported_models,
+        reported_models=list(verdicts.reported_models),
         protocol=protocol,
         prompt_hash=prompt_hash,
         reference_set=verdicts.reference_set,
@@ -701,11 +730,12 @@ def check_judge(request: CheckRequest, options: RunOptions) -> CheckResult:
     """Check ``options.judge`` as ``options`` would run it; write its cards."""
     judge = options.judge
     reference = _reference(request, judge)  # read (and validated) before any call
-    verdict_sets = shipped_verdict_sets() if request.verdicts is None else list(request.verdicts)
+    verdict_sets = _verdict_sets(request)
+    hooks = graded_benchmark()[1]
     if request.probe_data is not None:
-        load_priviq(request.probe_data)
+        hooks.probe_items(request.probe_data)
     choice = parse_judge(judge)
-    protocol, prompt_hash = protocol_identity(options.protocol, choice)
+    protocol, prompt_hash = hooks.identity(options.protocol, judge)
     logs, grades, reported = _run(
         _cases(reference), "judge_check", "reference answers", options.protocol, options,
         options.judge_runs, request.resume,
@@ -728,15 +758,14 @@ def check_judge(request: CheckRequest, options: RunOptions) -> CheckResult:
         result.probes, probe_logs = _probes(request, options)
         result.logs += probe_logs
     if verdict_sets:
+        suite, verdict_hooks = _verdict_hooks()
 
         def verdict_step(task: Task, needs_judge: bool) -> EvalLog:
-            return run_step(task, "SpatialTrust verdicts", options, resume=request.resume,
+            return run_step(task, f"{suite.title} verdicts", options, resume=request.resume,
                             needs_judge=needs_judge)  # fmt: skip
 
         with redirect_stdout(sys.stderr):  # inspect's hook banner, as the judge is made
-            result.verdicts, verdict_log = check_spatial_verdicts(
-                verdict_sets, options, run=verdict_step
-            )
+            result.verdicts, verdict_log = verdict_hooks.check(verdict_sets, options, verdict_step)
         result.logs.append(str(verdict_log.location))
     checked = _today()
     cards = [_grade_card(result, checked)]

@@ -59,14 +59,10 @@ from privbench.analysis.rating_files import (
 )
 from privbench.analysis.survey import FORM_FILE, SHEET_FILE, payload_of_form
 from privbench.json_files import JsonValue, iter_jsonl
+from privbench.judgecheck.benchmarks import competency_vocabulary, graded_benchmark
+from privbench.runtime.cross_run import CompetencyVocabulary
 from privbench.runtime.errors import DatasetError, Problem
 from privbench.shipped import JUDGE_CALIBRATION
-from privbench.suites.priviq.competencies import (
-    COMPETENCIES,
-    Combination,
-    combination_of,
-    normalize_competency,
-)
 
 SHIPPED_SET_NAME = "privbench-calibration-v1"
 """The name of the shipped calibration set; a change of its items must change the version."""
@@ -93,7 +89,8 @@ class ReferenceItem:
     scores: tuple[float, ...]
     """One grade per rater, each on 0–1."""
     competencies: tuple[str, ...]
-    """Priv-IQ competency codes in canonical order (may be empty)."""
+    """Competency codes of the graded benchmark (Priv-IQ's), in canonical order (may be
+    empty)."""
     part: str | None = None
     """The shipped part the item comes from; None for a user's file."""
 
@@ -129,8 +126,11 @@ class CalibrationPart:
     """Judges whose rules were tuned on this part (``"offline"``): their agreement on it is fit."""
 
 
-def calibration_parts(benchmark: str = "priviq") -> tuple[CalibrationPart, ...]:
-    """The shipped calibration set's parts of ``benchmark``, in ``parts.json``'s order."""
+def calibration_parts(benchmark: str | None = None) -> tuple[CalibrationPart, ...]:
+    """The shipped calibration set's parts of ``benchmark`` (None: the benchmark whose
+    judge grades answers against a reference), in ``parts.json``'s order."""
+    if benchmark is None:
+        benchmark = graded_benchmark()[0].name
     description = json.loads(PARTS_FILE.read_text(encoding="utf-8"))
     return tuple(
         CalibrationPart(
@@ -199,12 +199,16 @@ def grade_problem(value: object, top: float = 1.0) -> str | None:
     return None
 
 
-def parse_competency(value: JsonValue) -> tuple[Combination, str | None]:
-    """The codes of a ``competency`` field, or why it is not one.
+def parse_competency(
+    value: JsonValue, vocabulary: CompetencyVocabulary | None = None
+) -> tuple[tuple[str, ...], str | None]:
+    """The codes of a ``competency`` field, or why it is not one (``vocabulary``: the
+    competencies it may name; None: the graded benchmark's).
 
     A string may join codes with ``+`` (``"CntxPriv+VizPriv"``, as the paper's combinations
     are written); a list holds one code or long name per entry.
     """
+    known = vocabulary or competency_vocabulary()
     if isinstance(value, str):
         names = [name.strip() for name in value.split("+")] if value.strip() else []
     elif isinstance(value, list) and all(isinstance(name, str) for name in value):
@@ -214,17 +218,22 @@ def parse_competency(value: JsonValue) -> tuple[Combination, str | None]:
             f'must be a string such as "Law" or "CntxPriv+VizPriv", or a list of codes, '
             f"not {_kind(value)}"
         )
-    codes = [normalize_competency(name) for name in names]
+    codes = [known.normalize(name) for name in names]
     unknown = [name for name, code in zip(names, codes, strict=True) if code is None]
     if unknown:
-        return (), f"unknown competency '{unknown[0]}' (known: {', '.join(COMPETENCIES)})"
-    return combination_of(code for code in codes if code is not None), None
+        return (), f"unknown competency '{unknown[0]}' (known: {', '.join(known.codes)})"
+    return known.combine(code for code in codes if code is not None), None
 
 
 def parse_reference_line(
-    value: JsonValue, where: str, default_id: str, part: str | None = None
+    value: JsonValue,
+    where: str,
+    default_id: str,
+    part: str | None = None,
+    vocabulary: CompetencyVocabulary | None = None,
 ) -> tuple[ReferenceItem | None, list[Problem]]:
-    """One JSONL line as an item, or every problem of it (``where`` is ``FILE:LINE``)."""
+    """One JSONL line as an item, or every problem of it (``where`` is ``FILE:LINE``;
+    ``vocabulary``: the competencies it may name, None: the graded benchmark's)."""
     if not isinstance(value, dict):
         return None, [Problem(where, None, f"the line is {_kind(value)}, not {_SHAPE}")]
     raw_id = value.get("id", default_id)
@@ -275,9 +284,9 @@ def parse_reference_line(
             scores.append(float(cast("float", value["score"])))
     else:
         problem("score", "is missing (or give 'scores', one per rater)")
-    competencies: Combination = ()
+    competencies: tuple[str, ...] = ()
     if value.get("competency") is not None:
-        competencies, found = parse_competency(value["competency"])
+        competencies, found = parse_competency(value["competency"], vocabulary)
         if found is not None:
             problem("competency", found)
     if problems or item_id is None:
@@ -314,12 +323,15 @@ class _Collected:
             return None
 
 
-def _read_jsonl(path: Path, part: str | None, found: _Collected) -> None:
+def _read_jsonl(
+    path: Path, part: str | None, found: _Collected, vocabulary: CompetencyVocabulary
+) -> None:
     display = str(path)
     lines, before = 0, len(found.problems)
     for number, value in iter_jsonl(path, display, found.problems):
         lines += 1
-        item, problems = parse_reference_line(value, f"{display}:{number}", f"line-{number}", part)
+        where = f"{display}:{number}"
+        item, problems = parse_reference_line(value, where, f"line-{number}", part, vocabulary)
         found.problems += problems
         if item is not None:
             found.items.append((item, f"{display}:{number}"))
@@ -548,24 +560,26 @@ def read_reference_grades(paths: Sequence[Path]) -> ReferenceSet:
         elif suffix in (".html", ".htm"):
             forms.append(path)
         else:
-            _read_jsonl(path, None, found)
+            _read_jsonl(path, None, found, competency_vocabulary())
     if ratings or forms:
         _read_surveys(ratings, forms, found)
     return _checked_set(" + ".join(path.name for path in paths), found, {})
 
 
 def shipped_calibration_set(*, leave_out_tuned_on: str | None = None) -> ReferenceSet:
-    """The shipped Priv-IQ calibration set (:data:`SHIPPED_SET_NAME`), every part in order.
+    """The shipped calibration set (:data:`SHIPPED_SET_NAME`) of the benchmark whose judge
+    grades answers against a reference (Priv-IQ), every part in order.
 
     ``leave_out_tuned_on``: a judge's name (``"offline"``); the parts that judge's rules were
     tuned on are left out, and counted in :attr:`ReferenceSet.left_out`, so that its
     agreement is measured on answers it has not seen only.
     """
+    suite, hooks = graded_benchmark()
     found = _Collected()
     left_out: dict[str, int] = {}
-    for part in calibration_parts("priviq"):
+    for part in calibration_parts(suite.name):
         if leave_out_tuned_on is not None and leave_out_tuned_on in part.tuned_on:
             left_out[part.part] = part.rows
         else:
-            _read_jsonl(part.file, part.part, found)
+            _read_jsonl(part.file, part.part, found, hooks.competencies)
     return _checked_set(SHIPPED_SET_NAME, found, left_out)

@@ -12,16 +12,19 @@ not have is None, and the generic code then leaves that part out.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
+from inspect_ai import Task
 from inspect_ai.log import EvalLog
 from rich.console import RenderableType
 
+from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import Problem
 from privbench.runtime.records.versions import ReportedVersions
+from privbench.runtime.running import RunOptions
 
 if TYPE_CHECKING:  # pandas and numpy load only when a table is made
     import numpy as np
@@ -253,6 +256,123 @@ class CheckCase:
     competencies: tuple[str, ...] = ()
 
 
+# --- privbench judge check -----------------------------------------------------------------
+
+
+class AnswerGrades(Protocol):
+    """A judge's grades of one answer of a check, as the benchmark's log reader gives them."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def runs(self) -> tuple[float | None, ...]:
+        """One grade (0–1) per judge run; None where the reply never gave one."""
+        ...
+
+    @property
+    def mean(self) -> float | None: ...
+
+
+@dataclass(frozen=True)
+class CompetencyVocabulary:
+    """The groups a graded answer may belong to (Priv-IQ's competencies): how reference
+    files name them and the order the per-group figures follow."""
+
+    codes: tuple[str, ...]
+    normalize: Callable[[str], str | None]
+    """A code or long name as a code; None when it names none."""
+    combine: Callable[[Iterable[str]], tuple[str, ...]]
+    """Codes in canonical order, each once."""
+
+
+@dataclass(frozen=True)
+class ReferenceAnswer:
+    """An item of the benchmark's data with its reference answer: what bias probes are
+    built from."""
+
+    id: str
+    question: str
+    answer: str
+    competencies: tuple[str, ...] = ()
+
+
+class GradingTask(Protocol):
+    """The inspect task that has a judge grade given answers exactly as a run grades."""
+
+    def __call__(
+        self,
+        cases: Sequence[CheckCase],
+        *,
+        name: str,
+        judge: str | None,
+        protocol: str,
+        judge_runs: int,
+        cache: bool,
+    ) -> Task: ...
+
+
+@dataclass(frozen=True)
+class GradedAnswersCheck:
+    """A benchmark whose judge grades answers against a reference on 0–1: the check grades
+    reference-graded answers, the sanity probe and the bias probes with it."""
+
+    competencies: CompetencyVocabulary
+    identity: Callable[[str, str], tuple[str, str]]
+    """(protocol, judge) → the protocol name and prompt hash a run records."""
+    task: GradingTask
+    read_grades: Callable[[EvalLog], tuple[Sequence[AnswerGrades], list[str]]]
+    """A check log's grades (one per graded answer) and the models the judge reported."""
+    probe_items: Callable[[Path | None], Sequence[ReferenceAnswer]]
+    """The items of a data directory (None: the shipped one); raises one line on bad data."""
+    add_calls: Callable[[CallPlan, str, CheckCase, int], None]
+    """Add the judge calls of grading a case (protocol, case, runs) to a dry-run plan."""
+
+
+class VerdictOutcome(Protocol):
+    """What a verdict check measured: its figures and what identifies it."""
+
+    @property
+    def reference_set(self) -> str: ...
+    @property
+    def set_hash(self) -> str: ...
+    @property
+    def reported_models(self) -> Sequence[str]: ...
+    def as_json(self) -> Mapping[str, object]: ...
+    def card_figures(self) -> Mapping[str, object]:
+        """What the judge card keeps (its ``verdicts`` figures)."""
+        ...
+
+    def table(self) -> RenderableType: ...
+
+
+StepRunner = Callable[[Task, bool], EvalLog]
+"""Runs one step of a check (task, whether it needs the judge): labelled, resumable."""
+
+
+@dataclass(frozen=True)
+class VerdictSetCheck:
+    """A benchmark whose judge gives structured verdicts: the check compares them with
+    reference verdict sets."""
+
+    shipped_sets: Callable[[], list[Path]]
+    add_calls: Callable[[CallPlan, Sequence[Path]], None]
+    """Add the judge calls of the sets to a dry-run plan (bad sets raise one line)."""
+    check: Callable[[Sequence[Path], RunOptions, StepRunner], tuple[VerdictOutcome, EvalLog]]
+    identity: Callable[[str], tuple[str, str]]
+    """judge → the protocol name and prompt hash of its verdicts."""
+
+
+@dataclass(frozen=True)
+class JudgeCheck:
+    """What ``privbench judge check`` checks of a benchmark's judge."""
+
+    graded: GradedAnswersCheck | None = None
+    verdicts: VerdictSetCheck | None = None
+
+
+# --- end of privbench judge check ----------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class CrossRun:
     """A benchmark's hooks for the layers that work across runs and datasets."""
@@ -277,6 +397,8 @@ class CrossRun:
     """``privbench demo`` writes the run's exports (``DIR/<name>/``) beside the logs."""
     annotation_review: AnnotationReview | None = None
     """Attached by :mod:`privbench.registry` from the benchmark's dataset tooling."""
+    judge_check: JudgeCheck | None = None
+    """What ``privbench judge check`` checks of its judge (None: nothing)."""
 
 
 def unverified_line(runs: int) -> str:

@@ -22,6 +22,7 @@ from privbench.runtime.cross_run import (
     TableKind,
 )
 from privbench.suites.spatialtrust.aggregate import TASK_LABELS
+from privbench.suites.spatialtrust.judge_check import JUDGE_CHECK
 from privbench.suites.spatialtrust.published import OVERALL
 from privbench.suites.spatialtrust.results import DIFF, READING, SCORE_COLUMNS
 from privbench.suites.spatialtrust.solvers import STRATEGIES
@@ -79,4 +80,5 @@ CROSS_RUN = CrossRun(
     ),
     strategies=tuple(STRATEGIES),
     paper_tables=PaperTables(kinds=(TABLE2,), compute=_paper_tables),
+    judge_check=JUDGE_CHECK,
 )
