@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from privbench.audit.priviq import image_words, printed_share
 
 from privbench.shipped import PRIVIQ_SUITE
+from privbench.suites.priviq.audit import image_words, printed_share
 from privbench.suites.priviq.dataset import load_priviq
 
 REASONING = {"PET", "Law", "Know", "PrivRisk", "CntxPriv"}
