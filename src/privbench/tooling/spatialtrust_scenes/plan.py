@@ -50,6 +50,8 @@ from privbench.suites.spatialtrust.question_design import (
 )
 from privbench.suites.spatialtrust.question_design import (
     SLOTS,
+    ChoiceRecord,
+    ExplanationRecord,
     QuestionTypes,
     allocate_k,
     assign_absent,
@@ -643,7 +645,7 @@ def _finish(draft: _Draft, seed: int) -> ScenePlan:
 IMAGE_SUFFIX = ".jpg"
 
 
-def _choice_question(plan: ScenePlan, qid: str, types: QuestionTypes) -> dict[str, Any]:
+def _choice_question(plan: ScenePlan, qid: str, types: QuestionTypes) -> ChoiceRecord:
     keys = plan.options[qid]
     role = CATEGORY[qid]
     evidence: dict[int, list[list[int]]] = {}
@@ -654,7 +656,7 @@ def _choice_question(plan: ScenePlan, qid: str, types: QuestionTypes) -> dict[st
     return choice_question(qid, [KINDS[k].option for k in keys], evidence, types)
 
 
-def _explanation(plan: ScenePlan, qid: str) -> dict[str, Any]:
+def _explanation(plan: ScenePlan, qid: str) -> ExplanationRecord:
     role = CATEGORY[qid]
     lookalikes = [
         plan.words[i].why

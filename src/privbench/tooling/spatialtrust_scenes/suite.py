@@ -38,7 +38,7 @@ MANIFEST = "suite.json"
 __all__ = ["MANIFEST", "PAPER_SHARES", "categories", "counts", "generate_spatialtrust"]
 
 
-def counts(plans: list[ScenePlan], records: list[dict[str, Any]]) -> dict[str, Any]:
+def counts(plans: list[ScenePlan], records: list[dict[str, Any]]) -> dict[str, object]:
     """What a suite contains, for its manifest and the dataset card."""
     totals: Counter[str] = Counter()
     offered: dict[str, Counter[str]] = {"q2": Counter(), "q3": Counter()}
