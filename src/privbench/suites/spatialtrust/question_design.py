@@ -22,7 +22,7 @@ import random
 import string
 from collections import Counter
 from collections.abc import Callable, Mapping, MutableSequence, Sequence
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, final
 
 from privbench.apportion import largest_remainder
 
@@ -180,6 +180,7 @@ def other_absent_slots(room: Sequence[int], shown: int, rng: random.Random) -> d
     return slots
 
 
+@final
 class Q1Record(TypedDict):
     """q1 as the dataset file writes it."""
 
@@ -190,6 +191,7 @@ class Q1Record(TypedDict):
     answer: list[str]
 
 
+@final
 class ChoiceRecord(TypedDict):
     """q2 or q3 as the dataset file writes it: ``evidence`` is answer letter → its boxes."""
 
@@ -208,6 +210,7 @@ class FactorRecord(TypedDict):
     box: list[int]
 
 
+@final
 class ExplanationRecord(TypedDict):
     """q4 or q5 as the dataset file writes it."""
 
@@ -217,6 +220,16 @@ class ExplanationRecord(TypedDict):
     text: str
     answer: str
     factors: list[FactorRecord]
+
+
+class CaptureRecord(TypedDict):
+    """One capture (one line of the dataset file) as the generator writes it."""
+
+    id: str
+    image: str
+    width: int
+    height: int
+    questions: list[Q1Record | ChoiceRecord | ExplanationRecord]
 
 
 def q1_question(any_factor: bool) -> Q1Record:

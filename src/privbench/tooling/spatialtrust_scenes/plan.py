@@ -50,6 +50,7 @@ from privbench.suites.spatialtrust.question_design import (
 )
 from privbench.suites.spatialtrust.question_design import (
     SLOTS,
+    CaptureRecord,
     ChoiceRecord,
     ExplanationRecord,
     QuestionTypes,
@@ -672,7 +673,7 @@ def _explanation(plan: ScenePlan, qid: str) -> ExplanationRecord:
     return explanation_question(qid, factors, lookalikes)
 
 
-def record(plan: ScenePlan, question_types: QuestionTypes = "paper") -> dict[str, Any]:
+def record(plan: ScenePlan, question_types: QuestionTypes = "paper") -> CaptureRecord:
     """The dataset-file record of one capture (q2/q3 typed as ``question_types`` says)."""
     return {
         "id": plan.image_id,
@@ -691,7 +692,7 @@ def record(plan: ScenePlan, question_types: QuestionTypes = "paper") -> dict[str
 
 def suite_records(
     n: int, seed: int, question_types: QuestionTypes = "paper"
-) -> list[dict[str, Any]]:
+) -> list[CaptureRecord]:
     """The records of ``privbench generate spatialtrust --n n --seed seed``, without images."""
     return [record(plan, question_types) for plan in plan_suite(n, seed)]
 
