@@ -471,7 +471,7 @@ def load_valid(
     return items
 
 
-def dump_json(data: Any, path: Path) -> None:
+def dump_json(data: object, path: Path) -> None:
     """``data`` as indented UTF-8 JSON with a final newline: one fixed layout, so the same
     data always gives the same bytes (generated suites, rating sheets)."""
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -15,7 +15,7 @@ import io
 import json
 import math
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from rich.table import Table
@@ -79,7 +79,7 @@ class PublishedTable(BaseModel):
             }
         )
 
-    def documents(self, note: str) -> list[dict[str, Any]]:
+    def documents(self, note: str) -> list[dict[str, object]]:
         """The rows as ``--json`` writes them under ``published``: one object per row.
 
         ``note`` says how the paper's data relate to the run's (same release, other data).

@@ -14,10 +14,10 @@ pure function of the runs' identity fields.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import SupportsInt, cast
 
 from privbench.analysis.runs import SHORT_HASH
 
@@ -34,13 +34,14 @@ class ComparedRun:
     benchmark: str = ""
 
     @classmethod
-    def from_row(cls, row: dict[Any, Any]) -> ComparedRun:
-        """From a row of :attr:`Results.runs`."""
-        limit = row.get("limit")
+    def from_row(cls, row: Mapping[Hashable, object]) -> ComparedRun:
+        """From a row of :attr:`Results.runs` (pandas' untyped record: ``items`` a list of
+        ids, ``limit`` a number or NaN)."""
+        limit = cast(SupportsInt | None, row.get("limit"))
         return cls(
             label=str(row["label"]),
             dataset_hash=str(row.get("dataset_hash") or ""),
-            items=frozenset(row.get("items") or ()),
+            items=frozenset(cast(Iterable[str], row.get("items") or ())),
             limit=None if limit is None or limit != limit else int(limit),
             data=str(row.get("data") or ""),
             benchmark=str(row.get("benchmark") or ""),

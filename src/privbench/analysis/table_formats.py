@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import SupportsInt, cast
 
 import numpy as np
 import pandas as pd
@@ -172,7 +172,7 @@ def paper_table(
     """
     columns = column_order(long)
     runs = [r for r in group.runs if r in set(long["run"])]
-    values: dict[tuple[str, str], dict[str, Any]] = {
+    values: dict[tuple[str, str], dict[str, object]] = {
         (str(row["run"]), str(row["column"])): {str(k): v for k, v in row.items()}
         for row in long.to_dict("records")
     }
@@ -192,7 +192,7 @@ def paper_table(
                 score=scores[run],
                 low=_value(row["low"]),
                 high=_value(row["high"]),
-                n=int(row["n"]),
+                n=int(cast(SupportsInt, row["n"])),  # a pandas count: int or numpy integer
                 std=_value(row.get("std")),
                 best=run in best,
             )

@@ -31,7 +31,6 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ModelOutput
@@ -178,14 +177,14 @@ def _current_sample() -> tuple[str, int] | None:
     return None if state is None else (str(state.sample_id), int(state.epoch))
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json", exclude_none=True)
     return value
 
 
 def call_key(
-    model: str, input: str | Sequence[ChatMessage], **kwargs: Any
+    model: str, input: str | Sequence[ChatMessage], **kwargs: object
 ) -> tuple[str, str] | None:
     """(the call's key, its sample's ``id:epoch``) while a store is active in a sample."""
     if _active.get() is None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from privbench.runtime.calls import Role
 from privbench.runtime.cost.prices import (
@@ -178,7 +178,37 @@ def _total(values: list[float | None]) -> float | None:
     return None if any(v is None for v in values) else _round(sum(v or 0.0 for v in values))
 
 
-def dry_run_document(plan: CallPlan, prices: Prices) -> dict[str, Any]:
+class RoleTokens(TypedDict):
+    """One role's tokens in a dry run: typical and at most (None: no output limit set)."""
+
+    input: int
+    output: int
+    input_at_most: int
+    output_at_most: int | None
+
+
+class DryRunDocument(TypedDict):
+    """The ``--dry-run --json`` document (:func:`dry_run_document`)."""
+
+    dry_run: bool
+    command: str
+    model: str | None
+    judge: str | None
+    calls: dict[Role, int]
+    calls_at_least: dict[Role, int]
+    calls_at_most: dict[Role, int]
+    tokens: dict[Role, RoleTokens]
+    cost_usd: float | None
+    cost_usd_at_most: float | None
+    cost_usd_by_role: dict[Role, float | None]
+    """Only the roles called; None: no price known."""
+    prices: dict[Role, dict[str, float | str] | None]
+    price_date: str
+    chars_per_token: int
+    notes: list[str]
+
+
+def dry_run_document(plan: CallPlan, prices: Prices) -> DryRunDocument:
     """The ``--dry-run --json`` document: calls, tokens and cost per role, and why a figure
     is missing."""
     figures = {role: role_figures(plan.kinds, role) for role in ROLES}
@@ -238,7 +268,7 @@ def _usd(value: object) -> str:
     return "unknown" if not isinstance(value, int | float) else f"${value:,.2f}"
 
 
-def dry_run_lines(document: Mapping[str, Any]) -> list[str]:
+def dry_run_lines(document: DryRunDocument) -> list[str]:
     """The dry run for people: one line per role called, the cost, the notes."""
     lines = [f"dry run of privbench {document['command']}: nothing is sent, no log is written"]
     for role in ROLES:

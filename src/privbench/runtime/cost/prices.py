@@ -4,7 +4,7 @@ Why a dated table: prices change; a cost printed without the day its prices were
 guess presented as a fact. The table (``privbench/data/prices.json``) holds a handful of
 common models; a dated snapshot (``openai/gpt-4o-2024-08-06``) takes its alias's price.
 Models that run on this machine (the ``privbench/…`` baseline, ``ollama/…``, ``vllm/…``,
-``hf/…``, ``llama-cpp-python/…``) and the offline judge cost nothing. Any other model —
+``hf/…``, ``llama-cpp-python/…``) and the offline judge cost nothing. Every other model —
 ``openai-api/…`` too, which may be a paid service — has no known price: its cost is null,
 never a guess, until ``--price IN/OUT`` gives one.
 """

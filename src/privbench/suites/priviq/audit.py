@@ -20,7 +20,7 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, NotRequired, TypedDict, TypeGuard
+from typing import Literal, NotRequired, TypedDict, TypeGuard
 
 from privbench.distribution import describe, percent
 from privbench.suites.priviq.allocation import TABLE_1
@@ -306,7 +306,7 @@ def audit_priviq(directory: str | Path, *, ocr: bool = False) -> dict[str, objec
 
 def empty_answer_scores(
     directory: str | Path, ids: Collection[str] | None = None
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """What the offline judge gives an empty answer: overall and per competency (%).
 
     Why: the Priv-IQ counterpart of a trivial baseline, shown next to a model's scores.

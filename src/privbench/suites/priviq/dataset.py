@@ -14,9 +14,9 @@ ids) so a user fixes a dataset in one round instead of one error at a time.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from privbench.images import DatasetImages
 from privbench.json_files import JsonObject, load_valid, read_json_object
@@ -52,7 +52,7 @@ class PrivIQItem:
 
 
 def _text_field(
-    entry: dict[str, Any], name: str, display: str, item: str
+    entry: Mapping[str, object], name: str, display: str, item: str
 ) -> tuple[str, list[Problem]]:
     value = entry.get(name)
     if value is None:
@@ -65,7 +65,7 @@ def _text_field(
 
 
 def _competencies(
-    entry: dict[str, Any], display: str, item: str
+    entry: Mapping[str, object], display: str, item: str
 ) -> tuple[Combination, list[Problem]]:
     raw = entry.get("capability")
     if raw is None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log_sample
 from inspect_ai.scorer import Score
@@ -197,7 +196,7 @@ def _refusal_cell(cell: RefusalCell) -> dict[str, int | float | None]:
     }
 
 
-def refusal_document(rates: RefusalRates) -> dict[str, Any]:
+def refusal_document(rates: RefusalRates) -> dict[str, object]:
     """The ``refusals`` key of ``--json``: counts and rates (percent of the items read),
     overall and per competency, and each item's class, the rule that gave it and, for
     refusals and partial answers, the declining words."""
@@ -222,7 +221,7 @@ def json_document(
     log: EvalLog,
     exports: dict[str, str] | None = None,
     extra_ids: dict[str, list[str]] | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The one ``--json`` document for a Priv-IQ run (full precision).
 
     ``label``: the run's display name; ``extra_ids``: per input file, ids that match no

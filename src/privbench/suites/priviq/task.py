@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -42,7 +41,7 @@ def default_data_dir() -> Path:
     return PRIVIQ_SUITE
 
 
-def _metadata(item: PrivIQItem) -> dict[str, Any]:
+def _metadata(item: PrivIQItem) -> dict[str, object]:
     return PrivIQSampleRecord(
         image=str(item.image),
         competencies=list(item.competencies),

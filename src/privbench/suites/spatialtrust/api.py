@@ -12,7 +12,6 @@ from rich.console import RenderableType
 from privbench.dataset_identity import dataset_hash
 from privbench.exports import ExportError, export_failure
 from privbench.formatting import tokens_line
-from privbench.json_files import JsonValue
 from privbench.judges.choice import parse_judge
 from privbench.published import PublishedTable
 from privbench.runtime.cost.plan import Prices
@@ -38,6 +37,7 @@ from privbench.suites.spatialtrust.log import SpatialTrustLog, json_document, sp
 from privbench.suites.spatialtrust.predictions import load_spatial_predictions
 from privbench.suites.spatialtrust.published import NOTE, spatial_published
 from privbench.suites.spatialtrust.regrade import (
+    ConventionCheck,
     convention_check,
     full_samples,
     logged_answer,
@@ -63,7 +63,7 @@ class SpatialTrustRun(RunOutcome):
     """Per input file, ids that match no image (reported, not scored)."""
     exports: dict[str, str] = field(default_factory=dict)
     box_format: str = "xyxy"
-    box_check: dict[str, JsonValue] | None = None
+    box_check: ConventionCheck | None = None
     """:func:`~privbench.suites.spatialtrust.regrade.convention_check` of the run's boxes."""
     regraded_from: str | None = None
     """The box format the run was made with, when it was read again in another."""

@@ -17,7 +17,6 @@ import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from inspect_ai.log import EvalLog, read_eval_log
 
@@ -141,17 +140,19 @@ def constant_scores(items: Sequence[SpatialItem]) -> dict[str, dict[str, float]]
     return result
 
 
-def best_constants(scores: Mapping[str, Mapping[str, float]], images: int) -> dict[str, Any]:
+def best_constants(scores: Mapping[str, Mapping[str, float]], images: int) -> dict[str, object]:
     """The trivial-baseline record from every constant's scores (best first per question)."""
     best = {qid: next(iter(scores[qid].items())) for qid in QUESTION_IDS}
-    result: dict[str, Any] = {qid: best[qid][1] for qid in QUESTION_IDS}
-    result["overall"] = statistics.fmean(result[qid] for qid in QUESTION_IDS)
-    result["answers"] = {qid: best[qid][0] for qid in QUESTION_IDS}
-    result["images"] = images
-    return result
+    values = {qid: best[qid][1] for qid in QUESTION_IDS}
+    return {
+        **values,
+        "overall": statistics.fmean(values[qid] for qid in QUESTION_IDS),
+        "answers": {qid: best[qid][0] for qid in QUESTION_IDS},
+        "images": images,
+    }
 
 
-def trivial_baselines(items: Sequence[SpatialItem]) -> dict[str, Any]:
+def trivial_baselines(items: Sequence[SpatialItem]) -> dict[str, object]:
     """The best constant answer per question (q1–q5, %), their overall, and which won.
 
     Keys: ``q1`` … ``q5`` and ``overall`` (percentages, overall = mean of the five),
@@ -161,7 +162,7 @@ def trivial_baselines(items: Sequence[SpatialItem]) -> dict[str, Any]:
     return best_constants(constant_scores(items), len(items))
 
 
-def run_baseline(log: EvalLog | str, ids: Iterable[str]) -> dict[str, Any] | None:
+def run_baseline(log: EvalLog | str, ids: Iterable[str]) -> dict[str, object] | None:
     """The trivial baseline of the images a SpatialTrust run scored, keyed as its scores.
 
     ``log`` is the run's log (or its location); its task metadata names the data directory

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
@@ -91,7 +91,7 @@ def scores_frame(scores: SpatialScores, logged: SpatialTrustLog) -> pd.DataFrame
 
 
 def write_spatial_exports(
-    document: dict[str, Any],
+    document: Mapping[str, object],
     scores: SpatialScores,
     logged: SpatialTrustLog,
     out_dir: Path,

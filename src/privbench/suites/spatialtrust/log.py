@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 
 from inspect_ai.log import EvalLog
 
@@ -67,7 +66,7 @@ class PipelineCounts:
         self.lock_disagreements += stats.disagreements
         self.final_unparsed += stats.unparsed_locked
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """The ``pipeline`` object of ``--json``."""
         return {
             "images": self.images,
@@ -216,7 +215,7 @@ def json_document(
     log: EvalLog,
     extra_ids: dict[str, list[str]] | None = None,
     exports: dict[str, str] | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The one ``--json`` document for a SpatialTrust run (full precision).
 
     ``label``: the run's display name; ``extra_ids``: per input file, ids that match no
@@ -262,7 +261,7 @@ def json_document(
     }
 
 
-def reask_document(logged: SpatialTrustLog) -> dict[str, Any]:
+def reask_document(logged: SpatialTrustLog) -> dict[str, object]:
     """The ``reask`` object of ``--json``: counts, and the scores without re-asks."""
     reask = logged.reask
     without = spatial_scores(reask.without) if reask.images else None

@@ -22,7 +22,7 @@ import random
 import string
 from collections import Counter
 from collections.abc import Callable, Mapping, MutableSequence, Sequence
-from typing import Any, Literal
+from typing import Literal, TypedDict, final
 
 from privbench.apportion import largest_remainder
 
@@ -180,7 +180,59 @@ def other_absent_slots(room: Sequence[int], shown: int, rng: random.Random) -> d
     return slots
 
 
-def q1_question(any_factor: bool) -> dict[str, Any]:
+@final
+class Q1Record(TypedDict):
+    """q1 as the dataset file writes it."""
+
+    qid: str
+    type: str
+    text: str
+    options: dict[str, str]
+    answer: list[str]
+
+
+@final
+class ChoiceRecord(TypedDict):
+    """q2 or q3 as the dataset file writes it: ``evidence`` is answer letter → its boxes."""
+
+    qid: str
+    type: str
+    grounded: bool
+    text: str
+    options: dict[str, str]
+    answer: list[str]
+    evidence: dict[str, list[list[int]]]
+
+
+class FactorRecord(TypedDict):
+    name: str
+    why: str
+    box: list[int]
+
+
+@final
+class ExplanationRecord(TypedDict):
+    """q4 or q5 as the dataset file writes it."""
+
+    qid: str
+    type: str
+    grounded: bool
+    text: str
+    answer: str
+    factors: list[FactorRecord]
+
+
+class CaptureRecord(TypedDict):
+    """One capture (one line of the dataset file) as the generator writes it."""
+
+    id: str
+    image: str
+    width: int
+    height: int
+    questions: list[Q1Record | ChoiceRecord | ExplanationRecord]
+
+
+def q1_question(any_factor: bool) -> Q1Record:
     """q1 of a capture: "Yes" exactly when it shows a direct or indirect factor."""
     return {"qid": "q1", "type": "single", "text": Q1, "options": dict(Q1_OPTIONS), "answer": [Q1_YES if any_factor else Q1_NO]}  # fmt: skip
 
@@ -190,7 +242,7 @@ def choice_question(
     texts: Sequence[str],
     evidence: Mapping[int, list[list[int]]],
     types: QuestionTypes = "paper",
-) -> dict[str, Any]:
+) -> ChoiceRecord:
     """q2 or q3 with the real options ``texts`` in their order (letters from A), "None of
     the above" after them, and ``evidence`` (option index → its boxes) naming the answer.
 
@@ -219,7 +271,7 @@ def choice_question(
 
 def explanation_question(
     qid: str, factors: Sequence[tuple[str, str, list[int]]], not_factors: Sequence[str]
-) -> dict[str, Any]:
+) -> ExplanationRecord:
     """q4 or q5: the reference answer and its factors from ``(name, why, box)`` of every
     factor of the question's category, and the reasons why look-alikes are ``not_factors``.
 

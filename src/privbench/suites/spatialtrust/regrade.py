@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.scorer import Score
@@ -104,9 +104,20 @@ def full_samples(log: EvalLog) -> list[EvalSample]:
     return list(read_eval_log(str(log.location)).samples or [])
 
 
+class ConventionCheck(TypedDict):
+    """The ``box_convention_check`` object of ``--json``."""
+
+    given: str
+    overall: dict[str, float | None]
+    """Overall score per box convention (None: nothing scored)."""
+    invalid_boxes: dict[str, int]
+    likely: str
+    warning: str | None
+
+
 def convention_check(
     answers: list[LoggedAnswer], items: dict[str, SpatialItem], given: str
-) -> dict[str, Any]:
+) -> ConventionCheck:
     """The overall score and invalid boxes under every convention, the likely one, and a
     warning line when another convention scores :data:`MIN_GAIN` points more (or has
     far fewer invalid boxes at no loss)."""
@@ -123,7 +134,7 @@ def convention_check(
             else None
         )
         invalid[name] = sum(len(answer.invalid_boxes) for _, answer in graded)
-    check: dict[str, Any] = {
+    check: ConventionCheck = {
         "given": given,
         "overall": overall,
         "invalid_boxes": invalid,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from rich.table import Table
 
@@ -17,7 +16,7 @@ from privbench.suites.spatialtrust.published import NOTE, OVERALL
 
 
 def task_table(
-    model: str, strategy: str, scores: SpatialScores, baseline: Mapping[str, Any] | None = None
+    model: str, strategy: str, scores: SpatialScores, baseline: Mapping[str, object] | None = None
 ) -> Table:
     """Table 2's columns for one run, transposed for a terminal: a row per task score.
 
@@ -31,11 +30,16 @@ def task_table(
     if baseline:
         table.add_column(BASELINE_LABEL, justify="right")
     for qid, name in TASKS:
-        floor = (fmt(baseline[name]),) if baseline else ()
+        floor = (fmt(_number(baseline[name])),) if baseline else ()
         table.add_row(TASK_LABELS[name], str(scores.scored[qid]), fmt(scores.tasks[name]), *floor)
-    floor = (fmt(baseline["overall"]),) if baseline else ()
+    floor = (fmt(_number(baseline["overall"])),) if baseline else ()
     table.add_row("Overall", str(scores.n_images), fmt(scores.overall), *floor)
     return table
+
+
+def _number(value: object) -> float | None:
+    """A score read from a ``--json`` document (None: not a number)."""
+    return value if isinstance(value, int | float) else None
 
 
 def published_beside(
@@ -76,20 +80,20 @@ def pipeline_line(pipeline: PipelineCounts) -> str:
     )
 
 
-def reask_line(document: Mapping[str, Any]) -> str | None:
+def reask_line(document: Mapping[str, object]) -> str | None:
     """The overall score without re-asks, beside the one with them (None: no re-ask)."""
-    reask = document.get("reask") or {}
-    without = reask.get("without_reask")
-    if not without:
+    reask = document.get("reask")
+    without = reask.get("without_reask") if isinstance(reask, Mapping) else None
+    if not without or not isinstance(reask, Mapping) or not isinstance(without, Mapping):
         return None
     return (
-        f"without re-asks (one pass): overall {fmt(without.get('overall'))}; "
+        f"without re-asks (one pass): overall {fmt(_number(without.get('overall')))}; "
         f"{reask.get('images', 0)} images re-asked {reask.get('reasks', 0)} times"
     )
 
 
 def run_notes(
-    scores: SpatialScores, logged: SpatialTrustLog, document: Mapping[str, Any]
+    scores: SpatialScores, logged: SpatialTrustLog, document: Mapping[str, object]
 ) -> list[str]:
     """Every line printed under the table: unreviewed annotations first (the scores are
     measured against drafts), the summary, pipeline counters, re-asks, warnings and the
@@ -105,8 +109,8 @@ def run_notes(
     calls = logged.calls.line()
     if calls:
         lines.append(calls)
-    check = document.get("box_convention_check") or {}
-    if check.get("warning"):
+    check = document.get("box_convention_check")
+    if isinstance(check, Mapping) and check.get("warning"):
         lines.append(str(check["warning"]))
     return lines
 

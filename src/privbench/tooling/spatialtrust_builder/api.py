@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from inspect_ai.log import EvalLog
 
@@ -123,7 +123,7 @@ class BuildOutcome:
         """The build's summary: every count, then where things are."""
         return summary_lines(self)
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> dict[str, object]:
         document = self.manifest.model_dump(mode="json")
         return {
             "complete": self.complete,

@@ -49,6 +49,8 @@ from privbench.suites.spatialtrust.boxes import Box
 from privbench.suites.spatialtrust.question_design import (
     CATEGORY,
     SLOTS,
+    ChoiceRecord,
+    ExplanationRecord,
     QuestionTypes,
     allocate_k,
     assign_absent,
@@ -313,7 +315,7 @@ def _fill(capture: _Capture, qid: str) -> None:
 
 def _choice(
     capture: _Capture, qid: str, texts: dict[str, str], types: QuestionTypes
-) -> dict[str, object]:
+) -> ChoiceRecord:
     annotation = capture.annotation
     own = CHOICE_CATEGORIES[qid][0]
     keys = list(capture.offered[qid])
@@ -330,7 +332,7 @@ def _choice(
     return choice_question(qid, [texts[k] for k in keys], evidence, types)
 
 
-def _explanation(annotation: Annotation, qid: str) -> dict[str, object]:
+def _explanation(annotation: Annotation, qid: str) -> ExplanationRecord:
     category = CATEGORY[qid]
     factors = [
         (

@@ -50,6 +50,9 @@ from privbench.suites.spatialtrust.question_design import (
 )
 from privbench.suites.spatialtrust.question_design import (
     SLOTS,
+    CaptureRecord,
+    ChoiceRecord,
+    ExplanationRecord,
     QuestionTypes,
     allocate_k,
     assign_absent,
@@ -643,7 +646,7 @@ def _finish(draft: _Draft, seed: int) -> ScenePlan:
 IMAGE_SUFFIX = ".jpg"
 
 
-def _choice_question(plan: ScenePlan, qid: str, types: QuestionTypes) -> dict[str, Any]:
+def _choice_question(plan: ScenePlan, qid: str, types: QuestionTypes) -> ChoiceRecord:
     keys = plan.options[qid]
     role = CATEGORY[qid]
     evidence: dict[int, list[list[int]]] = {}
@@ -654,7 +657,7 @@ def _choice_question(plan: ScenePlan, qid: str, types: QuestionTypes) -> dict[st
     return choice_question(qid, [KINDS[k].option for k in keys], evidence, types)
 
 
-def _explanation(plan: ScenePlan, qid: str) -> dict[str, Any]:
+def _explanation(plan: ScenePlan, qid: str) -> ExplanationRecord:
     role = CATEGORY[qid]
     lookalikes = [
         plan.words[i].why
@@ -670,7 +673,7 @@ def _explanation(plan: ScenePlan, qid: str) -> dict[str, Any]:
     return explanation_question(qid, factors, lookalikes)
 
 
-def record(plan: ScenePlan, question_types: QuestionTypes = "paper") -> dict[str, Any]:
+def record(plan: ScenePlan, question_types: QuestionTypes = "paper") -> CaptureRecord:
     """The dataset-file record of one capture (q2/q3 typed as ``question_types`` says)."""
     return {
         "id": plan.image_id,
@@ -689,7 +692,7 @@ def record(plan: ScenePlan, question_types: QuestionTypes = "paper") -> dict[str
 
 def suite_records(
     n: int, seed: int, question_types: QuestionTypes = "paper"
-) -> list[dict[str, Any]]:
+) -> list[CaptureRecord]:
     """The records of ``privbench generate spatialtrust --n n --seed seed``, without images."""
     return [record(plan, question_types) for plan in plan_suite(n, seed)]
 

@@ -15,12 +15,12 @@ answer information), draws every capture (:mod:`.render`) and writes
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from privbench.json_files import dump_json
 from privbench.suites.spatialtrust.dataset import DATASET_FILE, write_dataset_file
-from privbench.suites.spatialtrust.question_design import QuestionTypes
+from privbench.suites.spatialtrust.question_design import CaptureRecord, QuestionTypes
 from privbench.tooling.drawing.writing import prepare
 from privbench.tooling.spatialtrust_scenes.plan import (
     CATEGORY,
@@ -38,7 +38,7 @@ MANIFEST = "suite.json"
 __all__ = ["MANIFEST", "PAPER_SHARES", "categories", "counts", "generate_spatialtrust"]
 
 
-def counts(plans: list[ScenePlan], records: list[dict[str, Any]]) -> dict[str, Any]:
+def counts(plans: list[ScenePlan], records: Sequence[CaptureRecord]) -> dict[str, object]:
     """What a suite contains, for its manifest and the dataset card."""
     totals: Counter[str] = Counter()
     offered: dict[str, Counter[str]] = {"q2": Counter(), "q3": Counter()}
@@ -48,8 +48,10 @@ def counts(plans: list[ScenePlan], records: list[dict[str, Any]]) -> dict[str, A
         totals[f"room: {plan.room.kind}"] += 1
         questions = {q["qid"]: q for q in entry["questions"]}
         for qid in ("q2", "q3"):
-            totals["multiple-answer q2/q3"] += questions[qid]["type"] == "multiple"
-            totals["evidence boxes"] += sum(len(b) for b in questions[qid]["evidence"].values())
+            question = questions[qid]
+            totals["multiple-answer q2/q3"] += question["type"] == "multiple"
+            if "evidence" in question:  # always: q2 and q3 are choice questions
+                totals["evidence boxes"] += sum(len(b) for b in question["evidence"].values())
             here = {e.key for e in plan.elements}
             for key in plan.options[qid]:
                 if KINDS[key].role == CATEGORY[qid] and key not in here:
@@ -79,7 +81,7 @@ def generate_spatialtrust(
     ``question_types`` says: :data:`~privbench.suites.spatialtrust.question_design.QUESTION_TYPES`)."""
     plans = plan_suite(n, seed)
     images = prepare(out, DATASET_FILE, force)
-    records: list[dict[str, Any]] = []
+    records: list[CaptureRecord] = []
     for plan in plans:
         entry = record(plan, question_types)
         save_jpeg(render_scene(plan), str(out / entry["image"]), plan.look.quality)
