@@ -115,8 +115,6 @@ SUITE_IMPORTERS_TO_MOVE: frozenset[str] = frozenset(
     {
         "judgecheck/api.py",
         "judgecheck/references.py",
-        "report/html.py",
-        "report/samples.py",
     }
 )
 """Generic modules that still import a benchmark directly instead of going through

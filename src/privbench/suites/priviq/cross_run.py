@@ -20,6 +20,7 @@ from privbench.runtime.cross_run import (
     ReferenceRow,
     TableKind,
 )
+from privbench.suites.priviq.report_section import REPORT_SECTION
 from privbench.suites.priviq.results import DIFF, READING, SCORE_COLUMNS
 from privbench.suites.priviq.validation import validate_with_summary
 
@@ -74,4 +75,5 @@ CROSS_RUN = CrossRun(
     reference_row=ReferenceRow(what="The empty-answer score", compute=_empty_answer),
     paper_tables=PaperTables(kinds=(TABLE3, TABLE5), compute=_paper_tables),
     demo_exports=True,
+    report=REPORT_SECTION,
 )
