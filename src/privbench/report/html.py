@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from numbers import Real
 from pathlib import Path
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -255,7 +256,7 @@ class PrivIQSection(TypedDict):
     gaps: list[str]
     figures: list[figures.SavedFigure]
     judge_runs: int
-    empty_answer: dict[str, Any] | None
+    empty_answer: Mapping[str, object] | None
     """The offline judge's empty-answer scores (:mod:`privbench.report.baselines`)."""
     published: NotRequired[list[PublishedBlock]]
     numbered: NotRequired[list[NumberedFigure]]
@@ -281,7 +282,7 @@ class SpatialSection(TypedDict):
     comparisons: list[dict[str, str]]
     gaps: list[str]
     figures: list[figures.SavedFigure]
-    trivial: dict[str, Any] | None
+    trivial: Mapping[str, object] | None
     """The trivial baseline (:mod:`privbench.report.baselines`)."""
     published: NotRequired[list[PublishedBlock]]
     numbered: NotRequired[list[NumberedFigure]]
@@ -735,6 +736,18 @@ def _label_strategies(results: Results) -> None:
         frame["run"] = frame["run"].map(lambda label: renamed.get(label, label))
 
 
+def _score(value: object) -> float | None:
+    """A reference row's score as a table cell takes it (None: not a number)."""
+    return float(value) if isinstance(value, Real) and not isinstance(value, bool) else None
+
+
+def _scores(values: object) -> dict[str, float | None]:
+    """A reference row's scores by column (empty: none)."""
+    if not isinstance(values, Mapping):
+        return {}
+    return {str(key): _score(value) for key, value in values.items()}
+
+
 def _paper_frames(
     suite: Suite, frame: pd.DataFrame, rng: np.random.Generator, n_boot: int
 ) -> tuple[pd.DataFrame, ...]:
@@ -767,7 +780,7 @@ def _priviq_group(
     settings: ReportSettings,
     rng: np.random.Generator,
     directory: Path,
-    baseline: dict[str, Any] | None,
+    baseline: Mapping[str, object] | None,
     offline: bool,
     identities: dict[str, Identity],
     suite: Suite,
@@ -845,10 +858,10 @@ def _priviq_group(
     empty = None
     notes = list(group.notes)
     if baseline is not None and offline:
-        empty = {**baseline["competencies"], TOTAL: baseline["overall"]}
+        empty = {**_scores(baseline.get("competencies")), TOTAL: _score(baseline.get("overall"))}
     elif baseline is not None:
         notes.append(
-            f"An empty answer scores {fmt(baseline['overall'])} % overall under the offline"
+            f"An empty answer scores {fmt(_score(baseline.get('overall')))} % overall under the offline"
             " judge; these runs were graded by an LLM judge, so that floor does not apply to"
             " them and is not shown in the table."
         )
@@ -877,7 +890,7 @@ def _spatial_group(
     settings: ReportSettings,
     rng: np.random.Generator,
     directory: Path,
-    baseline: dict[str, Any] | None,
+    baseline: Mapping[str, object] | None,
     identities: dict[str, Identity],
     suite: Suite,
     section: ReportSection,
@@ -914,8 +927,8 @@ def _spatial_group(
     saved += _comparison_figures(pairs, runs, directory, prefix)
     trivial = None
     if baseline is not None:
-        trivial = {name: baseline.get(qid) for qid, name in section.questions}
-        trivial[OVERALL] = baseline.get("overall")
+        trivial = {name: _score(baseline.get(qid)) for qid, name in section.questions}
+        trivial[OVERALL] = _score(baseline.get("overall"))
     per_model = one_run_per_model(group.averaged, identities)
     average_name = ""
     if len(per_model) < len(group.averaged):
