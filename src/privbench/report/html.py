@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from numbers import Real
 from pathlib import Path
@@ -1316,6 +1316,29 @@ def _images_context(
     return [q["text"] for c in image_cards for q in c["questions"]]
 
 
+SectionBuilder = Callable[
+    [
+        ReportContext,
+        pd.DataFrame,
+        Results,
+        Suite,
+        ReportSection,
+        ReportSettings,
+        np.random.Generator,
+        Path,
+        list[RunRow],
+    ],
+    list[str],
+]
+"""Fills a benchmark's section of the page into the context; returns the texts shown."""
+LAYOUTS: dict[str, SectionBuilder] = {
+    "priviq": _items_context,
+    "spatial": _images_context,
+}
+"""The page's sections a benchmark may fill (:attr:`ReportSection.layout`), in the
+template's order, each with what builds it."""
+
+
 def build_report(
     paths: Sequence[str | Path], output: str | Path, settings: ReportSettings | None = None
 ) -> Path:
@@ -1364,12 +1387,8 @@ def write_report(
         frame = results.items.get(suite.name)
         if section is None or frame is None or frame.empty:
             continue
-        if section.layout == "priviq":
-            texts += _items_context(context, frame, results, suite, section, settings, rng,
-                                    directory, run_rows)  # fmt: skip
-        elif section.layout == "spatial":
-            texts += _images_context(context, frame, results, suite, section, settings, rng,
-                                     directory, run_rows)  # fmt: skip
+        build = LAYOUTS[section.layout]
+        texts += build(context, frame, results, suite, section, settings, rng, directory, run_rows)
     if ratings is not None:
         context["agreement"] = _agreement_section(ratings, directory)
     context["scripts"] = scripts_present(texts)
