@@ -59,7 +59,7 @@ from privbench.suites.spatialtrust.published import NOTE, OVERALL, PAPER_COLUMNS
 
 
 def _tables(benchmark: str) -> dict[int, PublishedTable]:
-    return {t.table: t for t in published_tables(benchmark)}  # type: ignore[arg-type]
+    return {t.table: t for t in published_tables(benchmark)}
 
 
 def test_every_table_records_paper_number_caption_and_setting() -> None:

@@ -37,6 +37,7 @@ from helpers import (
 from helpers.loopback_server import LoopbackServer
 from inspect_ai.log import read_eval_log
 
+from privbench import registry
 from privbench.analysis.paper_tables import (
     FAMILY_ABLATION,
     FAMILY_CROSS,
@@ -48,8 +49,9 @@ from privbench.analysis.paper_tables import (
 )
 from privbench.analysis.runs import load_results
 from privbench.judges.asking import attempt_temperature
+from privbench.published import published_tables
 from privbench.report.ablation import ablations, one_run_per_model, strategy_labels
-from privbench.report.html import ReportSettings, build_report
+from privbench.report.html import LAYOUTS, ReportSettings, build_report
 from privbench.report.samples import invalid_box_line
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.running import Generation
@@ -332,3 +334,22 @@ def test_a_chosen_label_gets_its_strategy_unless_it_names_it() -> None:
     }
     # one strategy only: nothing to tell apart, labels as given
     assert strategy_labels([r for r in rows if r["strategy"] == "guard"]) == {}
+
+
+def test_every_benchmark_fills_a_section_of_the_report() -> None:
+    """The report renders each registered benchmark from its report section: one the page
+    has no layout for, or one without published tables to match its paper tables, would
+    leave the benchmark out of the report or misalign its published rows."""
+    for name, suite in registry.SUITES.items():
+        section = suite.cross_run.report
+        assert section is not None, name
+        assert section.layout in LAYOUTS, name
+        assert suite.cross_run.paper_tables is not None, name
+        if section.published_column is not None:
+            published = published_tables(name)
+            assert published, name
+            renamed = {section.published_column(h) for t in published for h in t.columns}
+            assert all(column for column in renamed), name
+    # each layout is filled by one benchmark (the page has one block per layout)
+    layouts = [s.cross_run.report.layout for s in registry.SUITES.values() if s.cross_run.report]
+    assert len(layouts) == len(set(layouts))

@@ -126,8 +126,9 @@ def _rows(file: str) -> tuple[str, tuple[str, ...], tuple[PublishedRow, ...]]:
     return header[0], columns, tuple(rows)
 
 
-def published_tables(benchmark: Literal["priviq", "spatialtrust"]) -> list[PublishedTable]:
-    """The published tables of one benchmark's paper, in table order, headings as printed."""
+def published_tables(benchmark: str) -> list[PublishedTable]:
+    """The published tables of one benchmark's paper (by its registry name; none for a
+    benchmark without any), in table order, headings as printed."""
     path = PUBLISHED / MANIFEST
     entries = json.loads(path.read_text(encoding="utf-8"))["tables"]
     tables = []

@@ -47,22 +47,29 @@ def run_identity(row: RunFields) -> Identity:
     return model, str(row.get("strategy") or "")
 
 
+def strategy_benchmarks() -> list[str]:
+    """The benchmarks a model may be run on in several ways (:attr:`CrossRun.strategies`)."""
+    return [name for name, suite in registry.SUITES.items() if suite.cross_run.strategies]
+
+
 def strategy_labels(rows: Sequence[RunFields]) -> dict[str, str]:
-    """New labels for SpatialTrust runs that do not name their strategy, when the runs hold
-    more than one strategy (label → label with `` [strategy]``); other runs are unchanged.
+    """New labels for runs of a benchmark with strategies that do not name their strategy,
+    when that benchmark's runs hold more than one strategy (label → label with
+    `` [strategy]``); other runs are unchanged.
 
     A label the user chose (``--label``) gets the suffix too unless it already names the
     strategy as a word (``gpt-4o guard``): in a report that mixes strategies every run must
     say which one it ran."""
-    spatial = [r for r in rows if r.get("benchmark") == "spatialtrust"]
-    strategies = {str(r["strategy"]) for r in spatial if r.get("strategy")}
-    if len(strategies) < 2:
-        return {}
     renamed: dict[str, str] = {}
-    for row in spatial:
-        label, strategy = str(row["label"]), str(row.get("strategy") or "")
-        if strategy and not re.search(rf"(?<![\w-]){re.escape(strategy)}(?![\w-])", label):
-            renamed[label] = f"{label} [{strategy}]"
+    for name in strategy_benchmarks():
+        mine = [r for r in rows if r.get("benchmark") == name]
+        strategies = {str(r["strategy"]) for r in mine if r.get("strategy")}
+        if len(strategies) < 2:
+            continue
+        for row in mine:
+            label, strategy = str(row["label"]), str(row.get("strategy") or "")
+            if strategy and not re.search(rf"(?<![\w-]){re.escape(strategy)}(?![\w-])", label):
+                renamed[label] = f"{label} [{strategy}]"
     return renamed
 
 

@@ -19,15 +19,17 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from numbers import Real
 from pathlib import Path
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 import numpy as np
 import pandas as pd
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from privbench import registry
 from privbench.analysis.agreement import (
     Ratings,
     agreement_notes,
@@ -65,13 +67,14 @@ from privbench.analysis.table_formats import (
 )
 from privbench.formatting import fmt, signed
 from privbench.judges.choice import OfflineJudge, parse_judge
-from privbench.published import PublishedTable
+from privbench.published import PublishedTable, published_tables
 from privbench.report import figures
 from privbench.report.ablation import (
     Identity,
     ablations,
     one_run_per_model,
     run_identity,
+    strategy_benchmarks,
     strategy_labels,
 )
 from privbench.report.baselines import reference_row
@@ -85,20 +88,8 @@ from privbench.report.samples import (
     priviq_cards,
     spatial_cards,
 )
-from privbench.suites.priviq.paper_tables import priviq_refusal_table, priviq_tables
-from privbench.suites.priviq.published import (
-    comparable_on_request,
-    is_public_priviq_release,
-    priviq_published,
-    release_evidence,
-    release_reason,
-    whole_data_evidence,
-)
-from privbench.suites.spatialtrust.aggregate import TASK_LABELS, TASKS
-from privbench.suites.spatialtrust.paper_tables import spatial_table
-from privbench.suites.spatialtrust.published import NOTE as SPATIAL_NOTE
-from privbench.suites.spatialtrust.published import OVERALL as SPATIAL_OVERALL
-from privbench.suites.spatialtrust.published import spatial_published
+from privbench.runtime.cross_run import ReportSection
+from privbench.runtime.suite import Suite
 from privbench.uncertainty import N_BOOTSTRAP
 
 DEFAULT_BROWSE = 200
@@ -228,9 +219,9 @@ class RefusalTable(TypedDict):
     rows: list[RefusalRow]
 
 
-def refusal_table(frame: pd.DataFrame, runs: Sequence[str]) -> RefusalTable:
-    """Each run's refused and partial percents per competency, with the counts behind them."""
-    long = priviq_refusal_table(frame)
+def refusal_table(long: pd.DataFrame, runs: Sequence[str]) -> RefusalTable:
+    """Each run's refused and partial percents per competency, with the counts behind them
+    (``long``: the benchmark's refusal rates, :attr:`ReportSection.refusals`)."""
     columns = column_order(long)
     rows: list[RefusalRow] = []
     for run in runs:
@@ -265,7 +256,7 @@ class PrivIQSection(TypedDict):
     gaps: list[str]
     figures: list[figures.SavedFigure]
     judge_runs: int
-    empty_answer: dict[str, Any] | None
+    empty_answer: Mapping[str, object] | None
     """The offline judge's empty-answer scores (:mod:`privbench.report.baselines`)."""
     published: NotRequired[list[PublishedBlock]]
     numbered: NotRequired[list[NumberedFigure]]
@@ -291,7 +282,7 @@ class SpatialSection(TypedDict):
     comparisons: list[dict[str, str]]
     gaps: list[str]
     figures: list[figures.SavedFigure]
-    trivial: dict[str, Any] | None
+    trivial: Mapping[str, object] | None
     """The trivial baseline (:mod:`privbench.report.baselines`)."""
     published: NotRequired[list[PublishedBlock]]
     numbered: NotRequired[list[NumberedFigure]]
@@ -626,39 +617,47 @@ def published_blocks(
     return blocks
 
 
-def _priviq_published(
-    frame: pd.DataFrame, group: DatasetGroup, papers: Sequence[PaperTable], asked: bool
+def _published(suite: Suite, section: ReportSection) -> list[PublishedTable]:
+    """The benchmark's published tables with its own column names (none: it has none)."""
+    if section.published_column is None:
+        return []
+    return [table.renamed(section.published_column) for table in published_tables(suite.name)]
+
+
+def _release_published(
+    frame: pd.DataFrame,
+    group: DatasetGroup,
+    papers: Sequence[PaperTable],
+    asked: bool,
+    suite: Suite,
+    section: ReportSection,
 ) -> tuple[list[PublishedBlock], str]:
-    """Tables 3 and 5 when the group's data is the public Priv-IQ release, or when ``asked``
-    and the data have its shape but are not verified (under that note); and the note for
-    the dataset ("" for none): data of the release's shape that are not verified are
-    named as such whether the rows are shown or not. Beside the published rows stand the
-    group's runs over every item of the data (the paper's figures are over all of them: a
-    ``--limit`` run is not put beside them)."""
-    rows = frame[frame["run"].isin(group.runs)]
-    combinations = dict(zip(rows["item"], rows["competencies"], strict=True))
-    evidence, whole_count = whole_data_evidence(
-        release_evidence(combinations, group.data, group.dataset_hash), group.data
-    )
-    verified = is_public_priviq_release(evidence)
-    comparable = comparable_on_request(evidence)
-    if not verified and not (asked and comparable):
-        if asked or comparable:
-            return [], f"No published Priv-IQ rows: {release_reason(evidence)}."
+    """The paper's tables when the group's data is the benchmark's public release, or when
+    ``asked`` and the data have its shape but are not verified (under that note); and the
+    note for the dataset ("" for none): data of the release's shape that are not verified
+    are named as such whether the rows are shown or not. Beside the published rows stand
+    the group's runs over every item of the data (the paper's figures are over all of
+    them: a ``--limit`` run is not put beside them)."""
+    if section.release is None:
         return [], ""
-    whole = frozenset(evidence.combinations)
-    runs = [run for run in group.runs if group.items.get(run) == whole]
-    data_note = "" if verified else f"Data: {evidence.note}."
-    if whole_count and not runs:
+    rows = frame[frame["run"].isin(group.runs)]
+    match = section.release(rows, group.data, group.dataset_hash)
+    if not match.verified and not (asked and match.comparable):
+        if asked or match.comparable:
+            return [], f"No published {suite.title} rows: {match.reason}."
+        return [], ""
+    runs = [run for run in group.runs if group.items.get(run) == match.items]
+    data_note = "" if match.verified else f"Data: {match.note}."
+    if match.whole_count and not runs:
         partial = (
-            f"No published Priv-IQ rows: no run answered all {whole_count} items of the data "
-            "(--limit); the paper's figures are over all of them."
+            f"No published {suite.title} rows: no run answered all {match.whole_count} items"
+            " of the data (--limit); the paper's figures are over all of them."
         )
         return [], f"{partial} {data_note}".strip()
     blocks: list[PublishedBlock] = []
-    for published, paper in zip(priviq_published(), papers, strict=True):
+    for published, paper in zip(_published(suite, section), papers, strict=True):
         blocks += published_blocks(
-            [published], evidence.note, wide_corner="Combination", mine=user_rows(paper, runs)
+            [published], match.note, wide_corner="Combination", mine=user_rows(paper, runs)
         )
     return blocks, data_note
 
@@ -728,11 +727,42 @@ def _label_strategies(results: Results) -> None:
     renamed = strategy_labels(results.runs.to_dict("records"))
     if not renamed:
         return
-    spatial = results.runs["benchmark"] == "spatialtrust"
-    results.runs.loc[spatial, "label"] = results.runs.loc[spatial, "label"].map(
-        lambda label: renamed.get(label, label)
-    )
-    results.spatial["run"] = results.spatial["run"].map(lambda label: renamed.get(label, label))
+    for name in strategy_benchmarks():
+        mine = results.runs["benchmark"] == name
+        results.runs.loc[mine, "label"] = results.runs.loc[mine, "label"].map(
+            lambda label: renamed.get(label, label)
+        )
+        frame = results.items[name]
+        frame["run"] = frame["run"].map(lambda label: renamed.get(label, label))
+
+
+def _score(value: object) -> float | None:
+    """A reference row's score as a table cell takes it (None: not a number)."""
+    return float(value) if isinstance(value, Real) and not isinstance(value, bool) else None
+
+
+def _scores(values: object) -> dict[str, float | None]:
+    """A reference row's scores by column (empty: none)."""
+    if not isinstance(values, Mapping):
+        return {}
+    return {str(key): _score(value) for key, value in values.items()}
+
+
+def _paper_frames(
+    suite: Suite, frame: pd.DataFrame, rng: np.random.Generator, n_boot: int
+) -> tuple[pd.DataFrame, ...]:
+    """The benchmark's paper tables (long frames) of one dataset's rows."""
+    tables = suite.cross_run.paper_tables
+    if tables is None:
+        raise ValueError(f"{suite.title} has a report section but no paper tables")
+    return tables.compute(frame, rng, n_boot)
+
+
+def _question_labels(section: ReportSection) -> dict[str, str]:
+    """A question's score column → its heading with the question (``Detection (q1)``)."""
+    return {
+        name: f"{section.column_labels.get(name, name)} ({qid})" for qid, name in section.questions
+    }
 
 
 def _prefix(benchmark: str, index: int) -> str:
@@ -750,9 +780,11 @@ def _priviq_group(
     settings: ReportSettings,
     rng: np.random.Generator,
     directory: Path,
-    baseline: dict[str, Any] | None,
+    baseline: Mapping[str, object] | None,
     offline: bool,
     identities: dict[str, Identity],
+    suite: Suite,
+    section: ReportSection,
 ) -> PrivIQSection:
     """Tables, comparisons and figures of one dataset's Priv-IQ runs.
 
@@ -760,13 +792,13 @@ def _priviq_group(
     the floor to show in Table 3 (for LLM-judged runs it is only mentioned).
     """
     frame = frame[frame["run"].isin(group.runs)]
-    table3, table5 = priviq_tables(frame, rng, settings.n_boot)
+    table3, table5 = _paper_frames(suite, frame, rng, settings.n_boot)
     resampling = Resampling(settings.seed, settings.n_boot)
     paper3, paper5 = priviq_paper_tables(table3, table5, group, index, resampling)
     if settings.tables is not None:
         write_tables([paper3, paper5], settings.tables)
     runs = [r for r in group.runs if r in set(table3["run"])]
-    prefix = _prefix("priviq", index)
+    prefix = _prefix(section.layout, index)
     colors = _colors(group)
     competencies = [c for c in paper3.columns if c != TOTAL]
     scores = wide(table3, average_over=[]).loc[runs, competencies]
@@ -818,7 +850,7 @@ def _priviq_group(
                          "Contribution of competency combinations to each run's total",
                          "mirrors Priv-IQ Fig. 10")
         )  # fmt: skip
-    per_item = item_scores(frame, "priviq")
+    per_item = item_scores(frame, suite.name)
     pairs = comparisons(per_item, settings.seed, runs, settings.n_boot, _pairable(group),
                         identities, group.items)  # fmt: skip
     saved += _comparison_figures(pairs, runs, directory, prefix)
@@ -826,10 +858,10 @@ def _priviq_group(
     empty = None
     notes = list(group.notes)
     if baseline is not None and offline:
-        empty = {**baseline["competencies"], TOTAL: baseline["overall"]}
+        empty = {**_scores(baseline.get("competencies")), TOTAL: _score(baseline.get("overall"))}
     elif baseline is not None:
         notes.append(
-            f"An empty answer scores {fmt(baseline['overall'])} % overall under the offline"
+            f"An empty answer scores {fmt(_score(baseline.get('overall')))} % overall under the offline"
             " judge; these runs were graded by an LLM judge, so that floor does not apply to"
             " them and is not shown in the table."
         )
@@ -839,7 +871,8 @@ def _priviq_group(
         "ranked": len(group.averaged) >= 2,
         "table3": display_table(paper3, group, judge_runs > 1, empty,
                                 "Empty answer (offline-judge score)"),
-        "refusals": refusal_table(frame, runs),
+        "refusals": refusal_table(section.refusals(frame), runs) if section.refusals
+                    else {"columns": [], "rows": []},
         "table5": display_table(paper5, group, judge_runs > 1),
         "comparisons": _comparison_rows(pairs),
         "gaps": comparison_gaps(group),
@@ -857,24 +890,26 @@ def _spatial_group(
     settings: ReportSettings,
     rng: np.random.Generator,
     directory: Path,
-    baseline: dict[str, Any] | None,
+    baseline: Mapping[str, object] | None,
     identities: dict[str, Identity],
+    suite: Suite,
+    section: ReportSection,
 ) -> SpatialSection:
     """Table 2 (its Average over models: one run per model), each model's strategy
     variants side by side (Table 3), comparisons by family and figures."""
     frame = frame[frame["run"].isin(group.runs)]
-    table2 = spatial_table(frame, rng, settings.n_boot)
+    (table2,) = _paper_frames(suite, frame, rng, settings.n_boot)
     paper2 = spatial_paper_table(table2, group, index, Resampling(settings.seed, settings.n_boot))
     if settings.tables is not None:
         write_tables([paper2], settings.tables)
-    labels = {name: f"{TASK_LABELS.get(name, name)} ({qid})" for qid, name in TASKS}
+    labels = _question_labels(section)
     labels[OVERALL] = "Overall"
     raw2 = table2
     table2 = table2.assign(column=table2["column"].map(lambda c: labels.get(c, c)))
     runs = [r for r in group.runs if r in set(table2["run"])]
-    prefix = _prefix("spatial", index)
+    prefix = _prefix(section.layout, index)
     colors = _colors(group)
-    tasks = [labels[name] for _, name in TASKS]
+    tasks = [labels[name] for _, name in section.questions]
     overall_rows = table2[table2["column"] == "Overall"].set_index("run").loc[runs].reset_index()
     saved = [
         figures.save(figures.grouped_bars(table2[table2["column"] != "Overall"], tasks, runs,
@@ -886,14 +921,14 @@ def _spatial_group(
                      "mirrors SpatialTrust Table 2, overall column"),
     ]  # fmt: skip
     pairs = comparisons(
-        item_scores(frame, "spatialtrust"), settings.seed, runs, settings.n_boot,
+        item_scores(frame, suite.name), settings.seed, runs, settings.n_boot,
         _pairable(group), identities, group.items,
     )  # fmt: skip
     saved += _comparison_figures(pairs, runs, directory, prefix)
     trivial = None
     if baseline is not None:
-        trivial = {name: baseline.get(qid) for qid, name in TASKS}
-        trivial[OVERALL] = baseline.get("overall")
+        trivial = {name: _score(baseline.get(qid)) for qid, name in section.questions}
+        trivial[OVERALL] = _score(baseline.get("overall"))
     per_model = one_run_per_model(group.averaged, identities)
     average_name = ""
     if len(per_model) < len(group.averaged):
@@ -951,15 +986,27 @@ def _temperature(value: object) -> str:
     return ""
 
 
-BENCHMARK_NAMES = {"priviq": "Priv-IQ", "spatialtrust": "SpatialTrust"}
+def _titles() -> dict[str, str]:
+    """Each registered benchmark's title by name, in the registry's order."""
+    return {name: suite.title for name, suite in registry.SUITES.items()}
+
+
+def _layouts() -> dict[str, str]:
+    """Each benchmark's page section (:attr:`ReportSection.layout`) by its title."""
+    return {
+        suite.title: suite.cross_run.report.layout
+        for suite in registry.SUITES.values()
+        if suite.cross_run.report is not None
+    }
 
 
 def _run_rows(results: Results) -> list[RunRow]:
     rows: list[RunRow] = []
     footnotes: dict[str, dict[str, int]] = {}  # benchmark → sentence → footnote number
+    titles = _titles()
     for run in results.runs.to_dict("records"):
         judges = [j.strip() for j in str(run["judge"]).split(",") if j.strip()]
-        benchmark = BENCHMARK_NAMES.get(str(run["benchmark"]), "SpatialTrust")
+        benchmark = titles.get(str(run["benchmark"]), str(run["benchmark"]))
         sentence = str(run.get("judge_agreement") or "")
         numbered = footnotes.setdefault(benchmark, {})
         note = numbered.setdefault(sentence, len(numbered) + 1) if sentence else 0
@@ -1009,7 +1056,8 @@ def _run_rows(results: Results) -> list[RunRow]:
 def runs_tables(rows: Sequence[RunRow]) -> list[RunsTable]:
     """The runs table split by benchmark (Priv-IQ first), each with its footnotes."""
     tables: list[RunsTable] = []
-    for benchmark in BENCHMARK_NAMES.values():
+    layouts = _layouts()
+    for benchmark in _titles().values():
         mine = [row for row in rows if row["benchmark"] == benchmark]
         if not mine:
             continue
@@ -1019,21 +1067,19 @@ def runs_tables(rows: Sequence[RunRow]) -> list[RunsTable]:
                 "benchmark": benchmark,
                 "rows": mine,
                 "agreements": [notes[n] for n in sorted(notes) if n],
-                "spatial": benchmark == "SpatialTrust",
+                "spatial": layouts.get(benchmark) == "spatial",
             }
         )
     return tables
 
 
-def _draft_notes(run_rows: Sequence[RunRow], group: DatasetGroup) -> list[str]:
+def _draft_notes(run_rows: Sequence[RunRow], group: DatasetGroup, title: str) -> list[str]:
     """A note per run of ``group`` scored against annotations no person reviewed, beside
     its scores (they measure agreement with a draft, not the benchmark)."""
     return [
         f"{row['label']}: {row['draft_annotations']}"
         for row in run_rows
-        if row["benchmark"] == "SpatialTrust"
-        and row["label"] in group.runs
-        and row["draft_annotations"]
+        if row["benchmark"] == title and row["label"] in group.runs and row["draft_annotations"]
     ]
 
 
@@ -1087,15 +1133,19 @@ def _agreement_section(ratings: Ratings, directory: Path) -> AgreementSection:
     }
 
 
-FIGURE_PREFIXES = ("priviq-", "spatial-", "agreement-")
+def _figure_prefixes() -> tuple[str, ...]:
+    """How the names of the figures a report writes begin: each benchmark's page section
+    (:attr:`ReportSection.layout`), and the agreement section."""
+    return (*(f"{layout}-" for layout in dict.fromkeys(_layouts().values())), "agreement-")
 
 
 def _clear_figures(directory: Path) -> None:
     """Remove figures an earlier build of this report wrote, so none outlives its data."""
     if not directory.is_dir():
         return
+    prefixes = _figure_prefixes()
     for path in directory.iterdir():
-        if path.suffix in (".png", ".svg") and path.name.startswith(FIGURE_PREFIXES):
+        if path.suffix in (".png", ".svg") and path.name.startswith(prefixes):
             path.unlink()
 
 
@@ -1115,6 +1165,178 @@ def _number_figures(context: ReportContext) -> None:
             count += 1
             numbered.append({"number": count, "figure": saved})
         section["numbered"] = numbered
+
+
+def _reference_what(suite: Suite) -> str:
+    """How a note names the benchmark's reference row (the empty answer, the trivial
+    baseline)."""
+    row = suite.cross_run.reference_row
+    return row.what if row is not None else "The reference row"
+
+
+def _items_context(
+    context: ReportContext,
+    frame: pd.DataFrame,
+    results: Results,
+    suite: Suite,
+    section: ReportSection,
+    settings: ReportSettings,
+    rng: np.random.Generator,
+    directory: Path,
+    run_rows: list[RunRow],
+) -> list[str]:
+    """The section of a benchmark of items (``priviq`` layout) into ``context``: each
+    dataset's tables, published rows, figures and the sample cards; the texts shown."""
+    groups = _groups(results, suite.name)
+    sections = []
+    for index, group in enumerate(groups):
+        baseline, reason = (
+            reference_row(suite.name, group.data, group.dataset_hash, group.common_items)
+            if group.known
+            else (None, None)
+        )
+        group.notes += [reason] if reason else []
+        if baseline is not None:
+            reason = reference_note(_reference_what(suite), group, group.common_items)
+            group.notes += [reason] if reason else []
+        offline = any(
+            r["offline"]
+            for r in run_rows
+            if r["benchmark"] == suite.title and r["label"] in group.runs
+        )
+        priviq_section = _priviq_group(
+            frame,
+            group,
+            index,
+            settings,
+            rng,
+            directory,
+            baseline,
+            offline,
+            _identities(results, suite.name),
+            suite,
+            section,
+        )
+        priviq_section["published"], note = _release_published(
+            frame,
+            group,
+            priviq_section.get("papers", []),
+            settings.compare_published,
+            suite,
+            section,
+        )
+        if note:
+            priviq_section["notes"].append(note)
+        sections.append(priviq_section)
+    sprite = Sprite("pq", PRIVIQ_WIDTH)
+    cards = priviq_cards(frame, [(g.title, g.runs) for g in groups], settings.browse, sprite)
+    context["priviq"] = {
+        "groups": sections,
+        "cross_note": cross_dataset_note(groups, suite.title),
+        "browser": cards,
+        "sprite": sprite.entries(),
+        "browsed_of": sum(frame[frame["run"].isin(g.runs)]["item"].nunique() for g in groups),
+    }  # fmt: skip
+    texts = [c["question"] for c in cards] + [c["reference"] for c in cards]
+    texts += [a["answer"] for c in cards for a in c["answers"]]
+    return texts
+
+
+def _images_context(
+    context: ReportContext,
+    frame: pd.DataFrame,
+    results: Results,
+    suite: Suite,
+    section: ReportSection,
+    settings: ReportSettings,
+    rng: np.random.Generator,
+    directory: Path,
+    run_rows: list[RunRow],
+) -> list[str]:
+    """The section of a benchmark of images with boxes (``spatial`` layout) into
+    ``context``: each dataset's tables, published rows, figures and the sample cards;
+    the texts shown."""
+    groups = _groups(results, suite.name, "images")
+    spatial_sections: list[SpatialSection] = []
+    mine: UserRows = []
+    for index, group in enumerate(groups):
+        baseline, reason = (
+            reference_row(suite.name, group.data, group.dataset_hash, group.common_items)
+            if group.known
+            else (None, None)
+        )
+        group.notes += [reason] if reason else []
+        if baseline is not None:
+            reason = reference_note(_reference_what(suite), group, group.common_items)
+            group.notes += [reason] if reason else []
+        group.notes += _draft_notes(run_rows, group, suite.title)
+        spatial_section = _spatial_group(
+            frame,
+            group,
+            index,
+            settings,
+            rng,
+            directory,
+            baseline,
+            _identities(results, suite.name),
+            suite,
+            section,
+        )
+        spatial_sections.append(spatial_section)
+        for paper in spatial_section.get("papers", []):
+            full = [run for run in group.runs if run not in group.limits]
+            badge = f"data {group.dataset_hash[:SHORT_HASH] or 'unknown'}"
+            mine = [*mine, *user_rows(paper, full, badge)]
+    published: list[PublishedBlock] = []
+    if settings.compare_published:
+        labels = _question_labels(section)
+        published = published_blocks(
+            _published(suite, section), section.published_note, {**labels, OVERALL: "Overall"},
+            mine=mine,
+        )  # fmt: skip
+    run_index = {run: i for i, run in enumerate(results.labels(suite.name))}
+    sprite = Sprite("st", SPATIAL_WIDTH)
+    image_cards = spatial_cards(
+        frame,
+        [(g.title, g.runs) for g in groups],
+        run_index,
+        settings.browse,
+        sprite,
+        section.box_overlap,
+    )
+    context["spatial"] = {
+        "groups": spatial_sections,
+        "cross_note": cross_dataset_note(groups, suite.title),
+        "published": published,
+        "browser": image_cards,
+        "sprite": sprite.entries(),
+        "runs": list(run_index.items()),
+        "browsed_of": sum(frame[frame["run"].isin(g.runs)]["image_id"].nunique() for g in groups),
+    }  # fmt: skip
+    return [q["text"] for c in image_cards for q in c["questions"]]
+
+
+SectionBuilder = Callable[
+    [
+        ReportContext,
+        pd.DataFrame,
+        Results,
+        Suite,
+        ReportSection,
+        ReportSettings,
+        np.random.Generator,
+        Path,
+        list[RunRow],
+    ],
+    list[str],
+]
+"""Fills a benchmark's section of the page into the context; returns the texts shown."""
+LAYOUTS: dict[str, SectionBuilder] = {
+    "priviq": _items_context,
+    "spatial": _images_context,
+}
+"""The page's sections a benchmark may fill (:attr:`ReportSection.layout`), in the
+template's order, each with what builds it."""
 
 
 def build_report(
@@ -1160,109 +1382,13 @@ def write_report(
         "spatial_width": SPATIAL_WIDTH,
     }
     texts: list[str] = []
-    if not results.priviq.empty:
-        groups = _groups(results, "priviq")
-        sections = []
-        for index, group in enumerate(groups):
-            baseline, reason = (
-                reference_row("priviq", group.data, group.dataset_hash, group.common_items)
-                if group.known
-                else (None, None)
-            )
-            group.notes += [reason] if reason else []
-            if baseline is not None:
-                reason = reference_note("The empty-answer score", group, group.common_items)
-                group.notes += [reason] if reason else []
-            offline = any(
-                r["offline"]
-                for r in run_rows
-                if r["benchmark"] == "Priv-IQ" and r["label"] in group.runs
-            )
-            priviq_section = _priviq_group(
-                results.priviq,
-                group,
-                index,
-                settings,
-                rng,
-                directory,
-                baseline,
-                offline,
-                _identities(results, "priviq"),
-            )
-            priviq_section["published"], note = _priviq_published(
-                results.priviq,
-                group,
-                priviq_section.get("papers", []),
-                settings.compare_published,
-            )
-            if note:
-                priviq_section["notes"].append(note)
-            sections.append(priviq_section)
-        sprite = Sprite("pq", PRIVIQ_WIDTH)
-        cards = priviq_cards(
-            results.priviq, [(g.title, g.runs) for g in groups], settings.browse, sprite
-        )
-        context["priviq"] = {
-            "groups": sections,
-            "cross_note": cross_dataset_note(groups, "Priv-IQ"),
-            "browser": cards,
-            "sprite": sprite.entries(),
-            "browsed_of": sum(results.priviq[results.priviq["run"].isin(g.runs)]["item"].nunique() for g in groups),
-        }  # fmt: skip
-        texts += [c["question"] for c in cards] + [c["reference"] for c in cards]
-        texts += [a["answer"] for c in cards for a in c["answers"]]
-    if not results.spatial.empty:
-        groups = _groups(results, "spatialtrust", "images")
-        spatial_sections: list[SpatialSection] = []
-        mine: UserRows = []
-        for index, group in enumerate(groups):
-            baseline, reason = (
-                reference_row("spatialtrust", group.data, group.dataset_hash, group.common_items)
-                if group.known
-                else (None, None)
-            )
-            group.notes += [reason] if reason else []
-            if baseline is not None:
-                reason = reference_note("The trivial baseline", group, group.common_items)
-                group.notes += [reason] if reason else []
-            group.notes += _draft_notes(run_rows, group)
-            spatial_section = _spatial_group(
-                results.spatial,
-                group,
-                index,
-                settings,
-                rng,
-                directory,
-                baseline,
-                _identities(results, "spatialtrust"),
-            )
-            spatial_sections.append(spatial_section)
-            for paper in spatial_section.get("papers", []):
-                full = [run for run in group.runs if run not in group.limits]
-                badge = f"data {group.dataset_hash[:SHORT_HASH] or 'unknown'}"
-                mine = [*mine, *user_rows(paper, full, badge)]
-        published: list[PublishedBlock] = []
-        if settings.compare_published:
-            labels = {name: f"{TASK_LABELS[name]} ({qid})" for qid, name in TASKS}
-            published = published_blocks(
-                spatial_published(), SPATIAL_NOTE, {**labels, SPATIAL_OVERALL: "Overall"},
-                mine=mine,
-            )  # fmt: skip
-        run_index = {run: i for i, run in enumerate(results.labels("spatialtrust"))}
-        sprite = Sprite("st", SPATIAL_WIDTH)
-        image_cards = spatial_cards(
-            results.spatial, [(g.title, g.runs) for g in groups], run_index, settings.browse, sprite
-        )
-        context["spatial"] = {
-            "groups": spatial_sections,
-            "cross_note": cross_dataset_note(groups, "SpatialTrust"),
-            "published": published,
-            "browser": image_cards,
-            "sprite": sprite.entries(),
-            "runs": list(run_index.items()),
-            "browsed_of": sum(results.spatial[results.spatial["run"].isin(g.runs)]["image_id"].nunique() for g in groups),
-        }  # fmt: skip
-        texts += [q["text"] for c in image_cards for q in c["questions"]]
+    for suite in registry.SUITES.values():
+        section = suite.cross_run.report
+        frame = results.items.get(suite.name)
+        if section is None or frame is None or frame.empty:
+            continue
+        build = LAYOUTS[section.layout]
+        texts += build(context, frame, results, suite, section, settings, rng, directory, run_rows)
     if ratings is not None:
         context["agreement"] = _agreement_section(ratings, directory)
     context["scripts"] = scripts_present(texts)
@@ -1277,8 +1403,8 @@ def write_report(
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(html, encoding="utf-8")
     notes = list(context["notes"])
-    for section in (context["priviq"], context["spatial"]):
-        if section:
-            notes += [section["cross_note"]] if section["cross_note"] else []
-            notes += [note for group in section["groups"] for note in group["notes"]]
+    for shown in (context["priviq"], context["spatial"]):
+        if shown:
+            notes += [shown["cross_note"]] if shown["cross_note"] else []
+            notes += [note for group in shown["groups"] for note in group["notes"]]
     return out, notes

@@ -20,7 +20,7 @@ import base64
 import io
 import json
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict
 
@@ -28,7 +28,7 @@ import pandas as pd
 from PIL import Image
 
 from privbench.formatting import natural_key
-from privbench.suites.spatialtrust.scoring import iou
+from privbench.runtime.cross_run import Corners
 
 PRIVIQ_WIDTH = 640
 """CSS pixels a Priv-IQ image is shown (and stored) at."""
@@ -371,10 +371,18 @@ def _choices(prediction: object) -> list[str]:
     return []
 
 
+Overlap = Callable[[Corners, Corners], float]
+"""The benchmark's overlap (IoU) of a ground-truth and a predicted box."""
+
+
 def _factor_matches(
-    truth: Mapping[str, object], prediction: Mapping[object, object], judge: Mapping[str, object]
+    truth: Mapping[str, object],
+    prediction: Mapping[object, object],
+    judge: Mapping[str, object],
+    overlap_of: Overlap | None,
 ) -> tuple[list[FactorMatch], dict[int, int]]:
-    """Per ground-truth factor: the matched predicted factor, its IoU, the judge's flags."""
+    """Per ground-truth factor: the matched predicted factor, its IoU (``overlap_of``; none
+    shown without one), the judge's flags."""
     flags = _listed(_object(judge.get("verdict")).get("factors"))
     predicted = [_object(factor) for factor in _listed(prediction.get("factors"))]
     rows: list[FactorMatch] = []
@@ -396,18 +404,22 @@ def _factor_matches(
             matched[match] = index
             row["match"] = f"p{match + 1} “{predicted[match].get('name', '')}”"
             gt_box, pred_box = _box(factor.get("box")), _box(predicted[match].get("box"))
-            if gt_box and pred_box:
-                overlap = iou(gt_box, pred_box)
+            if not (gt_box and pred_box):
+                row["iou"] = "no box"
+            elif overlap_of is not None:
+                overlap = overlap_of(gt_box, pred_box)
                 row["iou"] = f"{overlap:.2f}"
                 row["grounded"] = overlap > 0.5
-            else:
-                row["iou"] = "no box"
         rows.append(row)
     return rows, matched
 
 
 def _run_answer(
-    qid: str, row: dict[Hashable, Any], truth: Mapping[str, object], scale: float
+    qid: str,
+    row: dict[Hashable, Any],
+    truth: Mapping[str, object],
+    scale: float,
+    overlap_of: Overlap | None,
 ) -> RunAnswer:
     """``row``: one record of the SpatialTrust frame (pandas gives its values untyped)."""
     prediction = row["prediction"]
@@ -430,7 +442,7 @@ def _run_answer(
         ]
         no_boxes = bool(needs_box) and not boxes
     elif qid in ("q4", "q5"):
-        factors, matched = _factor_matches(truth, record, row["judge"] or {})
+        factors, matched = _factor_matches(truth, record, row["judge"] or {}, overlap_of)
         predicted = [_object(factor) for factor in _listed(record.get("factors"))]
         for index, factor in enumerate(predicted):
             box = _box(factor.get("box"))
@@ -461,8 +473,10 @@ def spatial_cards(
     run_index: dict[str, int],
     limit: int,
     sprite: Sprite,
+    overlap_of: Overlap | None = None,
 ) -> list[SpatialCard]:
-    """Cards of up to ``limit`` images, dataset by dataset, ids in natural order.
+    """Cards of up to ``limit`` images, dataset by dataset, ids in natural order
+    (``overlap_of``: the benchmark's IoU of a matched factor's boxes).
 
     Works on plain records grouped once (image → run → question): slicing the frame per
     card would cost more than the rest of the browser for 8 runs × 577 images.
@@ -515,7 +529,7 @@ def spatial_cards(
                 if run not in wanted or run not in answers_by_run:
                     continue
                 answers = {
-                    qid: _run_answer(qid, record, truth_by_q.get(qid, {}), scale)
+                    qid: _run_answer(qid, record, truth_by_q.get(qid, {}), scale, overlap_of)
                     for qid, record in sorted(answers_by_run[run].items())
                 }
                 missing_boxes = [q for q in GROUNDED if q in answers and answers[q]["no_boxes"]]

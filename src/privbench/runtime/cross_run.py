@@ -371,6 +371,58 @@ class JudgeCheck:
 
 
 # --- end of privbench judge check ----------------------------------------------------------
+# --- the HTML report's section of a benchmark -------------------------------------------
+
+
+Corners = tuple[float, float, float, float]
+"""A box as a sample card draws it: x1, y1, x2, y2 (x1 < x2, y1 < y2)."""
+
+
+@dataclass(frozen=True)
+class ReleaseMatch:
+    """Whether one dataset's runs are over the data a paper published its rows for."""
+
+    verified: bool
+    """The data are the public release (its content hash or the release's own evidence)."""
+    comparable: bool
+    """The data have the release's shape, unverified: shown on request under :attr:`note`."""
+    reason: str
+    """Why the published rows are not shown (the note names it)."""
+    note: str
+    """What is known of the data, for the published rows' caption."""
+    items: frozenset[str]
+    """The items the paper's figures are over (a run must have answered all of them)."""
+    whole_count: int
+    """How many items the whole data directory holds (0: unknown)."""
+
+
+@dataclass(frozen=True)
+class ReportSection:
+    """What ``privbench report`` shows of a benchmark beyond its paper tables.
+
+    Why a record: the report renders every benchmark present in the runs from this (its
+    published rows, the refusal table, the names of its columns, the overlap of boxes in
+    its sample cards) without importing the benchmark."""
+
+    layout: str
+    """The page's section this benchmark fills (``priviq``: items with competencies;
+    ``spatial``: images with boxes): the template block, anchor and figure prefix."""
+    published_column: Callable[[str], str] | None = None
+    """privbench's column name of a published table's heading (None: nothing published)."""
+    published_note: str = ""
+    """The caption of every published row where the data are never the paper's own."""
+    release: Callable[[pd.DataFrame, str, str], ReleaseMatch] | None = None
+    """Whether a dataset's runs (its long-table rows, data directory, content hash) are
+    over the published data (None: published rows are shown whenever asked)."""
+    refusals: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+    """Refusal rates beside the main table, as a long frame (run, column, n, refusals,
+    partial, refusal_rate, partial_rate); None: the benchmark counts none."""
+    questions: tuple[tuple[str, str], ...] = ()
+    """(question id, score column) of a benchmark whose columns are its questions."""
+    column_labels: Mapping[str, str] = field(default_factory=_no_labels)
+    """A score column's heading on the page (``Detection`` for ``detection``)."""
+    box_overlap: Callable[[Corners, Corners], float] | None = None
+    """The overlap (IoU) of a ground-truth and a predicted box in a sample card."""
 
 
 @dataclass(frozen=True)
@@ -399,6 +451,8 @@ class CrossRun:
     """Attached by :mod:`privbench.registry` from the benchmark's dataset tooling."""
     judge_check: JudgeCheck | None = None
     """What ``privbench judge check`` checks of its judge (None: nothing)."""
+    report: ReportSection | None = None
+    """The HTML report's section (None: the report leaves the benchmark out)."""
 
 
 def unverified_line(runs: int) -> str:

@@ -21,6 +21,7 @@ from privbench.runtime.cross_run import (
     TableKind,
 )
 from privbench.suites.priviq.judge_check import JUDGE_CHECK
+from privbench.suites.priviq.report_section import REPORT_SECTION
 from privbench.suites.priviq.results import DIFF, READING, SCORE_COLUMNS
 from privbench.suites.priviq.validation import validate_with_summary
 
@@ -76,4 +77,5 @@ CROSS_RUN = CrossRun(
     paper_tables=PaperTables(kinds=(TABLE3, TABLE5), compute=_paper_tables),
     demo_exports=True,
     judge_check=JUDGE_CHECK,
+    report=REPORT_SECTION,
 )

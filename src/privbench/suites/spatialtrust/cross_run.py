@@ -24,6 +24,7 @@ from privbench.runtime.cross_run import (
 from privbench.suites.spatialtrust.aggregate import TASK_LABELS
 from privbench.suites.spatialtrust.judge_check import JUDGE_CHECK
 from privbench.suites.spatialtrust.published import OVERALL
+from privbench.suites.spatialtrust.report_section import REPORT_SECTION
 from privbench.suites.spatialtrust.results import DIFF, READING, SCORE_COLUMNS
 from privbench.suites.spatialtrust.solvers import STRATEGIES
 from privbench.suites.spatialtrust.validation import validate_with_summary
@@ -81,4 +82,5 @@ CROSS_RUN = CrossRun(
     strategies=tuple(STRATEGIES),
     paper_tables=PaperTables(kinds=(TABLE2,), compute=_paper_tables),
     judge_check=JUDGE_CHECK,
+    report=REPORT_SECTION,
 )
