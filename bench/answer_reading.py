@@ -7,7 +7,7 @@ the 100 shipped captures gets a deterministic intended answer, rendered in that 
 with its boxes in the family's convention. Measured per style:
 
 * read as intended: the share of replies whose all five questions read back as meant
-  (the comparison of ``tests/test_answer_styles.py``: no failure, same options, boxes
+  (the comparison of ``tests/suites/spatialtrust/test_answer_styles.py``: no failure, same options, boxes
   within 1.5 px, same factor count and names where the style keeps them);
 * invalid boxes: the share of intended boxes the parser listed as invalid;
 * the score gap: the real pipeline (``eval_spatialtrust``, strategy ``direct``, the

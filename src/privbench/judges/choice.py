@@ -4,7 +4,7 @@ Why one place: whether a run is graded by a model or by privbench's offline rule
 the grader role of a task, the protocol and hash a grade records, the dry run's judge calls,
 the notice under tables and whether a judge temperature means anything. Each of those asked
 the string again (``judge == "offline"``); now :func:`parse_judge` reads it once into a
-typed value, and code below asks the value. ``tests/test_judge_choice.py`` fails if another
+typed value, and code below asks the value. ``tests/judges/test_judge_choice.py`` fails if another
 module compares a judge string with ``"offline"`` again.
 
 The value's ``name`` is the judge identity every log, card and ``--json`` document records,

@@ -5,7 +5,7 @@ absolute error and an agreement rate (its section 5.2); the offline judge is mea
 same way against answers graded by the paper's protocol, with the agreement rate taken
 as "within ±0.1" on the 0.0–1.0 scale (the measures of :mod:`privbench.agreement_measures`,
 which the judge–human agreement table uses too). The figures below were measured once
-with the current rules (v9), on sets the rules were not tuned on; ``tests/test_offline_judge.py``
+with the current rules (v9), on sets the rules were not tuned on; ``tests/judges/test_offline_judge.py``
 recomputes them from the graded sets and fails if they differ, ``bench/offline.py`` prints
 them.
 """

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 import pytest
 from helpers import HARDENED_TEMPLATE_HASH, PAPER_TEMPLATE_HASH, RETRY_LINE
+from helpers.paths import DATA
 
 from privbench.judges.asking import attempt_temperature
 from privbench.suites.priviq.judge import (
@@ -22,9 +22,7 @@ from privbench.suites.priviq.judge import (
     table_cell,
 )
 
-EXPECTED = (Path(__file__).parent / "data" / "paper_prompt_expected.txt").read_text(
-    encoding="utf-8"
-)
+EXPECTED = (DATA / "paper_prompt_expected.txt").read_text(encoding="utf-8")
 
 
 ITEM = (

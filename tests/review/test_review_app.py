@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from helpers.paths import REPO
 
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium
 from privbench.review.access import OneTimeCode
@@ -40,7 +41,7 @@ needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)"
 )
 TOKEN = "test-token-0123456789"
-SRC = Path(__file__).resolve().parents[1] / "src"
+SRC = REPO / "src"
 DRAFT = {
     "name": "a <img src=x onerror=document.body.dataset.pwned=1> screen",
     "category": "direct",

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from helpers import FOUR_ITEMS, MODEL, run_options, write_priviq
 from helpers.loopback_server import LoopbackServer
+from helpers.paths import DATA
 from rich.console import Console
 
 from privbench.report.html import ReportSettings, build_report
@@ -21,7 +22,7 @@ from privbench.suites.priviq.api import eval_priviq, read_priviq_log
 from privbench.suites.priviq.refusals import CLASSES, READ_CHARS, RULE_NAMES, classify, normalize
 from privbench.suites.priviq.tables import competency_table
 
-EXAMPLES = Path(__file__).parent / "data" / "refusal_examples.jsonl"
+EXAMPLES = DATA / "refusal_examples.jsonl"
 HELDOUT_FLOOR = 0.96
 """Held-out accuracy measured when the rules were last changed: 83 of 86 (96.5 %)."""
 

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers.paths import REPO
 
 from privbench.judges.offline import RULES, explain, grade
 from privbench.judges.offline.measured_agreement import GRADED_FILES, read_graded
@@ -23,7 +24,7 @@ from privbench.suites.spatialtrust import judge as spatial_judge
 from privbench.suites.spatialtrust.dataset import ExplanationQuestion, Factor
 from privbench.suites.spatialtrust.reading import ExplanationAnswer, PredictedFactor
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPO
 
 CARD = "Yes, the image shows a payment card that reveals the cardholder name <AND> the card number <AND> the expiration date."
 LABEL = "No, the image only shows a generic product label without any personal information."

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.paths import TESTS
 from PIL import Image
 
 from privbench.apportion import largest_remainder
@@ -516,7 +517,7 @@ def test_same_bytes_under_any_hash_seed() -> None:
     digests = set()
     for hash_seed in ("0", "1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        script = SCRIPT.format(tests=str(Path(__file__).parent))
+        script = SCRIPT.format(tests=str(TESTS))
         done = subprocess.run(
             [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
         )

@@ -12,6 +12,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from helpers.paths import REPO
 
 from privbench.judges.choice import (
     DEFAULT_JUDGE,
@@ -23,7 +24,7 @@ from privbench.judges.choice import (
 )
 from privbench.judges.offline import PROTOCOL, rules_hash
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "privbench"
+SRC = REPO / "src" / "privbench"
 CHOICE = SRC / "judges" / "choice.py"
 NAMES = SRC / "runtime" / "judge_names.py"
 OFFLINE_NAMES = frozenset({"OFFLINE", "OFFLINE_JUDGE"})

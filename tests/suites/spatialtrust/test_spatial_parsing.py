@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from helpers import spatial_record, write_spatial
+from helpers.paths import REPO
 
 from privbench.suites.spatialtrust.boxes import BOX_CONVENTIONS, check_box
 from privbench.suites.spatialtrust.dataset import SpatialItem, load_spatialtrust
@@ -245,7 +246,7 @@ def test_verdict_validation(reply: str, valid: bool) -> None:
 
 def test_the_documented_prediction_line_parses_whole() -> None:
     """docs/spatialtrust.md's example line is read without a failure or an invalid box."""
-    docs = Path(__file__).parents[1] / "docs" / "spatialtrust.md"
+    docs = REPO / "docs" / "spatialtrust.md"
     block = re.search(r"A complete line.*?```json\n(.*?)\n```", docs.read_text(), re.DOTALL)
     assert block is not None
     record = json.loads(block.group(1))

@@ -18,6 +18,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 import pytest
+from helpers.paths import REPO
 
 from privbench.agreement_measures import mean_absolute_error, share_within, spearman
 from privbench.analysis import survey
@@ -43,7 +44,7 @@ from privbench.runtime.errors import DatasetError
 from privbench.shipped import JUDGE_CALIBRATION
 from privbench.suites.priviq.competencies import COMPETENCIES
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO
 CARD = JUDGE_CALIBRATION / "README.md"
 PARTS = json.loads((JUDGE_CALIBRATION / "parts.json").read_text(encoding="utf-8"))
 PRIVIQ_PARTS = [entry["part"] for entry in PARTS["priviq"]]

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.paths import DATA
 
 from privbench.judges import offline_notice
 from privbench.judges.offline import RULES_VERSION, clean, grade, rules_hash
@@ -30,7 +31,7 @@ from privbench.suites.spatialtrust import judge as spatial_judge
 from privbench.suites.spatialtrust.dataset import ExplanationQuestion, Factor
 from privbench.suites.spatialtrust.reading import ExplanationAnswer, PredictedFactor
 
-DATA = Path(__file__).parent / "data"
+DATA = DATA
 DEV = GRADED_FILES["dev"]
 SPATIAL_DEV = DATA / "judge_calibration_spatial_dev.jsonl"
 SPATIAL_INDEPENDENT = JUDGE_CALIBRATION / "spatialtrust" / "independent.jsonl"

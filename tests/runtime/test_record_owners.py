@@ -13,6 +13,7 @@ import ast
 import json
 from pathlib import Path
 
+from helpers.paths import REPO
 from inspect_ai.scorer import Score
 
 from privbench.runtime.records.task import DraftAnnotations, TaskRecord
@@ -20,7 +21,7 @@ from privbench.suites.priviq.record import PrivIQScoreRecord
 from privbench.suites.spatialtrust.record import SpatialScoreRecord
 from privbench.tooling.spatialtrust_builder.record import DraftScoreRecord
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "privbench"
+SRC = REPO / "src" / "privbench"
 
 
 def _classes(folder: Path) -> dict[str, str]:

@@ -16,18 +16,18 @@ the test fails as soon as one is fixed, so the list cannot go stale.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers.answer_styles import CORPUS, STYLES, differences, meant, read_reply
+from helpers.paths import REPO
 
 from privbench.suites.spatialtrust.boxes import BOX_CONVENTIONS
 from privbench.suites.spatialtrust.dataset import SpatialItem, load_spatialtrust
 from privbench.suites.spatialtrust.reading import parse_answer
 from privbench.suites.spatialtrust.task import default_data_dir
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPO
 LINES: list[dict[str, Any]] = [
     json.loads(line) for line in (ROOT / CORPUS).read_text(encoding="utf-8").splitlines()
 ]

@@ -23,6 +23,7 @@ from helpers import (
     write_priviq,
 )
 from helpers.loopback_server import Cut, Fault, LoopbackServer
+from helpers.paths import DATA
 
 from privbench.dataset_identity import dataset_hash
 from privbench.json_files import read_jsonl
@@ -34,9 +35,7 @@ from privbench.suites.priviq.judge import truncate_for_judge
 from privbench.suites.priviq.predictions import load_grade_file, load_predictions
 from privbench.suites.priviq.tables import truncation_lines
 
-EXPECTED_PROMPT = (Path(__file__).parent / "data" / "paper_prompt_expected.txt").read_text(
-    encoding="utf-8"
-)
+EXPECTED_PROMPT = (DATA / "paper_prompt_expected.txt").read_text(encoding="utf-8")
 
 
 def judge_requests(server: LoopbackServer, pattern: str = JUDGE_PROMPT) -> list[dict[str, Any]]:
