@@ -504,7 +504,7 @@ def test_same_bytes_in_any_order_and_a_seed_changes_only_the_options() -> None:
 
 SCRIPT = """
 import hashlib, json, sys
-sys.path.insert(0, {tests!r})
+sys.path[:0] = [{here!r}, {tests!r}]
 from test_build_questions import free_text_annotations, plan_annotations
 from privbench.tooling.spatialtrust_builder.questions import dataset_records
 records = dataset_records(free_text_annotations(80, 11) + plan_annotations(30, 2), seed=5)
@@ -517,7 +517,7 @@ def test_same_bytes_under_any_hash_seed() -> None:
     digests = set()
     for hash_seed in ("0", "1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        script = SCRIPT.format(tests=str(TESTS))
+        script = SCRIPT.format(here=str(Path(__file__).parent), tests=str(TESTS))
         done = subprocess.run(
             [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
         )
