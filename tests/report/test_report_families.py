@@ -353,3 +353,22 @@ def test_every_benchmark_fills_a_section_of_the_report() -> None:
     # each layout is filled by one benchmark (the page has one block per layout)
     layouts = [s.cross_run.report.layout for s in registry.SUITES.values() if s.cross_run.report]
     assert len(layouts) == len(set(layouts))
+
+
+def test_a_run_with_nothing_scored_is_drawn_as_not_available() -> None:
+    """A run whose score is missing (a strategy with no scored image) gets an "n/a" bar
+    label in the muted colour instead of stopping the report."""
+    import pandas as pd
+
+    from privbench.report.figures import MUTED, run_bars
+
+    rows = pd.DataFrame(
+        [
+            {"run": "model (direct)", "score": 58.8, "low": 50.0, "high": 66.0},
+            {"run": "model (guard)", "score": float("nan"), "low": None, "high": None},
+        ]
+    )
+    figure = run_bars(rows, "score")
+    labels = {text.get_text(): text.get_color() for text in figure.axes[0].texts}
+    assert labels["n/a (nothing scored)"] == MUTED
+    assert "58.8" in labels

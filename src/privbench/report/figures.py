@@ -199,7 +199,8 @@ def _number(value: object) -> float:
 
 
 def _value_label(axes: Axes, x: float, y: float, text: str, **kwargs: Any) -> None:
-    axes.text(x, y, text, fontsize=7.5, color=INK, **kwargs)
+    """A bar's value in small ink type; ``kwargs`` may override the colour or size."""
+    axes.text(x, y, text, **{"fontsize": 7.5, "color": INK, **kwargs})
 
 
 @styled
