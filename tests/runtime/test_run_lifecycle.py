@@ -347,6 +347,12 @@ def test_show_prints_any_log(
     assert list((tmp_path / "shown").glob("*-cap-score-1runs.csv"))
     table = privbench("show", log)
     assert "Priv-IQ scores" in table.stdout
+    folder = privbench("show", logs)  # a folder stands for the logs in it
+    assert folder.returncode == 0, folder.stderr
+    assert folder.stdout == table.stdout
+    (tmp_path / "empty").mkdir()
+    empty = privbench("show", tmp_path / "empty")
+    assert empty.returncode == 2 and "no inspect logs found" in error_line(empty)
     missing = privbench("show", tmp_path / "nope.eval")
     assert missing.returncode == 2 and "no such log" in error_line(missing)
 

@@ -51,6 +51,7 @@ def show(
 ) -> None:
     """Tables and exports of finished privbench logs (also ones finished by inspect eval-retry)."""
     from privbench import registry
+    from privbench.analysis.runs import log_paths
     from privbench.runtime.log_reading import benchmark_of
     from privbench.runtime.suite import ReadRequest
 
@@ -72,10 +73,11 @@ def show(
         if table_format is not None:
             _show_tables(logs, table_format, out, model_name, box_format, overwrite, as_json)
             return
-        if len(logs) == 1:
-            show_run(one(logs[0]), as_json)
+        found = log_paths(logs)  # a folder stands for the logs in it, as its help says
+        if len(found) == 1:
+            show_run(one(found[0]), as_json)
             return
-        _show_several(logs, one, out, model_name, as_json)
+        _show_several(found, one, out, model_name, as_json)
 
     run_command(action)
 
