@@ -15,19 +15,14 @@ from privbench.runtime.running import NO_MODEL, RunOptions, run_model_task, run_
 
 
 def eval_with_judge(
-    task: Task,
-    model: str,
-    options: RunOptions,
-    *,
-    limit: int | None = None,
-    model_connections: int | None = None,
+    task: Task, model: str, options: RunOptions, limit: int | None, connections: int | None
 ) -> EvalLog:
-    """Run ``task`` whose solver calls ``model``, graded by ``options.judge``."""
+    """Run ``task`` whose solver calls ``model``, graded by ``options.judge``: at most
+    ``limit`` items, ``connections`` to the model (None: the defaults)."""
     judge_model = parse_judge(options.judge).model
     return run_model_task(
-        task, model, options, judge_model=judge_model, limit=limit,
-        model_connections=model_connections,
-    )  # fmt: skip
+        task, model, options, judge_model=judge_model, limit=limit, model_connections=connections
+    )
 
 
 def grade_with_judge(

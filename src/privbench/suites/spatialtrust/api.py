@@ -278,7 +278,7 @@ def eval_spatialtrust(
         judge_card=options.judge_card,
     )
     label_task(task, label)
-    log = eval_with_judge(task, model, options, limit=limit, model_connections=model_connections)
+    log = eval_with_judge(task, model, options, limit, model_connections)
     return finish_spatialtrust(
         log,
         label or model,
