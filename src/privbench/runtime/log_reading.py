@@ -8,21 +8,34 @@ complete enough and only the others are read in full.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from inspect_ai.log import (
     EvalLog,
+    EvalSample,
     EvalSampleSummary,
     read_eval_log,
     read_eval_log_sample,
     read_eval_log_sample_summaries,
 )
+from inspect_ai.scorer import Score
 
 from privbench.runtime.errors import UsageError
 from privbench.runtime.records.base import LoggedSample
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.redaction import redact
+
+
+def scored_samples(log: EvalLog, scorer: str) -> Iterator[tuple[EvalSample, Score]]:
+    """Each sample of ``log`` that ``scorer`` scored, with its score, in log order.
+
+    A sample with no such score (it failed, or was cut off) is skipped: callers count
+    those from the log's totals, never as a zero."""
+    for sample in log.samples or []:
+        score = (sample.scores or {}).get(scorer)
+        if score is not None:
+            yield sample, score
 
 
 def log_samples(

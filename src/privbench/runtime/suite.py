@@ -66,8 +66,26 @@ def path_setting(settings: Settings, name: str) -> Path | None:
     return None if value is None else Path(str(value))
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Outputs:
+    """What every run request shares: where its exports go and the suite's own options.
+
+    Keyword-only, so each request keeps its own leading fields positional."""
+
+    out: Path | None = None
+    compare_published: bool = False
+    settings: Settings = field(default_factory=_no_settings)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Priced(_Outputs):
+    """A request that may call a model or judge, and so reports what the calls cost."""
+
+    prices: Prices = field(default_factory=Prices)
+
+
 @dataclass(frozen=True)
-class EvalRequest:
+class EvalRequest(_Priced):
     """Run ``model`` on the benchmark's data and grade its answers."""
 
     data: Path | None
@@ -75,51 +93,36 @@ class EvalRequest:
     model: str
     options: RunOptions
     limit: int | None = None
-    out: Path | None = None
     label: str | None = None
     model_connections: int | None = None
-    prices: Prices = field(default_factory=Prices)
-    compare_published: bool = False
-    settings: Settings = field(default_factory=_no_settings)
 
 
 @dataclass(frozen=True)
-class GradeRequest:
+class GradeRequest(_Priced):
     """Grade answers a model produced elsewhere (``predictions``)."""
 
     data: Path | None
     predictions: Path
     options: RunOptions
-    out: Path | None = None
     label: str | None = None
     model_name: str | None = None
-    prices: Prices = field(default_factory=Prices)
-    compare_published: bool = False
-    settings: Settings = field(default_factory=_no_settings)
 
 
 @dataclass(frozen=True)
-class ResumeRequest:
+class ResumeRequest(_Priced):
     """Continue an interrupted eval or grade run from its inspect log."""
 
     log: Path
     options: RunOptions
-    out: Path | None = None
     model_name: str | None = None
-    prices: Prices = field(default_factory=Prices)
-    compare_published: bool = False
-    settings: Settings = field(default_factory=_no_settings)
 
 
 @dataclass(frozen=True)
-class ReadRequest:
+class ReadRequest(_Outputs):
     """Scores (and, with ``out``, exports) of a finished log; no model or judge call."""
 
     log: Path
     model: str | None = None
-    out: Path | None = None
-    compare_published: bool = False
-    settings: Settings = field(default_factory=_no_settings)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from privbench.runtime.cross_run import (
     RunReading,
     ScoreColumns,
 )
+from privbench.runtime.log_reading import scored_samples
 from privbench.runtime.records.benchmark import PRIVIQ_SCORER
 from privbench.suites.priviq.aggregate import priviq_scores
 from privbench.suites.priviq.competencies import COMPETENCIES, combination_label
@@ -46,10 +47,7 @@ def _input_text(messages: Sequence[ChatMessage]) -> str:
 def item_rows(log: EvalLog, label: str) -> list[Row]:
     """One row per (item, judge run) of a graded log."""
     rows: list[Row] = []
-    for sample in log.samples or []:
-        score = (sample.scores or {}).get(PRIVIQ_SCORER)
-        if score is None:
-            continue
+    for sample, score in scored_samples(log, PRIVIQ_SCORER):
         record = PrivIQScoreRecord.from_score(score)
         about = PrivIQSampleRecord.from_metadata(sample.metadata)
         codes = tuple(code for code in COMPETENCIES if code in about.competencies)
@@ -84,22 +82,19 @@ def item_rows(log: EvalLog, label: str) -> list[Row]:
 def run_counts(log: EvalLog) -> RunCounts:
     """Unscored judgments, unreadable judge replies, judge runs, versions of a log."""
     counts = RunCounts()
-    for sample in log.samples or []:
-        for name, score in (sample.scores or {}).items():
-            if name != PRIVIQ_SCORER:
-                continue
-            record = PrivIQScoreRecord.from_score(score)
-            counts.versions.add(record)
-            runs = record.judge_runs()
-            counts.judge_runs = max(counts.judge_runs, len(runs))
-            counts.unverified += record.unverified_runs
-            counts.unscored += sum(1 for run in runs if run.score is None)
-            counts.parse_failures += sum(run.unreadable_replies for run in runs)
-            counts.unreadable_judge += sum(run.unreadable_replies for run in runs)
-            if "prompt_hash" in record.model_fields_set:
-                counts.prompt_hash = record.prompt_hash
-            if record.judge:
-                counts.judges.add(record.judge)
+    for _, score in scored_samples(log, PRIVIQ_SCORER):
+        record = PrivIQScoreRecord.from_score(score)
+        counts.versions.add(record)
+        runs = record.judge_runs()
+        counts.judge_runs = max(counts.judge_runs, len(runs))
+        counts.unverified += record.unverified_runs
+        counts.unscored += sum(1 for run in runs if run.score is None)
+        counts.parse_failures += sum(run.unreadable_replies for run in runs)
+        counts.unreadable_judge += sum(run.unreadable_replies for run in runs)
+        if "prompt_hash" in record.model_fields_set:
+            counts.prompt_hash = record.prompt_hash
+        if record.judge:
+            counts.judges.add(record.judge)
     return counts
 
 

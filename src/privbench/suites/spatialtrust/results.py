@@ -25,6 +25,7 @@ from privbench.runtime.cross_run import (
     ScoreColumns,
     number_or_nan,
 )
+from privbench.runtime.log_reading import scored_samples
 from privbench.runtime.records.benchmark import SPATIAL_SCORER
 from privbench.suites.spatialtrust.aggregate import TASKS, spatial_scores
 from privbench.suites.spatialtrust.dataset import QUESTION_IDS
@@ -40,10 +41,7 @@ from privbench.suites.spatialtrust.record import (
 def item_rows(log: EvalLog, label: str) -> list[Row]:
     """One row per (image, question) of a graded log."""
     rows: list[Row] = []
-    for sample in log.samples or []:
-        score = (sample.scores or {}).get(SPATIAL_SCORER)
-        if score is None:
-            continue
+    for sample, score in scored_samples(log, SPATIAL_SCORER):
         record = SpatialScoreRecord.from_score(score)
         capture = SpatialSampleRecord.from_metadata(sample.metadata)
         values = score.value if isinstance(score.value, dict) else {}
