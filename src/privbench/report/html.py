@@ -243,25 +243,30 @@ def refusal_table(long: pd.DataFrame, runs: Sequence[str]) -> RefusalTable:
     return {"columns": columns, "rows": rows}
 
 
-class PrivIQSection(TypedDict):
-    """Tables, comparisons and figures of one dataset's Priv-IQ runs."""
+class _RunsSection(TypedDict):
+    """What a Priv-IQ and a SpatialTrust section both show: title, comparisons, figures."""
 
     title: str
     notes: list[str]
     ranked: bool
-    table3: ScoreTable
-    refusals: RefusalTable
-    table5: ScoreTable
     comparisons: list[dict[str, str]]
     gaps: list[str]
     figures: list[figures.SavedFigure]
-    judge_runs: int
-    empty_answer: Mapping[str, object] | None
-    """The offline judge's empty-answer scores (:mod:`privbench.report.baselines`)."""
     published: NotRequired[list[PublishedBlock]]
     numbered: NotRequired[list[NumberedFigure]]
     papers: NotRequired[list[PaperTable]]
-    """Table 3 and Table 5 as ``report --tables`` writes them (the page's cells)."""
+    """The paper's tables as ``report --tables`` writes them (the page's cells)."""
+
+
+class PrivIQSection(_RunsSection):
+    """Tables, comparisons and figures of one dataset's Priv-IQ runs (papers: Tables 3 and 5)."""
+
+    table3: ScoreTable
+    refusals: RefusalTable
+    table5: ScoreTable
+    judge_runs: int
+    empty_answer: Mapping[str, object] | None
+    """The offline judge's empty-answer scores (:mod:`privbench.report.baselines`)."""
 
 
 class AblationTable(TypedDict):
@@ -271,23 +276,13 @@ class AblationTable(TypedDict):
     table: ScoreTable
 
 
-class SpatialSection(TypedDict):
+class SpatialSection(_RunsSection):
     """Table 2, the ablations, comparisons and figures of one dataset's SpatialTrust runs."""
 
-    title: str
-    notes: list[str]
-    ranked: bool
     table2: ScoreTable
     ablations: list[AblationTable]
-    comparisons: list[dict[str, str]]
-    gaps: list[str]
-    figures: list[figures.SavedFigure]
     trivial: Mapping[str, object] | None
     """The trivial baseline (:mod:`privbench.report.baselines`)."""
-    published: NotRequired[list[PublishedBlock]]
-    numbered: NotRequired[list[NumberedFigure]]
-    papers: NotRequired[list[PaperTable]]
-    """Table 2 as ``report --tables`` writes it (the page's cells)."""
 
 
 class AgreementColumn(TypedDict):
