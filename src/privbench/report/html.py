@@ -1169,6 +1169,21 @@ def _reference_what(suite: Suite) -> str:
     return row.what if row is not None else "The reference row"
 
 
+def _group_reference(suite: Suite, group: DatasetGroup) -> dict[str, object] | None:
+    """The benchmark's reference row over ``group``'s common items, or None; why it is left
+    out, or what it covers, goes into the group's notes."""
+    baseline, reason = (
+        reference_row(suite.name, group.data, group.dataset_hash, group.common_items)
+        if group.known
+        else (None, None)
+    )
+    group.notes += [reason] if reason else []
+    if baseline is not None:
+        reason = reference_note(_reference_what(suite), group, group.common_items)
+        group.notes += [reason] if reason else []
+    return baseline
+
+
 def _items_context(
     context: ReportContext,
     frame: pd.DataFrame,
@@ -1185,15 +1200,7 @@ def _items_context(
     groups = _groups(results, suite.name)
     sections = []
     for index, group in enumerate(groups):
-        baseline, reason = (
-            reference_row(suite.name, group.data, group.dataset_hash, group.common_items)
-            if group.known
-            else (None, None)
-        )
-        group.notes += [reason] if reason else []
-        if baseline is not None:
-            reason = reference_note(_reference_what(suite), group, group.common_items)
-            group.notes += [reason] if reason else []
+        baseline = _group_reference(suite, group)
         offline = any(
             r["offline"]
             for r in run_rows
@@ -1255,15 +1262,7 @@ def _images_context(
     spatial_sections: list[SpatialSection] = []
     mine: UserRows = []
     for index, group in enumerate(groups):
-        baseline, reason = (
-            reference_row(suite.name, group.data, group.dataset_hash, group.common_items)
-            if group.known
-            else (None, None)
-        )
-        group.notes += [reason] if reason else []
-        if baseline is not None:
-            reason = reference_note(_reference_what(suite), group, group.common_items)
-            group.notes += [reason] if reason else []
+        baseline = _group_reference(suite, group)
         group.notes += _draft_notes(run_rows, group, suite.title)
         spatial_section = _spatial_group(
             frame,
