@@ -21,6 +21,7 @@ from privbench.cli.options import (
     QuestionTypesOption,
     ResumeOption,
     TimeoutOption,
+    price_option,
 )
 from privbench.cli.output import echo_lines, print_json, run_command
 from privbench.runtime.errors import UsageError
@@ -78,10 +79,7 @@ def build_spatialtrust_command(
     cache: CacheOption = False,
     as_json: JsonOption = False,
     dry_run: DryRunOption = False,
-    price: Annotated[
-        str | None,
-        typer.Option("--price", help="USD per million input/output tokens of the drafter, IN/OUT."),
-    ] = None,
+    price: Annotated[str | None, price_option("--price", "the drafter")] = None,
 ) -> None:
     """A SpatialTrust dataset from videos and images: frames, normalized captures, drafted
     annotations, questions (every image a draft until a person reviews it)."""

@@ -32,37 +32,23 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-grade_app = typer.Typer(
-    cls=eval_grade.GradeCommands,
-    help="Grade answers a model produced elsewhere.",
-    no_args_is_help=True,
-)
-survey_app = typer.Typer(
-    help="Rating sheets for judge–human agreement studies.", no_args_is_help=True
-)
-eval_app = typer.Typer(
-    cls=eval_grade.EvalCommands,
-    help="Run a model on a benchmark and grade its answers.",
-    no_args_is_help=True,
-)
-generate_app = typer.Typer(
-    help="Generate benchmark suites in the two formats.", no_args_is_help=True
-)
-build_app = typer.Typer(
-    help="Make a benchmark dataset from your own captures.", no_args_is_help=True
-)
-judge_app = typer.Typer(
-    help="Check a judge against reference grades before trusting its scores.",
-    no_args_is_help=True,
-)
-download_app = typer.Typer(
-    help="Download a benchmark's public release (then use it with --data priviq).",
-    no_args_is_help=True,
-)
-review_app = typer.Typer(
-    cls=review.ServeByDefault,
-    help="Review a built dataset's annotations in the browser (privbench review DIR).",
-    no_args_is_help=True,
+
+
+def _group(help_text: str, cls: type[typer.core.TyperGroup] | None = None) -> typer.Typer:
+    """One command group: each lists its subcommands when called without one."""
+    return typer.Typer(cls=cls, help=help_text, no_args_is_help=True)
+
+
+grade_app = _group("Grade answers a model produced elsewhere.", eval_grade.GradeCommands)
+survey_app = _group("Rating sheets for judge–human agreement studies.")
+eval_app = _group("Run a model on a benchmark and grade its answers.", eval_grade.EvalCommands)
+generate_app = _group("Generate benchmark suites in the two formats.")
+build_app = _group("Make a benchmark dataset from your own captures.")
+judge_app = _group("Check a judge against reference grades before trusting its scores.")
+download_app = _group("Download a benchmark's public release (then use it with --data priviq).")
+review_app = _group(
+    "Review a built dataset's annotations in the browser (privbench review DIR).",
+    review.ServeByDefault,
 )
 
 app.add_typer(grade_app, name="grade")

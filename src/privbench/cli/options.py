@@ -169,26 +169,29 @@ DryRunOption = Annotated[
     ),
 ]
 
+
+def price_option(flag: str, whose: str, after: str = ".") -> typer.models.OptionInfo:
+    """A ``--price``-like option: ``IN/OUT`` USD per million tokens of ``whose`` calls (one
+    wording for the price format in every command)."""
+    option: typer.models.OptionInfo = typer.Option(
+        flag, help=f"USD per million input/output tokens of {whose}, IN/OUT{after}"
+    )
+    return option
+
+
 PriceOption = Annotated[
     str | None,
-    typer.Option(
-        "--price",
-        help="USD per million input/output tokens of the model under test, IN/OUT (e.g. "
-        "2.5/10); default: privbench's price table.",
+    price_option(
+        "--price", "the model under test", " (e.g. 2.5/10); default: privbench's price table."
     ),
 ]
 
-JudgePriceOption = Annotated[
-    str | None,
-    typer.Option("--judge-price", help="USD per million input/output tokens of the judge, IN/OUT."),
-]
+JudgePriceOption = Annotated[str | None, price_option("--judge-price", "the judge")]
 
 JudgeOnlyPriceOption = Annotated[
     str | None,
-    typer.Option(
-        "--price",
-        help="USD per million input/output tokens of the judge (the only model this command "
-        "calls), IN/OUT; same as --judge-price.",
+    price_option(
+        "--price", "the judge (the only model this command calls)", "; same as --judge-price."
     ),
 ]
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 import typer
 
@@ -21,6 +22,7 @@ from privbench.cli.output import print_json, print_parts, run_command
 from privbench.runtime.errors import UsageError
 
 if TYPE_CHECKING:
+    from privbench.runtime.cost.plan import Prices
     from privbench.runtime.running import BenchmarkRun
     from privbench.runtime.suite import RunKind, Settings
 
@@ -139,6 +141,26 @@ class RunArguments:
     settings: Settings = field(default_factory=_no_settings)
 
 
+class _SharedRequestFields(TypedDict):
+    """The fields an eval and a grade request take alike from the command line."""
+
+    out: Path | None
+    label: str | None
+    prices: Prices
+    compare_published: bool
+    settings: Settings
+
+
+def _shared_request_fields(args: RunArguments, prices: Prices) -> _SharedRequestFields:
+    return {
+        "out": args.out,
+        "label": args.label,
+        "prices": prices,
+        "compare_published": args.compare_published,
+        "settings": args.settings,
+    }
+
+
 def run_benchmark(args: RunArguments) -> None:
     """``privbench eval|grade BENCHMARK``: check, then dry-run, resume, eval or grade, and
     show the run (exit 130 with the resume command when interrupted)."""
@@ -191,39 +213,31 @@ def run_benchmark(args: RunArguments) -> None:
         elif args.source is None:
             option = "--model" if args.kind == "eval" else "--predictions"
             raise UsageError(f"{option}: required (or --resume LOG)")
-        elif args.kind == "eval":
-            request = EvalRequest(
-                data=settings.suite_data_dir(suite, args.data),
-                model=str(args.source),
-                options=options,
-                limit=args.limit,
-                out=args.out,
-                label=args.label,
-                model_connections=args.max_connections,
-                prices=prices,
-                compare_published=args.compare_published,
-                settings=args.settings,
-            )
-            if args.dry_run:
-                settings.dry_run(suite.eval_plan(request), prices, args.as_json)
-                return
-            run = suite.eval(request)
         else:
-            grade = GradeRequest(
-                data=settings.suite_data_dir(suite, args.data),
-                predictions=Path(args.source),
-                options=options,
-                out=args.out,
-                label=args.label,
-                model_name=args.model_name,
-                prices=prices,
-                compare_published=args.compare_published,
-                settings=args.settings,
-            )
+            data = settings.suite_data_dir(suite, args.data)
+            if args.kind == "eval":
+                request = EvalRequest(
+                    data,
+                    str(args.source),
+                    options,
+                    limit=args.limit,
+                    model_connections=args.max_connections,
+                    **_shared_request_fields(args, prices),
+                )
+                plan, start = partial(suite.eval_plan, request), partial(suite.eval, request)
+            else:
+                grade = GradeRequest(
+                    data,
+                    Path(args.source),
+                    options,
+                    model_name=args.model_name,
+                    **_shared_request_fields(args, prices),
+                )
+                plan, start = partial(suite.grade_plan, grade), partial(suite.grade, grade)
             if args.dry_run:
-                settings.dry_run(suite.grade_plan(grade), prices, args.as_json)
+                settings.dry_run(plan(), prices, args.as_json)
                 return
-            run = suite.grade(grade)
+            run = start()
         hint = resume_hint(f"{args.kind} {suite.name}", run, args.out, args.log_dir)
         show_run(run, args.as_json, hint)
 

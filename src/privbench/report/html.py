@@ -243,25 +243,30 @@ def refusal_table(long: pd.DataFrame, runs: Sequence[str]) -> RefusalTable:
     return {"columns": columns, "rows": rows}
 
 
-class PrivIQSection(TypedDict):
-    """Tables, comparisons and figures of one dataset's Priv-IQ runs."""
+class _RunsSection(TypedDict):
+    """What a Priv-IQ and a SpatialTrust section both show: title, comparisons, figures."""
 
     title: str
     notes: list[str]
     ranked: bool
-    table3: ScoreTable
-    refusals: RefusalTable
-    table5: ScoreTable
     comparisons: list[dict[str, str]]
     gaps: list[str]
     figures: list[figures.SavedFigure]
-    judge_runs: int
-    empty_answer: Mapping[str, object] | None
-    """The offline judge's empty-answer scores (:mod:`privbench.report.baselines`)."""
     published: NotRequired[list[PublishedBlock]]
     numbered: NotRequired[list[NumberedFigure]]
     papers: NotRequired[list[PaperTable]]
-    """Table 3 and Table 5 as ``report --tables`` writes them (the page's cells)."""
+    """The paper's tables as ``report --tables`` writes them (the page's cells)."""
+
+
+class PrivIQSection(_RunsSection):
+    """Tables, comparisons and figures of one dataset's Priv-IQ runs (papers: Tables 3 and 5)."""
+
+    table3: ScoreTable
+    refusals: RefusalTable
+    table5: ScoreTable
+    judge_runs: int
+    empty_answer: Mapping[str, object] | None
+    """The offline judge's empty-answer scores (:mod:`privbench.report.baselines`)."""
 
 
 class AblationTable(TypedDict):
@@ -271,23 +276,13 @@ class AblationTable(TypedDict):
     table: ScoreTable
 
 
-class SpatialSection(TypedDict):
+class SpatialSection(_RunsSection):
     """Table 2, the ablations, comparisons and figures of one dataset's SpatialTrust runs."""
 
-    title: str
-    notes: list[str]
-    ranked: bool
     table2: ScoreTable
     ablations: list[AblationTable]
-    comparisons: list[dict[str, str]]
-    gaps: list[str]
-    figures: list[figures.SavedFigure]
     trivial: Mapping[str, object] | None
     """The trivial baseline (:mod:`privbench.report.baselines`)."""
-    published: NotRequired[list[PublishedBlock]]
-    numbered: NotRequired[list[NumberedFigure]]
-    papers: NotRequired[list[PaperTable]]
-    """Table 2 as ``report --tables`` writes it (the page's cells)."""
 
 
 class AgreementColumn(TypedDict):
@@ -1174,113 +1169,108 @@ def _reference_what(suite: Suite) -> str:
     return row.what if row is not None else "The reference row"
 
 
-def _items_context(
-    context: ReportContext,
-    frame: pd.DataFrame,
-    results: Results,
-    suite: Suite,
-    section: ReportSection,
-    settings: ReportSettings,
-    rng: np.random.Generator,
-    directory: Path,
-    run_rows: list[RunRow],
-) -> list[str]:
+def _group_reference(suite: Suite, group: DatasetGroup) -> dict[str, object] | None:
+    """The benchmark's reference row over ``group``'s common items, or None; why it is left
+    out, or what it covers, goes into the group's notes."""
+    baseline, reason = (
+        reference_row(suite.name, group.data, group.dataset_hash, group.common_items)
+        if group.known
+        else (None, None)
+    )
+    group.notes += [reason] if reason else []
+    if baseline is not None:
+        reason = reference_note(_reference_what(suite), group, group.common_items)
+        group.notes += [reason] if reason else []
+    return baseline
+
+
+@dataclass(frozen=True)
+class SectionJob:
+    """What a benchmark's section of the page is made from (one argument for every layout)."""
+
+    frame: pd.DataFrame
+    results: Results
+    suite: Suite
+    section: ReportSection
+    settings: ReportSettings
+    rng: np.random.Generator
+    directory: Path
+    run_rows: list[RunRow]
+
+
+def _items_context(context: ReportContext, job: SectionJob) -> list[str]:
     """The section of a benchmark of items (``priviq`` layout) into ``context``: each
     dataset's tables, published rows, figures and the sample cards; the texts shown."""
-    groups = _groups(results, suite.name)
+    groups = _groups(job.results, job.suite.name)
     sections = []
     for index, group in enumerate(groups):
-        baseline, reason = (
-            reference_row(suite.name, group.data, group.dataset_hash, group.common_items)
-            if group.known
-            else (None, None)
-        )
-        group.notes += [reason] if reason else []
-        if baseline is not None:
-            reason = reference_note(_reference_what(suite), group, group.common_items)
-            group.notes += [reason] if reason else []
+        baseline = _group_reference(job.suite, group)
         offline = any(
             r["offline"]
-            for r in run_rows
-            if r["benchmark"] == suite.title and r["label"] in group.runs
+            for r in job.run_rows
+            if r["benchmark"] == job.suite.title and r["label"] in group.runs
         )
         priviq_section = _priviq_group(
-            frame,
+            job.frame,
             group,
             index,
-            settings,
-            rng,
-            directory,
+            job.settings,
+            job.rng,
+            job.directory,
             baseline,
             offline,
-            _identities(results, suite.name),
-            suite,
-            section,
+            _identities(job.results, job.suite.name),
+            job.suite,
+            job.section,
         )
         priviq_section["published"], note = _release_published(
-            frame,
+            job.frame,
             group,
             priviq_section.get("papers", []),
-            settings.compare_published,
-            suite,
-            section,
+            job.settings.compare_published,
+            job.suite,
+            job.section,
         )
         if note:
             priviq_section["notes"].append(note)
         sections.append(priviq_section)
     sprite = Sprite("pq", PRIVIQ_WIDTH)
-    cards = priviq_cards(frame, [(g.title, g.runs) for g in groups], settings.browse, sprite)
+    cards = priviq_cards(
+        job.frame, [(g.title, g.runs) for g in groups], job.settings.browse, sprite
+    )
     context["priviq"] = {
         "groups": sections,
-        "cross_note": cross_dataset_note(groups, suite.title),
+        "cross_note": cross_dataset_note(groups, job.suite.title),
         "browser": cards,
         "sprite": sprite.entries(),
-        "browsed_of": sum(frame[frame["run"].isin(g.runs)]["item"].nunique() for g in groups),
+        "browsed_of": sum(job.frame[job.frame["run"].isin(g.runs)]["item"].nunique() for g in groups),
     }  # fmt: skip
     texts = [c["question"] for c in cards] + [c["reference"] for c in cards]
     texts += [a["answer"] for c in cards for a in c["answers"]]
     return texts
 
 
-def _images_context(
-    context: ReportContext,
-    frame: pd.DataFrame,
-    results: Results,
-    suite: Suite,
-    section: ReportSection,
-    settings: ReportSettings,
-    rng: np.random.Generator,
-    directory: Path,
-    run_rows: list[RunRow],
-) -> list[str]:
+def _images_context(context: ReportContext, job: SectionJob) -> list[str]:
     """The section of a benchmark of images with boxes (``spatial`` layout) into
     ``context``: each dataset's tables, published rows, figures and the sample cards;
     the texts shown."""
-    groups = _groups(results, suite.name, "images")
+    groups = _groups(job.results, job.suite.name, "images")
     spatial_sections: list[SpatialSection] = []
     mine: UserRows = []
     for index, group in enumerate(groups):
-        baseline, reason = (
-            reference_row(suite.name, group.data, group.dataset_hash, group.common_items)
-            if group.known
-            else (None, None)
-        )
-        group.notes += [reason] if reason else []
-        if baseline is not None:
-            reason = reference_note(_reference_what(suite), group, group.common_items)
-            group.notes += [reason] if reason else []
-        group.notes += _draft_notes(run_rows, group, suite.title)
+        baseline = _group_reference(job.suite, group)
+        group.notes += _draft_notes(job.run_rows, group, job.suite.title)
         spatial_section = _spatial_group(
-            frame,
+            job.frame,
             group,
             index,
-            settings,
-            rng,
-            directory,
+            job.settings,
+            job.rng,
+            job.directory,
             baseline,
-            _identities(results, suite.name),
-            suite,
-            section,
+            _identities(job.results, job.suite.name),
+            job.suite,
+            job.section,
         )
         spatial_sections.append(spatial_section)
         for paper in spatial_section.get("papers", []):
@@ -1288,48 +1278,35 @@ def _images_context(
             badge = f"data {group.dataset_hash[:SHORT_HASH] or 'unknown'}"
             mine = [*mine, *user_rows(paper, full, badge)]
     published: list[PublishedBlock] = []
-    if settings.compare_published:
-        labels = _question_labels(section)
+    if job.settings.compare_published:
+        labels = _question_labels(job.section)
         published = published_blocks(
-            _published(suite, section), section.published_note, {**labels, OVERALL: "Overall"},
+            _published(job.suite, job.section), job.section.published_note, {**labels, OVERALL: "Overall"},
             mine=mine,
         )  # fmt: skip
-    run_index = {run: i for i, run in enumerate(results.labels(suite.name))}
+    run_index = {run: i for i, run in enumerate(job.results.labels(job.suite.name))}
     sprite = Sprite("st", SPATIAL_WIDTH)
     image_cards = spatial_cards(
-        frame,
+        job.frame,
         [(g.title, g.runs) for g in groups],
         run_index,
-        settings.browse,
+        job.settings.browse,
         sprite,
-        section.box_overlap,
+        job.section.box_overlap,
     )
     context["spatial"] = {
         "groups": spatial_sections,
-        "cross_note": cross_dataset_note(groups, suite.title),
+        "cross_note": cross_dataset_note(groups, job.suite.title),
         "published": published,
         "browser": image_cards,
         "sprite": sprite.entries(),
         "runs": list(run_index.items()),
-        "browsed_of": sum(frame[frame["run"].isin(g.runs)]["image_id"].nunique() for g in groups),
+        "browsed_of": sum(job.frame[job.frame["run"].isin(g.runs)]["image_id"].nunique() for g in groups),
     }  # fmt: skip
     return [q["text"] for c in image_cards for q in c["questions"]]
 
 
-SectionBuilder = Callable[
-    [
-        ReportContext,
-        pd.DataFrame,
-        Results,
-        Suite,
-        ReportSection,
-        ReportSettings,
-        np.random.Generator,
-        Path,
-        list[RunRow],
-    ],
-    list[str],
-]
+SectionBuilder = Callable[[ReportContext, SectionJob], list[str]]
 """Fills a benchmark's section of the page into the context; returns the texts shown."""
 LAYOUTS: dict[str, SectionBuilder] = {
     "priviq": _items_context,
@@ -1388,7 +1365,8 @@ def write_report(
         if section is None or frame is None or frame.empty:
             continue
         build = LAYOUTS[section.layout]
-        texts += build(context, frame, results, suite, section, settings, rng, directory, run_rows)
+        job = SectionJob(frame, results, suite, section, settings, rng, directory, run_rows)
+        texts += build(context, job)
     if ratings is not None:
         context["agreement"] = _agreement_section(ratings, directory)
     context["scripts"] = scripts_present(texts)
