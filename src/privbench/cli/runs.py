@@ -23,6 +23,7 @@ from privbench.runtime.errors import UsageError
 
 if TYPE_CHECKING:
     from privbench.runtime.cost.plan import Prices
+    from privbench.runtime.records.identity import RunIdentity
     from privbench.runtime.running import BenchmarkRun
     from privbench.runtime.suite import RunKind, Settings
 
@@ -59,20 +60,12 @@ def _offline_notice(judge: str) -> None:
         typer.echo(notice, err=True)
 
 
-def _judge_agreement(run: BenchmarkRun) -> None:
-    """The judge-agreement line under the tables: the run's judge card, or "not checked"."""
-    from privbench.runtime.records.identity import RunIdentity
-
-    typer.echo(RunIdentity.from_log(run.log).judge_agreement_line)
-
-
-def warn_logged_card(run: BenchmarkRun) -> None:
+def warn_logged_card(identity: RunIdentity) -> None:
     """One warning line on stderr when the card the run's log records failed its check."""
-    from privbench.runtime.records.identity import RunIdentity
-
-    problem = RunIdentity.from_log(run.log).judge_card_problem
-    if problem:
-        typer.echo(f"warning: {problem}; the judge counts as not checked", err=True)
+    if identity.judge_card_problem:
+        typer.echo(
+            f"warning: {identity.judge_card_problem}; the judge counts as not checked", err=True
+        )
 
 
 def _warn_extra_ids(run: BenchmarkRun) -> None:
@@ -85,21 +78,20 @@ def _warn_extra_ids(run: BenchmarkRun) -> None:
 
 def show_run(run: BenchmarkRun, as_json: bool, resume: str | None = None) -> None:
     """A run's ``--json`` document or its tables and lines, then its notices and exit."""
-    warn_logged_card(run)
+    from privbench.runtime.records.identity import RunIdentity
+
+    identity = RunIdentity.from_log(run.log)  # the card line and its warning read it once
+    warn_logged_card(identity)
     if as_json:
         print_json(run.json())
     else:
         print_parts(run.terminal())
-        _judge_agreement(run)
+        typer.echo(identity.judge_agreement_line)
     _offline_notice(run.judge_name)
     _warn_extra_ids(run)
     if resume is not None:
         _stop_if_interrupted(run, resume)
     run.require_success()
-
-
-def _no_settings() -> dict[str, str | int | float | bool | Path | None]:
-    return {}
 
 
 @dataclass(frozen=True)
@@ -138,7 +130,7 @@ class RunArguments:
     model_name: str | None = None
     compare_published: bool = False
     epochs: int | None = None
-    settings: Settings = field(default_factory=_no_settings)
+    settings: Settings = field(default_factory=dict)
 
 
 class _SharedRequestFields(TypedDict):

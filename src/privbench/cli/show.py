@@ -95,9 +95,11 @@ def _show_several(
         option = "--out" if out is not None else "--model-name"
         raise UsageError(f"{option}: one log at a time (or --format to tabulate several)")
     if as_json:
+        from privbench.runtime.records.identity import RunIdentity
+
         runs = [one(log) for log in logs]
         for run in runs:
-            warn_logged_card(run)
+            warn_logged_card(RunIdentity.from_log(run.log))
         print_json({"logs": [run.json() for run in runs]})
         for run in runs:
             run.require_success()
