@@ -38,6 +38,7 @@ sys.path.insert(0, str(REPO / "tests"))
 from helpers.answer_styles import STYLES, Style, differences, intended_answers, meant  # noqa: E402
 from helpers.loopback_server import LoopbackServer, message_text  # noqa: E402
 
+from privbench.judges.choice import parse_judge  # noqa: E402
 from privbench.runtime.running import RunOptions  # noqa: E402
 from privbench.suites.spatialtrust.api import eval_spatialtrust, grade_spatialtrust  # noqa: E402
 from privbench.suites.spatialtrust.boxes import BOX_CONVENTIONS  # noqa: E402
@@ -92,7 +93,9 @@ def as_written(
     with LoopbackServer(default_reply=reply) as server:
         os.environ["LOOPMODEL_BASE_URL"] = server.base_url
         os.environ["LOOPMODEL_API_KEY"] = "bench"
-        options = RunOptions(judge="offline", log_dir=str(work / style.name), display="none")
+        options = RunOptions(
+            judge=parse_judge("offline"), log_dir=str(work / style.name), display="none"
+        )
         run = eval_spatialtrust(
             None, MODEL, strategy="direct", box_format=style.box_format, options=options
         )
@@ -103,7 +106,9 @@ def as_meant(items: list[SpatialItem], intended: dict[str, dict[str, Any]], work
     preds = work / "preds.jsonl"
     lines = [json.dumps({"id": item.id, **intended[item.id]}) for item in items]
     preds.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    options = RunOptions(judge="offline", log_dir=str(work / "as-meant"), display="none")
+    options = RunOptions(
+        judge=parse_judge("offline"), log_dir=str(work / "as-meant"), display="none"
+    )
     run = grade_spatialtrust(None, preds, box_format="xyxy", options=options)
     assert run.scores.overall is not None
     return run.scores.overall

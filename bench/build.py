@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from build_captures import main as captures_bench  # noqa: E402
 from helpers.loopback_server import LoopbackServer  # noqa: E402
 
+from privbench.judges.choice import parse_judge  # noqa: E402
 from privbench.runtime.running import Generation, RunOptions, run_model_task  # noqa: E402
 from privbench.shipped import SPATIALTRUST_SUITE  # noqa: E402
 from privbench.tooling.spatialtrust_builder.captures import CaptureFile  # noqa: E402
@@ -77,11 +78,11 @@ def _staging(directory: Path) -> Path:
 
 
 def drafting(connections: int, work: Path, staging: Path) -> None:
-    options = RunOptions(judge="offline", log_dir=str(work / f"logs{connections}"),
+    options = RunOptions(judge=parse_judge("offline"), log_dir=str(work / f"logs{connections}"),
                          display="none", generation=Generation(max_retries=1))  # fmt: skip
     task = spatialtrust_draft(captures=str(staging))
     started = time.monotonic()
-    log = run_model_task(task, "openai-api/benchdrafter/d", options, judge_model=None,
+    log = run_model_task(task, "openai-api/benchdrafter/d", options,
                          model_connections=connections)  # fmt: skip
     wall = time.monotonic() - started
     drafts = read_draft_log(log)

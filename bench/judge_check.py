@@ -61,13 +61,14 @@ def main() -> None:
     os.environ.setdefault("INSPECT_DISPLAY", "none")
     try:
         from privbench.judgecheck.api import CheckRequest, check_judge
+        from privbench.runtime.judge_choice import ModelJudge
         from privbench.runtime.running import RunOptions
 
         with tempfile.TemporaryDirectory() as tmp:
             os.environ["PRIVBENCH_CACHE_DIR"] = str(Path(tmp) / "cache")
             reference = write_references(Path(tmp) / "ref.jsonl", args.items)
             options = RunOptions(
-                judge="openai-api/benchjudge/judge",
+                judge=ModelJudge("openai-api/benchjudge/judge"),
                 judge_connections=args.connections,
                 log_dir=str(Path(tmp) / "logs"),
                 display="none",

@@ -45,6 +45,7 @@ from helpers.loopback_server import LoopbackServer  # noqa: E402
 
 from privbench.report.browser import CHROMIUM_FLAGS, find_chromium  # noqa: E402
 from privbench.report.html import ReportSettings, build_report  # noqa: E402
+from privbench.runtime.judge_choice import ModelJudge  # noqa: E402
 from privbench.runtime.running import RunOptions  # noqa: E402
 from privbench.suites.priviq.api import grade_priviq  # noqa: E402
 from privbench.suites.priviq.scoring import item_value  # noqa: E402
@@ -70,7 +71,9 @@ def template_logs(work: Path) -> tuple[EvalLog, EvalLog]:
         os.environ["BENCHREPORT_BASE_URL"] = server.base_url
         os.environ["BENCHREPORT_API_KEY"] = "bench"
         options = RunOptions(
-            judge="openai-api/benchreport/judge", log_dir=str(work / "template"), display="none"
+            judge=ModelJudge("openai-api/benchreport/judge"),
+            log_dir=str(work / "template"),
+            display="none",
         )
         data = write_priviq(work / "priviq", FOUR_ITEMS)
         answers = write_json(work / "answers.json", {k: f"answer {k}" for k in FOUR_ITEMS})

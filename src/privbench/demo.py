@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from privbench import registry
-from privbench.judges.choice import OFFLINE_JUDGE
+from privbench.judges.choice import OFFLINE_JUDGE, parse_judge
 from privbench.models.ocr_pii import MODEL_NAME
 from privbench.report.html import ReportSettings, build_report
 from privbench.runtime.cost.plan import Prices
@@ -56,7 +56,7 @@ def run_demo(
 ) -> DemoResult:
     """Evaluate ``model`` on every shipped suite with ``judge``; write logs and the report
     (``prices``: what the runs' costs are computed with)."""
-    options = RunOptions(judge=judge, log_dir=str(out / "logs"), display=display)
+    options = RunOptions(judge=parse_judge(judge), log_dir=str(out / "logs"), display=display)
     runs: dict[str, BenchmarkRun] = {}
     for suite in registry.SUITES.values():
         exports = out / suite.name if suite.cross_run.demo_exports else None

@@ -9,6 +9,7 @@ from typing import Any
 
 from PIL import Image
 
+from privbench.judges.choice import parse_judge
 from privbench.runtime.running import RunOptions
 
 API_KEY = "sk-canary-DO-NOT-LOG-0123456789"
@@ -68,7 +69,8 @@ def run_options(tmp_path: Path, **settings: Any) -> RunOptions:
         "log_dir": str(tmp_path / "logs"),
         "display": "none",
     }
-    return RunOptions(**(defaults | settings))
+    chosen = defaults | settings
+    return RunOptions(**{**chosen, "judge": parse_judge(chosen["judge"])})
 
 
 Q_OPTIONS = {"A": "Yes", "B": "No", "C": "Not clear"}

@@ -25,7 +25,9 @@ def _without_day(card_json: str) -> dict[str, object]:
 
 
 def test_the_shipped_offline_cards_are_what_the_check_computes(tmp_path: Path) -> None:
-    options = RunOptions(judge="offline", log_dir=str(tmp_path / "logs"), display="none")
+    options = RunOptions(
+        judge=parse_judge("offline"), log_dir=str(tmp_path / "logs"), display="none"
+    )
     result = check_judge(CheckRequest(probes=False, card_dir=tmp_path / "cards"), options)
     for benchmark in ("priviq", "spatialtrust"):
         recomputed = (tmp_path / "cards" / f"{benchmark}.json").read_text(encoding="utf-8")

@@ -9,9 +9,11 @@ would grade, plan or label a run with the wrong judge. The guard reads the sourc
 from __future__ import annotations
 
 import ast
+import asyncio
 from pathlib import Path
 
 import pytest
+from helpers.loopback_server import LoopbackServer
 from helpers.paths import REPO
 
 from privbench.judges.choice import (
@@ -20,8 +22,10 @@ from privbench.judges.choice import (
     JudgeChoice,
     ModelJudge,
     OfflineJudge,
+    grader,
     parse_judge,
 )
+from privbench.judges.grading import JudgeQuestion, ModelGrader, RulesGrader
 from privbench.judges.offline import PROTOCOL, rules_hash
 
 SRC = REPO / "src" / "privbench"
@@ -108,7 +112,7 @@ def test_offline_is_the_rule_judge() -> None:
     choice: JudgeChoice = parse_judge("offline")
     assert isinstance(parse_judge("offline"), OfflineJudge)
     assert (choice.name, choice.model) == ("offline", None)
-    assert choice.grader_role() is None and choice.grader() is None
+    assert choice.grader_role() is None and isinstance(grader(choice), RulesGrader)
     assert choice.identity(lambda: ("paper", "x")) == (PROTOCOL, rules_hash())
     assert choice.temperature(0.7) is None
     assert choice.protocols("paper", ("paper", "hardened")) == ("paper",)
@@ -133,3 +137,78 @@ def test_any_other_name_is_a_model_judge(given: str | None, model: str | None, n
     assert choice.temperature(0.7) == 0.7
     assert choice.protocols("paper", ("paper", "hardened")) == ("paper", "hardened")
     assert choice.notice() is None
+
+
+JUDGE_CLASSES = frozenset({"OfflineJudge", "ModelJudge", "RulesGrader", "ModelGrader"})
+
+
+def _class_tests(path: Path) -> list[str]:
+    """Every place ``path`` asks which class a judge value or grader is."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", None) in {"isinstance", "type"}
+            and any(
+                getattr(n, "id", None) in JUDGE_CLASSES or getattr(n, "attr", None) in JUDGE_CLASSES
+                for arg in node.args
+                for n in ast.walk(arg)
+            )
+        ):
+            found.append(f"{path.name}:{node.lineno}")
+    return found
+
+
+def test_only_the_choice_module_asks_a_judge_value_its_class(tmp_path: Path) -> None:
+    found = [hit for path in sorted(SRC.rglob("*.py")) if path != CHOICE
+             for hit in _class_tests(path)]  # fmt: skip
+    assert found == []
+    probe = tmp_path / "probe.py"
+    probe.write_text("a = isinstance(j, OfflineJudge)\nb = isinstance(g, (choice.ModelGrader,))\n")
+    assert len(_class_tests(probe)) == 2  # the guard can fail
+
+
+def _never_asked(attempt: int) -> str:
+    raise AssertionError("the rules send no prompt")
+
+
+def test_the_rules_grader_answers_with_the_rules_and_records_them_as_asked() -> None:
+    question = JudgeQuestion(
+        prompt=_never_asked,
+        parse=float,
+        rules=lambda: 0.5,
+        rules_reply=lambda grade: [f"{grade:.1f}"],
+        explain_rules=lambda: ["rule a", "rule b"],
+        max_tries=3,
+        max_tokens=10,
+    )
+    judge = grader(parse_judge("offline"))
+    reply = asyncio.run(judge.ask(question))
+    assert (reply.verdict, reply.replies, reply.reported_model) == (0.5, ["0.5"], "offline")
+    assert judge.explain(question) == ["rule a", "rule b"]
+    assert (judge.name, judge.served_name) == ("offline", "offline")
+    plain = JudgeQuestion(prompt=_never_asked, parse=float, rules=lambda: 1.0, max_tries=1,
+                          max_tokens=1)  # fmt: skip
+    assert asyncio.run(judge.ask(plain)).replies == []  # a rule verdict has no reply by default
+    assert judge.explain(plain) is None
+
+
+def test_a_model_judge_is_asked_through_the_grader_role() -> None:
+    from inspect_ai.model import get_model
+
+    with LoopbackServer() as server:
+        server.script("try 0", "no grade here")
+        server.script("try 1", "0.75")
+        model = get_model("openai-api/lb/judge", base_url=server.base_url, api_key="k")
+        judge = ModelGrader(model, None)
+        question = JudgeQuestion(
+            prompt=lambda attempt: f"grade, try {attempt}",
+            parse=lambda text: float(text) if text.replace(".", "").isdigit() else None,
+            rules=lambda: 0.0,
+            max_tries=3,
+            max_tokens=10,
+        )
+        reply = asyncio.run(judge.ask(question))
+    assert reply.verdict == 0.75 and reply.replies == ["no grade here", "0.75"]
+    assert judge.explain(question) is None
+    assert judge.name == judge.served_name == str(model)  # none chosen: the role's model

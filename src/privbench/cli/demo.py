@@ -40,11 +40,12 @@ def demo(
         prices = settings.prices(price, judge_price)
         if dry_run:
             from privbench import registry
+            from privbench.judges.choice import parse_judge
             from privbench.runtime.cost.plan import combined
             from privbench.runtime.running import RunOptions
             from privbench.runtime.suite import EvalRequest
 
-            request = EvalRequest(None, model, RunOptions(judge=judge), limit=limit)
+            request = EvalRequest(None, model, RunOptions(judge=parse_judge(judge)), limit=limit)
             plans = [suite.eval_plan(request) for suite in registry.SUITES.values()]
             settings.dry_run(combined("demo", plans), prices, as_json=False)
             return

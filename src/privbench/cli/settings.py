@@ -106,7 +106,7 @@ def run_options(
     """Run settings from the shared options (``protocols``: the judge protocols of the
     benchmark that runs; default: every benchmark's)."""
     from privbench import registry
-    from privbench.judges.choice import OfflineJudge, parse_judge
+    from privbench.judges.choice import parse_judge
     from privbench.runtime.running import Generation, RunOptions
 
     protocols = protocols or registry.judge_protocols()
@@ -118,14 +118,14 @@ def run_options(
     if (
         settings is not None
         and settings.judge_temperature
-        and isinstance(parse_judge(judge), OfflineJudge)
+        and parse_judge(judge).temperature(settings.judge_temperature) is None
     ):
         raise UsageError(
             "--judge-temperature: the offline judge has no temperature (its rules give the "
             "same grade every time)"
         )
     return RunOptions(
-        judge=judge,
+        judge=parse_judge(judge),
         judge_runs=judge_runs,
         protocol=protocol,
         judge_connections=judge_connections,

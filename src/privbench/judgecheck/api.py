@@ -74,7 +74,6 @@ from privbench.judges.cards import (
     card_path,
     write_card,
 )
-from privbench.judges.choice import parse_judge
 from privbench.runtime import progress
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.cross_run import (
@@ -85,6 +84,7 @@ from privbench.runtime.cross_run import (
     VerdictSetCheck,
 )
 from privbench.runtime.errors import PrivbenchError, UsageError
+from privbench.runtime.judge_choice import JudgeChoice
 from privbench.runtime.records.benchmark import Benchmark
 from privbench.runtime.running import (
     NO_MODEL,
@@ -388,7 +388,7 @@ def phase_tag(task: Task, options: RunOptions) -> str:
                                                             default=str)]
         for s in task.dataset
     ]  # fmt: skip
-    identity = [task.name, options.judge, options.protocol, options.judge_runs,
+    identity = [task.name, options.judge.name, options.protocol, options.judge_runs,
                 options.generation.judge_temperature, samples]  # fmt: skip
     digest = hashlib.sha256(json.dumps(identity, default=str).encode("utf-8")).hexdigest()
     return f"judge-check-{digest[:20]}"
@@ -437,7 +437,7 @@ def run_step(task: Task, label: str, options: RunOptions, *, resume: bool,
     tagged = replace(options, eval_args={**options.eval_args, "tags": [tag]})
     with progress.labelled(f"judge check: {label}"):
         log = run_task(task, NO_MODEL, tagged, needs_judge, 2 * options.judge_connections,
-                       judge_model=parse_judge(options.judge).model)  # fmt: skip
+                       )  # fmt: skip
     if log.status == "cancelled":
         raise CheckInterrupted(
             f"interrupted: partial log {log.location} ({label}); rerun the same command with "
@@ -539,9 +539,9 @@ def _grade_check(
     )
 
 
-def _probe_protocols(judge: str, protocol: str) -> tuple[str, ...]:
+def _probe_protocols(judge: JudgeChoice, protocol: str) -> tuple[str, ...]:
     """The offline judge has one protocol (its rules); an LLM judge is probed under each."""
-    return parse_judge(judge).protocols(protocol, graded_benchmark()[0].judge_protocols)
+    return judge.protocols(protocol, graded_benchmark()[0].judge_protocols)
 
 
 def _probe_cases(request: CheckRequest) -> list[ProbeCase]:
@@ -570,12 +570,12 @@ def _probes(request: CheckRequest, options: RunOptions) -> tuple[list[ProbeResul
     return results, logs
 
 
-def _reference(request: CheckRequest, judge: str) -> ReferenceSet:
+def _reference(request: CheckRequest, judge: JudgeChoice) -> ReferenceSet:
     """The reference answers to grade: the files or the shipped set, cut to ``--limit``."""
     reference = (
         read_reference_grades(list(request.against))
         if request.against
-        else shipped_calibration_set(leave_out_tuned_on=judge)
+        else shipped_calibration_set(leave_out_tuned_on=judge.name)
     )
     if request.limit is None or request.limit >= len(reference.items):
         return reference
@@ -609,7 +609,7 @@ def check_plan(request: CheckRequest, options: RunOptions) -> CallPlan:
     protocol, each verdict set answer once, every call re-asked up to its protocol's limit.
     Each answer is counted as the judge is shown it (cut to the judge's limit)."""
     judge = options.judge
-    plan = CallPlan("judge check", None, parse_judge(judge).model)
+    plan = CallPlan("judge check", None, judge.model)
     if plan.judge is None:
         plan.notes.append("offline judge: no judge call")
         return plan
@@ -708,14 +708,14 @@ def _grade_card(result: CheckResult, checked: str) -> JudgeCard:
 
 
 def _verdict_card(
-    judge: str, verdicts: VerdictOutcome, checked: str, temperature: float | None
+    judge: JudgeChoice, verdicts: VerdictOutcome, checked: str, temperature: float | None
 ) -> JudgeCard:
     suite, hooks = _verdict_hooks()
     protocol, prompt_hash = hooks.identity(judge)
     return JudgeCard(
         judge_temperature=temperature,
         benchmark=_card_benchmark(suite),
-        judge=judge,
+        judge=judge.name,
         reported_models=list(verdicts.reported_models),
         protocol=protocol,
         prompt_hash=prompt_hash,
@@ -734,15 +734,14 @@ def check_judge(request: CheckRequest, options: RunOptions) -> CheckResult:
     hooks = graded_benchmark()[1]
     if request.probe_data is not None:
         hooks.probe_items(request.probe_data)
-    choice = parse_judge(judge)
     protocol, prompt_hash = hooks.identity(options.protocol, judge)
     logs, grades, reported = _run(
         _cases(reference), "judge_check", "reference answers", options.protocol, options,
         options.judge_runs, request.resume,
     )  # fmt: skip
-    temperature = choice.temperature(options.generation.judge_temperature)
+    temperature = judge.temperature(options.generation.judge_temperature)
     result = CheckResult(
-        judge, protocol, prompt_hash, options.judge_runs,
+        judge.name, protocol, prompt_hash, options.judge_runs,
         _grade_check(reference, grades, reported, request.seed), judge_temperature=temperature,
         logs=logs,
     )  # fmt: skip
@@ -772,7 +771,7 @@ def check_judge(request: CheckRequest, options: RunOptions) -> CheckResult:
     if result.verdicts is not None:
         cards.append(_verdict_card(judge, result.verdicts, checked, temperature))
     for card in cards:
-        paths = [card_path(card.benchmark, judge, card.protocol, card.prompt_hash)]
+        paths = [card_path(card.benchmark, judge.name, card.protocol, card.prompt_hash)]
         if request.card_dir is not None:
             paths.append(request.card_dir / card_file(card.benchmark))
         result.cards += [str(write_card(card, path)) for path in paths]

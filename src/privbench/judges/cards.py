@@ -19,7 +19,7 @@ import json
 import sys
 from pathlib import Path
 
-from privbench.judges.choice import OfflineJudge, parse_judge
+from privbench.judges.choice import parse_judge
 from privbench.runtime.cache import CACHE_ENV as CACHE_ENV  # re-exported: where it was
 from privbench.runtime.cache import cache_dir as cache_dir
 from privbench.runtime.card_figures import GradeFigures as GradeFigures
@@ -115,7 +115,7 @@ def find_card(
                 f"{benchmark} (protocol {protocol}, prompt {prompt_hash})"
             )
         return LoggedCard.of(card, str(given))
-    shipped = isinstance(parse_judge(judge), OfflineJudge)  # its card ships with privbench
+    shipped = parse_judge(judge).card_ships
     path = (
         OFFLINE_CARDS / card_file(benchmark)
         if shipped

@@ -66,7 +66,7 @@ from privbench.analysis.table_formats import (
     write_tables,
 )
 from privbench.formatting import fmt, signed
-from privbench.judges.choice import OfflineJudge, parse_judge
+from privbench.judges.choice import parse_judge
 from privbench.published import PublishedTable, published_tables
 from privbench.report import figures
 from privbench.report.ablation import (
@@ -1012,7 +1012,7 @@ def _run_rows(results: Results) -> list[RunRow]:
                 "model": run["model"],
                 "strategy": run["strategy"],
                 "judge": run["judge"],
-                "offline": any(isinstance(parse_judge(j), OfflineJudge) for j in judges),
+                "offline": any(not parse_judge(j).calls_a_model for j in judges),
                 "protocol": run["protocol"],
                 "prompt_hash": str(run["prompt_hash"])[:SHORT_HASH],
                 "dataset": Path(str(run["data"])).name or "data",

@@ -23,6 +23,7 @@ from rich.console import RenderableType
 
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import Problem
+from privbench.runtime.judge_choice import JudgeChoice
 from privbench.runtime.records.versions import ReportedVersions
 from privbench.runtime.running import RunOptions
 
@@ -317,7 +318,7 @@ class GradedAnswersCheck:
     reference-graded answers, the sanity probe and the bias probes with it."""
 
     competencies: CompetencyVocabulary
-    identity: Callable[[str, str], tuple[str, str]]
+    identity: Callable[[str, JudgeChoice], tuple[str, str]]
     """(protocol, judge) → the protocol name and prompt hash a run records."""
     task: GradingTask
     read_grades: Callable[[EvalLog], tuple[Sequence[AnswerGrades], list[str]]]
@@ -358,7 +359,7 @@ class VerdictSetCheck:
     add_calls: Callable[[CallPlan, Sequence[Path]], None]
     """Add the judge calls of the sets to a dry-run plan (bad sets raise one line)."""
     check: Callable[[Sequence[Path], RunOptions, StepRunner], tuple[VerdictOutcome, EvalLog]]
-    identity: Callable[[str], tuple[str, str]]
+    identity: Callable[[JudgeChoice], tuple[str, str]]
     """judge → the protocol name and prompt hash of its verdicts."""
 
 

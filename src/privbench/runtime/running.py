@@ -47,6 +47,7 @@ from privbench.runtime.endpoints import (
 )
 from privbench.runtime.errors import PrivbenchError, UsageError, describe_failure
 from privbench.runtime.gc_tuning import fewer_gc_pauses
+from privbench.runtime.judge_choice import JudgeChoice, ModelJudge
 from privbench.runtime.judge_names import DEFAULT_JUDGE
 from privbench.runtime.log_reading import sample_error, was_cancelled
 from privbench.runtime.output_dirs import ensure_writable_dir
@@ -123,7 +124,8 @@ class Generation:
 class RunOptions:
     """Settings shared by eval and grade runs."""
 
-    judge: str = DEFAULT_JUDGE
+    judge: JudgeChoice = field(default_factory=lambda: ModelJudge(DEFAULT_JUDGE))
+    """The judge, read once from ``--judge`` (:func:`privbench.judges.choice.parse_judge`)."""
     judge_runs: int = 1
     protocol: str = "paper"
     judge_connections: int = DEFAULT_JUDGE_CONNECTIONS
@@ -141,7 +143,7 @@ class RunOptions:
     @property
     def task_judge(self) -> str:
         """What a task is told about its judge: the judge's name, or ``offline``."""
-        return self.judge
+        return self.judge.name
 
 
 class _Interrupted:
@@ -283,22 +285,20 @@ def run_task(
     needs_judge: bool,
     max_samples: int,
     *,
-    judge_model: str | None,
     model_connections: int | None = None,
 ) -> EvalLog:
     """Check the endpoints, run ``task``, return the log header (cancelled if interrupted).
 
     ``max_samples`` is the default sample concurrency unless ``options.max_samples`` is set.
-    ``judge_model``: the model the ``grader`` role is built from (its ``.model`` of
-    :func:`privbench.judges.choice.parse_judge`); None when no model judges.
+    The ``grader`` role is built from ``options.judge`` where a model judges.
     """
     ensure_writable_dir(options.log_dir, "--log-dir")
-    warn_if_alias("judge", options.judge)
+    warn_if_alias("judge", options.judge.name)
     roles: dict[str, str | Model] = {}
     judge: Model | None = None
-    if judge_model is not None:
+    if options.judge.model is not None:
         judge = make_judge(
-            judge_model, config=options.generation.judge_config(options.judge_connections)
+            options.judge.model, config=options.generation.judge_config(options.judge_connections)
         )
         roles["grader"] = judge
     subject: Model | None = None
@@ -326,12 +326,10 @@ def run_model_task(
     model: str,
     options: RunOptions,
     *,
-    judge_model: str | None,
     limit: int | None = None,
     model_connections: int | None = None,
 ) -> EvalLog:
-    """Run a task whose solver calls ``model``: optional item limit and model connections
-    (``judge_model`` as :func:`run_task` takes it)."""
+    """Run a task whose solver calls ``model``: optional item limit and model connections."""
     eval_args = dict(options.eval_args)
     if limit is not None:
         eval_args["limit"] = limit
@@ -342,7 +340,6 @@ def run_model_task(
         replace(options, eval_args=eval_args),
         True,
         max_samples,
-        judge_model=judge_model,
         model_connections=model_connections,
     )
 

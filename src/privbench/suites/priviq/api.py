@@ -20,8 +20,6 @@ from rich.console import RenderableType
 
 from privbench.exports import ExportError, export_failure, write_export
 from privbench.formatting import tokens_line
-from privbench.judges.choice import ModelJudge, parse_judge
-from privbench.judges.running import eval_with_judge, grade_with_judge
 from privbench.published import PublishedTable
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.cost.usage import log_cost, log_cost_line
@@ -31,7 +29,14 @@ from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.records.task import expected_ids
 from privbench.runtime.run_names import answers_name, file_part, label_task
-from privbench.runtime.running import RunOptions, RunOutcome, resume_task
+from privbench.runtime.running import (
+    NO_MODEL,
+    RunOptions,
+    RunOutcome,
+    resume_task,
+    run_model_task,
+    run_task,
+)
 from privbench.suites.priviq.aggregate import PrivIQScores, priviq_scores
 from privbench.suites.priviq.dataset import load_priviq
 from privbench.suites.priviq.exports import write_exports
@@ -187,7 +192,7 @@ def _expected_combinations(log: EvalLog) -> list[tuple[str, ...]]:
 
 
 def _check_explain(explain: bool, options: RunOptions) -> None:
-    if explain and isinstance(parse_judge(options.judge), ModelJudge):
+    if explain and not options.judge.explains:
         raise UsageError(
             "--explain: only the offline judge grades by rules it can list (--judge offline)"
         )
@@ -304,7 +309,7 @@ def grade_priviq(
     to_send = runs_to_grade(
         prior,
         dict(answers),
-        judge=parse_judge(options.judge),
+        judge=options.judge,
         protocol=options.protocol,
         judge_runs=options.judge_runs,
         reuse_unverified=reuse_unverified,
@@ -328,7 +333,7 @@ def grade_priviq(
     label_task(task, label, graded_model)
     # samples beyond the judge's connections wait at its connection limit, so a freed
     # connection is reused at once instead of after the next sample's setup
-    log = grade_with_judge(task, options, to_send > 0, 2 * options.judge_connections)
+    log = run_task(task, NO_MODEL, options, to_send > 0, 2 * options.judge_connections)
     return finish_priviq(log, label, exports_dir, extra_ids=extra_ids, prices=prices)
 
 
@@ -362,7 +367,7 @@ def eval_priviq(
         judge_card=options.judge_card,
     )
     label_task(task, label)
-    log = eval_with_judge(task, model, options, limit, model_connections)
+    log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
     return finish_priviq(log, label or model, exports_dir, prices=prices)
 
 

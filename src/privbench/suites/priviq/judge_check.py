@@ -21,6 +21,7 @@ from privbench.runtime.cross_run import (
     JudgeCheck,
     ReferenceAnswer,
 )
+from privbench.runtime.judge_choice import JudgeChoice
 from privbench.suites.priviq.competencies import (
     COMPETENCIES,
     combination_of,
@@ -28,11 +29,10 @@ from privbench.suites.priviq.competencies import (
 )
 
 
-def _identity(protocol: str, judge: str) -> tuple[str, str]:
-    from privbench.judges.choice import parse_judge
+def _identity(protocol: str, judge: JudgeChoice) -> tuple[str, str]:
     from privbench.suites.priviq.scorer import protocol_identity
 
-    return protocol_identity(protocol, parse_judge(judge))
+    return protocol_identity(protocol, judge)
 
 
 def _task(

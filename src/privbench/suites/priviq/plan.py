@@ -100,7 +100,7 @@ def shown_to_judge(answer: str | None) -> str:
 
 
 def _judge_name(options: RunOptions) -> str | None:
-    return parse_judge(options.judge).model
+    return options.judge.model
 
 
 def eval_plan(
@@ -172,7 +172,7 @@ def grade_plan(
         runs = runs_to_grade(
             prior,
             {item.id: raw},
-            judge=parse_judge(options.judge),
+            judge=options.judge,
             protocol=options.protocol,
             judge_runs=options.judge_runs,
         )
@@ -191,7 +191,7 @@ def resume_plan(log: str | Path, options: RunOptions) -> CallPlan:
     identity = RunIdentity.from_log(header)
     config = header.eval.model_generate_config
     settings = RunOptions(
-        judge=identity.judge or options.judge,
+        judge=parse_judge(identity.judge) if identity.judge else options.judge,
         judge_runs=identity.judge_runs,
         protocol=str((header.eval.task_args or {}).get("protocol") or options.protocol),
         generation=options.generation.__class__(

@@ -17,7 +17,7 @@ from inspect_ai.log import EvalSampleSummary
 from inspect_ai.scorer import Score, Value
 from pydantic import Field
 
-from privbench.judges.choice import ModelJudge, parse_judge
+from privbench.judges.choice import parse_judge
 from privbench.runtime.records.base import Record, finite_score
 from privbench.runtime.records.benchmark import PRIVIQ_SCORER
 from privbench.runtime.records.call_counts import CallCountsRecord
@@ -119,7 +119,7 @@ class PrivIQScoreRecord(CallCountsRecord):
         judges = {run.reported_model for run in self.judge_runs() if run.reported_model}
         return {
             "model": {self.model_reported} - {""},
-            "judge": {j for j in judges if isinstance(parse_judge(j), ModelJudge)},
+            "judge": {j for j in judges if parse_judge(j).calls_a_model},
         }
 
     def _reported(self, index: int) -> str:

@@ -20,7 +20,6 @@ import asyncio
 import math
 from pathlib import Path
 
-from inspect_ai.model import CachePolicy, Model
 from inspect_ai.scorer import (
     Metric,
     SampleScore,
@@ -34,8 +33,8 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from privbench.judges import offline as offline_judge
-from privbench.judges.asking import ask_until_parsed
-from privbench.judges.choice import OFFLINE_JUDGE, JudgeChoice, ProtocolHash, parse_judge
+from privbench.judges.choice import JudgeChoice, ProtocolHash, grader, parse_judge
+from privbench.judges.grading import JudgeQuestion
 from privbench.runtime.calls import sample_call_counts
 from privbench.runtime.running import model_reported
 from privbench.suites.priviq.competencies import COMPETENCIES
@@ -144,25 +143,27 @@ def unscored() -> Metric:
     return compute
 
 
-async def _judge_once(
-    judge: Model,
+def _question(
     protocol: JudgeProtocol,
     question: str,
     reference: str,
     prediction: str,
     max_tries: int,
     cache: bool,
-) -> tuple[float | None, list[str], str]:
-    reply = await ask_until_parsed(
-        judge,
-        lambda attempt: protocol.prompt(question, reference, prediction, attempt=attempt),
-        protocol.parse_reply,
+) -> JudgeQuestion[float]:
+    """One grading of ``prediction`` against ``reference``: the protocol's prompt and reply
+    reading for a model judge, the offline rules' grade (and the rules behind it)."""
+    return JudgeQuestion(
+        prompt=lambda attempt: protocol.prompt(question, reference, prediction, attempt=attempt),
+        parse=protocol.parse_reply,
+        parse_cut=protocol.parse_cut_reply,
+        rules=lambda: offline_judge.grade(reference, prediction, question),
+        rules_reply=lambda grade: [f"{grade:.1f}"],
+        explain_rules=lambda: offline_judge.explain(reference, prediction, question).lines(),
         max_tries=max_tries,
         max_tokens=protocol.max_tokens,
-        cache=CachePolicy(expiry=None) if cache else False,
-        parse_cut=protocol.parse_cut_reply,
+        cache=cache,
     )
-    return reply.verdict, reply.replies, reply.reported_model
 
 
 @scorer(metrics=[overall(), competency(), unscored()])
@@ -199,12 +200,11 @@ def priviq_judge(
         prediction, no_answer = answer_text(state.output)
         answer_chars = len(prediction)
         prediction, truncated = truncate_for_judge(prediction)  # what the judge sees, all runs
-        judge_model = choice.grader()
-        judge_name = OFFLINE_JUDGE if judge_model is None else (choice.model or str(judge_model))
+        judge = grader(choice)
         reused = reusable_runs(
             prior.get(str(state.sample_id), []),
             answer=prediction,
-            judge=judge_name,
+            judge=judge.name,
             protocol=protocol_name,
             prompt_hash=prompt_hash,
             reuse_unverified=reuse_unverified,
@@ -212,43 +212,21 @@ def priviq_judge(
         runs: list[float | None] = [r.score for r in reused]
         replies: list[list[str]] = [[r.content] for r in reused]
         reported = [r.model for r in reused]
-        missing = judge_runs - len(reused)
-        fresh: list[tuple[float | None, list[str], str]]
-        rules: list[str] | None = None
-        if judge_model is None:
-            if explain:
-                explained = offline_judge.explain(target.text, prediction, state.input_text)
-                grade, rules = explained.grade, explained.lines()
-            else:
-                grade = offline_judge.grade(target.text, prediction, state.input_text)
-            fresh = [(grade, [f"{grade:.1f}"], OFFLINE_JUDGE)] * missing
-        else:
-            model = judge_model
-            fresh = list(
-                await asyncio.gather(
-                    *[
-                        _judge_once(
-                            model,
-                            judge_protocol,
-                            state.input_text,
-                            target.text,
-                            prediction,
-                            max_tries,
-                            cache,
-                        )
-                        for _ in range(missing)
-                    ]
-                )
-            )
-        for verdict, run_replies, model_name in fresh:
-            runs.append(verdict)
-            replies.append(run_replies)
-            reported.append(model_name)
+        question = _question(judge_protocol, state.input_text, target.text, prediction,
+                             max_tries, cache)  # fmt: skip
+        fresh = await asyncio.gather(
+            *[judge.ask(question) for _ in range(judge_runs - len(reused))]
+        )
+        for reply in fresh:
+            runs.append(reply.verdict)
+            replies.append(reply.replies)
+            reported.append(reply.reported_model)
+        rules = judge.explain(question) if explain else None
         counts = sample_call_counts()
         record = PrivIQScoreRecord(
             protocol=protocol_name,
             prompt_hash=prompt_hash,
-            judge=judge_name,
+            judge=judge.name,
             answer_hash=answer_hash(prediction),
             no_answer=no_answer,
             truncated=truncated,

@@ -12,7 +12,6 @@ from rich.console import RenderableType
 from privbench.dataset_identity import dataset_hash
 from privbench.exports import ExportError, export_failure
 from privbench.formatting import tokens_line
-from privbench.judges.running import eval_with_judge, grade_with_judge
 from privbench.published import PublishedTable
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.cost.usage import log_cost, log_cost_line
@@ -21,7 +20,14 @@ from privbench.runtime.log_reading import token_totals
 from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.run_names import answers_name, label_task
-from privbench.runtime.running import RunOptions, RunOutcome, resume_task
+from privbench.runtime.running import (
+    NO_MODEL,
+    RunOptions,
+    RunOutcome,
+    resume_task,
+    run_model_task,
+    run_task,
+)
 from privbench.suites.spatialtrust.aggregate import SpatialScores, spatial_scores
 from privbench.suites.spatialtrust.dataset import SpatialItem, load_spatialtrust
 from privbench.suites.spatialtrust.drafts import ALLOW_DRAFTS_FLAG, draft_annotations, refusal
@@ -264,7 +270,7 @@ def eval_spatialtrust(
     out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
     if out is not None:
         check_free(
-            label or model, options.judge, strategy, box_format, out, overwrite,
+            label or model, options.judge.name, strategy, box_format, out, overwrite,
             dataset_hash(directory),
         )  # fmt: skip
     task = spatialtrust(
@@ -278,7 +284,7 @@ def eval_spatialtrust(
         judge_card=options.judge_card,
     )
     label_task(task, label)
-    log = eval_with_judge(task, model, options, limit, model_connections)
+    log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
     return finish_spatialtrust(
         log,
         label or model,
@@ -323,7 +329,7 @@ def grade_spatialtrust(
     graded_model = model_name or answers_name(Path(predictions).absolute())
     if out is not None:
         check_free(
-            label or graded_model, options.judge, "predictions", box_format, out, overwrite,
+            label or graded_model, options.judge.name, "predictions", box_format, out, overwrite,
             dataset_hash(directory),
         )  # fmt: skip
     # building the task parses every prediction: a file that mostly fails stops here
@@ -339,7 +345,7 @@ def grade_spatialtrust(
     label_task(task, label, graded_model)
     # two judge calls (q4, q5) per image: half as many samples as judge connections suffice,
     # twice that keeps a freed connection busy (see bench/judge_throughput.py)
-    log = grade_with_judge(task, options, True, options.judge_connections)
+    log = run_task(task, NO_MODEL, options, True, options.judge_connections)
     extra = {str(predictions): loaded.extra_ids} if loaded.extra_ids else {}
     return finish_spatialtrust(
         log,

@@ -14,6 +14,7 @@ from inspect_ai.log import EvalLog
 
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.cross_run import JudgeCheck, StepRunner, VerdictOutcome, VerdictSetCheck
+from privbench.runtime.judge_choice import JudgeChoice
 from privbench.runtime.running import RunOptions
 
 
@@ -39,11 +40,10 @@ def _check(
     return check_spatial_verdicts(paths, options, run=run)
 
 
-def _identity(judge: str) -> tuple[str, str]:
-    from privbench.judges.choice import parse_judge
+def _identity(judge: JudgeChoice) -> tuple[str, str]:
     from privbench.suites.spatialtrust.judge import judge_identity
 
-    return judge_identity(parse_judge(judge))
+    return judge_identity(judge)
 
 
 JUDGE_CHECK = JudgeCheck(

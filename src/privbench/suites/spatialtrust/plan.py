@@ -203,7 +203,7 @@ def eval_plan(
 ) -> CallPlan:
     """What ``eval spatialtrust`` will send (``only``: just these images, as ``--resume``)."""
     convention = get_convention(box_format)
-    judge = parse_judge(options.judge).model
+    judge = options.judge.model
     plan = CallPlan(command, model, judge)
     max_tokens = options.generation.max_tokens
     for item in _items(data, limit, only):
@@ -240,7 +240,7 @@ def grade_plan(
     items = _items(data, None, None)
     loaded = load_spatial_predictions(Path(predictions), [item.id for item in items])
     answers = parse_predictions(loaded, items, get_convention(box_format))
-    judge = parse_judge(options.judge).model
+    judge = options.judge.model
     plan = CallPlan(command, None, judge)
     if judge is None:
         plan.notes.append("offline judge: no judge call")
@@ -262,7 +262,7 @@ def resume_plan(log: str | Path, options: RunOptions) -> CallPlan:
     args = header.eval.task_args or {}
     config = header.eval.model_generate_config
     settings = RunOptions(
-        judge=identity.judge or options.judge,
+        judge=parse_judge(identity.judge) if identity.judge else options.judge,
         generation=options.generation.__class__(
             max_tokens=config.max_tokens if config is not None else None
         ),

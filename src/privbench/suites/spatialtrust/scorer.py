@@ -13,12 +13,11 @@ from __future__ import annotations
 import asyncio
 import math
 
-from inspect_ai.model import CachePolicy, Model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
-from privbench.judges.asking import ask_until_parsed
-from privbench.judges.choice import OFFLINE_JUDGE, parse_judge
+from privbench.judges.choice import grader, parse_judge
+from privbench.judges.grading import Grader, JudgeQuestion
 from privbench.runtime.calls import sample_call_counts
 from privbench.runtime.running import model_reported
 from privbench.suites.spatialtrust import judge as st_judge
@@ -93,47 +92,51 @@ def rule_scores(item: SpatialItem, answer: SpatialAnswer) -> dict[str, float]:
 
 
 async def explanation_verdict(
-    judge: Model | None,
+    judge: Grader,
     question: ExplanationQuestion,
     given: ExplanationAnswer,
     max_tries: int,
     cache: bool = False,
 ) -> tuple[ExplanationVerdict | None, JudgeDetail]:
     """The judge's verdict on one q4/q5 answer (``None``: no reply validated) and what it
-    said; ``judge`` None is the offline judge.
+    said.
 
     Why on its own: a run scores the verdict against boxes, and ``privbench judge check``
     compares it with reference verdicts; both must ask the judge in exactly the same way.
     """
-    if judge is None:
-        verdict = st_judge.offline_verdict(question, given)
-        return verdict, JudgeDetail(verdict=st_judge.verdict_record(verdict))
-    reply = await ask_until_parsed(
-        judge,
-        lambda attempt: st_judge.judge_prompt(question, given, retry=attempt > 0),
-        lambda text: st_judge.parse_verdict(text, len(question.factors), len(given.factors)),
-        max_tries=max_tries,
-        cache=CachePolicy(expiry=None) if cache else False,
-        max_tokens=st_judge.MAX_TOKENS,
+    reply = await judge.ask(
+        JudgeQuestion(
+            prompt=lambda attempt: st_judge.judge_prompt(question, given, retry=attempt > 0),
+            parse=lambda text: st_judge.parse_verdict(
+                text, len(question.factors), len(given.factors)
+            ),
+            rules=lambda: st_judge.offline_verdict(question, given),
+            max_tries=max_tries,
+            max_tokens=st_judge.MAX_TOKENS,
+            cache=cache,
+        )
+    )
+    said: dict[str, object] = (
+        {"replies": reply.replies, "reported_model": reply.reported_model}
+        if reply.replies  # the rules send nothing: no reply, no reporting model
+        else {}
     )
     if reply.verdict is None:
-        return None, JudgeDetail(replies=reply.replies, reported_model=reply.reported_model)
-    return reply.verdict, JudgeDetail(
-        replies=reply.replies,
-        verdict=st_judge.verdict_record(reply.verdict),
-        reported_model=reply.reported_model,
+        return None, JudgeDetail.model_validate(said)
+    return reply.verdict, JudgeDetail.model_validate(
+        {**said, "verdict": st_judge.verdict_record(reply.verdict)}
     )
 
 
 async def judge_explanation(
-    judge: Model | None,
+    judge: Grader,
     item: SpatialItem,
     qid: str,
     answer: SpatialAnswer,
     max_tries: int,
     cache: bool = False,
 ) -> tuple[float | None, JudgeDetail]:
-    """Score q4 or q5 (eqs. 5–6): the judge's verdict (``None``: offline), IoU computed here."""
+    """Score q4 or q5 (eqs. 5–6): the judge's verdict, IoU computed here."""
     given, question = answer.explanation(qid), item.explanation(qid)
     if given is None:
         return 0.0, JudgeDetail()
@@ -191,7 +194,7 @@ def spatialtrust_scorer(
         item = items[str(state.sample_id)]
         answer = stored_answer(state, item, convention)
         values: dict[str, float] = dict(rule_scores(item, answer))
-        judge = choice.grader()
+        judge = grader(choice)
         judged = await asyncio.gather(
             *(
                 judge_explanation(judge, item, qid, answer, max_tries, cache)
@@ -211,7 +214,7 @@ def spatialtrust_scorer(
             parse_failures=answer.failures,
             invalid_boxes=[box.record() for box in answer.invalid_boxes],
             unscored=unscored,
-            judge=OFFLINE_JUDGE if judge is None else str(judge),
+            judge=judge.served_name,
             judge_details=details,
             strategy=state.store.get(STATS_KEY),
             model_reported=model_reported(state),
@@ -234,7 +237,7 @@ def spatialtrust_scorer(
 
 
 async def score_without_reask(
-    judge: Model | None,
+    judge: Grader,
     item: SpatialItem,
     first: SpatialAnswer,
     final: SpatialAnswer,

@@ -41,7 +41,7 @@ from rich.table import Table
 
 from privbench.agreement_measures import cohen_kappa
 from privbench.json_files import JsonValue, read_jsonl
-from privbench.judges.choice import OFFLINE_JUDGE, parse_judge
+from privbench.judges.choice import grader, parse_judge
 from privbench.runtime.errors import DatasetError, PrivbenchError, Problem, describe_failure
 from privbench.runtime.log_reading import finished_samples
 from privbench.runtime.records.base import THINNED, LoggedSample
@@ -514,9 +514,9 @@ def spatial_verdict_scorer(
 
     async def score(state: TaskState, target: Target) -> Score:
         item = sample_item(state.metadata, state.sample_id)
-        model = choice.grader()
+        judging = grader(choice)
         verdict, detail = await explanation_verdict(
-            model, item.question, item.answer, max_tries, cache
+            judging, item.question, item.answer, max_tries, cache
         )
         value = math.nan if verdict is None else float(not item_disagreements(item, verdict))
         return Score(
@@ -525,7 +525,7 @@ def spatial_verdict_scorer(
             metadata={
                 **detail.model_dump(),
                 "unscored": verdict is None,
-                "judge": OFFLINE_JUDGE if model is None else str(model),
+                "judge": judging.served_name,
             },
         )
 
@@ -708,11 +708,9 @@ def check_spatial_verdicts(
         judge=options.task_judge,
         cache=options.generation.cache,
     )
-    judge_model = parse_judge(options.judge).model
-    needs_judge = judge_model is not None
+    needs_judge = options.judge.model is not None
     if run is None:
-        log = run_task(check, NO_MODEL, options, needs_judge, 2 * options.judge_connections,
-                       judge_model=judge_model)  # fmt: skip
+        log = run_task(check, NO_MODEL, options, needs_judge, 2 * options.judge_connections)
     else:
         log = run(check, needs_judge)
     verdicts, reported = logged_verdicts(log, [item.id for item in items])

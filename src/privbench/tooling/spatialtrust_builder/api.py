@@ -13,13 +13,14 @@ import os
 import shutil
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
 from inspect_ai.log import EvalLog
 
 from privbench.formatting import plural
+from privbench.judges.choice import OFFLINE_JUDGE, parse_judge
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.cost.tokens import image_tokens, text_tokens
 from privbench.runtime.errors import PrivbenchError, UsageError
@@ -233,7 +234,7 @@ def build_spatialtrust(request: BuildRequest, options: RunOptions | None = None)
     the validated dataset is moved to ``request.out``. A drafting run that stops (Ctrl-C,
     failed calls) returns an outcome with ``complete`` False and the log to resume.
     """
-    options = options or RunOptions(judge="offline")
+    options = options or RunOptions(judge=parse_judge(OFFLINE_JUDGE))
     _check_request(request)
     out = output_folder(request.out)
     _check_out(out, request.overwrite)
@@ -274,8 +275,7 @@ def build_spatialtrust(request: BuildRequest, options: RunOptions | None = None)
     log = run_model_task(
         task,
         request.drafter,
-        options,
-        judge_model=None,  # drafting is not judged
+        replace(options, judge=parse_judge(OFFLINE_JUDGE)),  # drafting is not judged
         model_connections=request.max_connections or DEFAULT_DRAFT_CONNECTIONS,
     )
     return _after_drafting(staging, manifest, log)
@@ -283,7 +283,7 @@ def build_spatialtrust(request: BuildRequest, options: RunOptions | None = None)
 
 def resume_build(location: str | Path, options: RunOptions | None = None) -> BuildOutcome:
     """Continue a build whose drafting stopped, from its drafting log."""
-    options = options or RunOptions(judge="offline")
+    options = options or RunOptions(judge=parse_judge(OFFLINE_JUDGE))
     header, _ = read_log_header(location)
     if not is_draft_log(header):
         raise UsageError(f"--resume {location}: not a log of a build's drafting")
