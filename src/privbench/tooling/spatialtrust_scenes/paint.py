@@ -1072,13 +1072,21 @@ def note(canvas: Canvas) -> None:
     paste_fit(canvas, picture, (w * 0.06, h * 0.14, w * 0.94, h * 0.94))
 
 
+def _picture(
+    canvas: Canvas, frames: list[Color], border: float
+) -> tuple[tuple[float, float, float, float], float, float]:
+    """A picture hung on the wall: its frame in one of ``frames`` (drawn from the canvas's
+    random stream); the area inside the frame, and that area's width and height."""
+    inner = frame(canvas, canvas.rng.choice(frames), border)
+    x1, y1, x2, y2 = inner
+    return inner, x2 - x1, y2 - y1
+
+
 def portrait(canvas: Canvas) -> None:
     """A framed photograph of a person: a face looking out of the picture."""
-    rng = canvas.rng
-    inner = frame(canvas, rng.choice([(40, 30, 24), (200, 170, 100), (240, 240, 236)]), 0.08)
+    rng, draw = canvas.rng, canvas.draw
+    inner, iw, ih = _picture(canvas, [(40, 30, 24), (200, 170, 100), (240, 240, 236)], 0.08)
     x1, y1, x2, y2 = inner
-    iw, ih = x2 - x1, y2 - y1
-    draw = canvas.draw
     draw.rectangle(inner, fill=rng.choice([(170, 190, 210), (200, 190, 170), (120, 130, 140)]))
     skin = rng.choice(SKINS)
     hair = rng.choice(HAIRS)
@@ -1118,11 +1126,9 @@ def portrait(canvas: Canvas) -> None:
 
 
 def poster(canvas: Canvas) -> None:
-    rng = canvas.rng
-    inner = frame(canvas, rng.choice([(70, 50, 36), (30, 30, 30), (220, 220, 216)]), 0.05)
+    rng, draw = canvas.rng, canvas.draw
+    inner, iw, ih = _picture(canvas, [(70, 50, 36), (30, 30, 30), (220, 220, 216)], 0.05)
     x1, y1, x2, y2 = inner
-    iw, ih = x2 - x1, y2 - y1
-    draw = canvas.draw
     theme = rng.randrange(3)
     if theme == 0:  # mountains
         draw.rectangle(inner, fill=(246, 222, 170))
