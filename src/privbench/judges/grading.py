@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import ClassVar, Generic, Protocol, TypeVar
 
 from inspect_ai.model import CachePolicy, Model
 
@@ -113,15 +113,10 @@ class ModelGrader:
 class RulesGrader:
     """privbench's offline rules: no model, the same verdict every time."""
 
-    @property
-    def name(self) -> str:
-        """The offline judge's name."""
-        return OFFLINE_JUDGE
-
-    @property
-    def served_name(self) -> str:
-        """No model serves: the offline judge's name."""
-        return OFFLINE_JUDGE
+    name: ClassVar[str] = OFFLINE_JUDGE
+    """The offline judge's name."""
+    served_name: ClassVar[str] = OFFLINE_JUDGE
+    """No model serves: the offline judge's name."""
 
     async def ask(self, question: JudgeQuestion[T]) -> JudgeReply[T]:
         """The rules' verdict, recorded as the question records a rule verdict."""

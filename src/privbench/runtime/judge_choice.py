@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from privbench.runtime.judge_names import DEFAULT_JUDGE, OFFLINE_JUDGE
 
@@ -37,31 +37,16 @@ class OfflineJudge:
     protocol: str
     rules_hash: str
     rules_version: str
-
-    @property
-    def name(self) -> str:
-        """The judge identity logged with every grade."""
-        return OFFLINE_JUDGE
-
-    @property
-    def model(self) -> None:
-        """The judge model a run calls: none."""
-        return None
-
-    @property
-    def calls_a_model(self) -> bool:
-        """Whether grading calls a model: no, the rules grade."""
-        return False
-
-    @property
-    def card_ships(self) -> bool:
-        """Whether privbench ships this judge's card (it does for its own rules)."""
-        return True
-
-    @property
-    def explains(self) -> bool:
-        """Whether the judge can say which rules made each grade (``--explain``)."""
-        return True
+    name: ClassVar[str] = OFFLINE_JUDGE
+    """The judge identity logged with every grade."""
+    model: ClassVar[None] = None
+    """The judge model a run calls: none."""
+    calls_a_model: ClassVar[bool] = False
+    """Grading calls no model: the rules grade."""
+    card_ships: ClassVar[bool] = True
+    """privbench ships the card of its own rules."""
+    explains: ClassVar[bool] = True
+    """The rules that made each grade can be listed (``--explain``)."""
 
     def grader_role(self) -> None:
         """A task's ``grader`` model role: none, nothing is called."""
@@ -101,26 +86,17 @@ class ModelJudge:
     """
 
     model: str | None = None
+    calls_a_model: ClassVar[bool] = True
+    """Grading calls the ``grader`` role."""
+    card_ships: ClassVar[bool] = False
+    """A model judge's card is measured (``privbench judge check``), not shipped."""
+    explains: ClassVar[bool] = False
+    """A model has no rules to list."""
 
     @property
     def name(self) -> str:
         """The judge identity logged with every grade (the default judge if none is named)."""
         return self.model or DEFAULT_JUDGE
-
-    @property
-    def calls_a_model(self) -> bool:
-        """Whether grading calls a model: yes, the ``grader`` role."""
-        return True
-
-    @property
-    def card_ships(self) -> bool:
-        """Whether privbench ships this judge's card: no, a model judge's card is measured."""
-        return False
-
-    @property
-    def explains(self) -> bool:
-        """Whether the judge can say which rules made each grade: a model has no rules."""
-        return False
 
     def grader_role(self) -> dict[str, Model] | None:
         """A task's ``grader`` role; built here so that a missing key or an unknown
