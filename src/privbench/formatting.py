@@ -6,9 +6,10 @@ import re
 import unicodedata
 
 
-def fmt(value: float | None) -> str:
-    """One decimal, as in the papers' tables; an en dash for a cell with nothing scored."""
-    return "–" if value is None else f"{value:.1f}"
+def fmt(value: float | None, decimals: int = 1) -> str:
+    """One decimal, as in the papers' tables (a correlation: two); an en dash for a cell
+    with nothing scored."""
+    return "–" if value is None else f"{value:.{decimals}f}"
 
 
 def grade(value: float | None) -> str:

@@ -51,14 +51,16 @@ def column_order(long: pd.DataFrame) -> list[str]:
 
 
 def item_scores(results_frame: pd.DataFrame, benchmark: str) -> pd.DataFrame:
-    """One score per (run, item) in 0–1, as ``privbench diff`` scores an item: Priv-IQ the
-    mean over its scored epochs; SpatialTrust the mean of an image's five question scores,
-    unscored (NaN) when any of the five is."""
-    key = "item" if benchmark == "priviq" else "image_id"
+    """One score per (run, unit) in 0–1, as ``privbench diff`` scores an item: the mean of
+    the unit's rows as the benchmark declares (:class:`~privbench.runtime.cross_run.RunReading`:
+    Priv-IQ's items over their scored judge runs; SpatialTrust's images over their five
+    questions, unscored (NaN) when any of the five is)."""
+    reading = registry.get(benchmark).cross_run.reading
+    key, whole = (reading.item_key, reading.whole_items) if reading else ("item", False)
     grouped = results_frame.groupby(["run", key], sort=False)["score"]
-    if benchmark == "priviq":
-        return grouped.mean().unstack(0)
-    means = grouped.mean().where(grouped.count() == grouped.size())
+    means = grouped.mean()
+    if whole:
+        means = means.where(grouped.count() == grouped.size())
     return means.unstack(0)
 
 

@@ -122,7 +122,7 @@ class PaperTable:
     def caption(self) -> str:
         """One plain sentence, formatted (escaped) by each writer."""
         return (
-            f"{self.kind.what} (%) on {self.dataset}, with {round(100 * LEVEL)} % bootstrap intervals"
+            f"{self.kind.what} ({self.kind.scale}) on {self.dataset}, with {round(100 * LEVEL)} % bootstrap intervals"
             f" over {self.kind.unit} ({self.resampling.n_boot} resamples, seed"
             f" {self.resampling.seed}); n: {self.kind.unit} scored per column; bold: the best"
             f" ranked run per column (mirrors {self.kind.paper})."
@@ -140,16 +140,22 @@ def _value(value: object) -> float | None:
     return None if math.isnan(number) else number
 
 
-def best_runs(scores: Mapping[str, float | None], ranked: Sequence[str]) -> set[str]:
-    """The ranked runs with a column's top score, compared as printed (one decimal).
+def best_runs(
+    scores: Mapping[str, float | None],
+    ranked: Sequence[str],
+    lowest: bool = False,
+    decimals: int = 1,
+) -> set[str]:
+    """The ranked runs with a column's top score (``lowest``: its least), compared as
+    printed (``decimals``).
 
     Empty when fewer than two ranked runs have a score, or when all of them show the same
     one (nothing stands out).
     """
-    shown = {r: round(s, 1) for r in ranked if (s := scores.get(r)) is not None}
+    shown = {r: round(s, decimals) for r in ranked if (s := scores.get(r)) is not None}
     if len(shown) < 2 or len(set(shown.values())) == 1:
         return set()
-    top = max(shown.values())
+    top = min(shown.values()) if lowest else max(shown.values())
     return {run for run, value in shown.items() if value == top}
 
 
@@ -183,7 +189,7 @@ def paper_table(
         scores = {
             run: _value(values[(run, column)]["score"]) for run in runs if (run, column) in values
         }
-        best = best_runs(scores, ranked)
+        best = best_runs(scores, ranked, kind.lower_is_better, kind.decimals)
         for run in runs:
             row = values.get((run, column))
             if row is None:
@@ -349,10 +355,10 @@ def markdown_escape(text: str) -> str:
     return "".join(f"\\{ch}" if ch in _MARKDOWN_SPECIAL else ch for ch in flat)
 
 
-def _interval(cell: TableCell) -> str:
+def _interval(cell: TableCell, decimals: int) -> str:
     if cell.low is None or cell.high is None:
         return ""
-    return f"[{fmt(cell.low)}, {fmt(cell.high)}]"
+    return f"[{fmt(cell.low, decimals)}, {fmt(cell.high, decimals)}]"
 
 
 def _own_n(table: PaperTable, column: str, cell: TableCell) -> str:
@@ -378,10 +384,13 @@ def _marked_cell(table: PaperTable, run: str, column: str, markup: _CellMarkup) 
     cell = table.cells.get((run, column))
     if cell is None or cell.score is None:
         return markup.none
-    text = fmt(cell.score)
+    decimals = table.kind.decimals
+    text = fmt(cell.score, decimals)
     if cell.best:
         text = markup.bold[0] + text + markup.bold[1]
-    small = " ".join(part for part in (_interval(cell), _own_n(table, column, cell)) if part)
+    small = " ".join(
+        part for part in (_interval(cell, decimals), _own_n(table, column, cell)) if part
+    )
     before, after = markup.small
     return f"{text}{before}{small}{after}" if small else text
 

@@ -61,6 +61,7 @@ from privbench.analysis.table_formats import (
     PaperTable,
     Resampling,
     clear_tables,
+    paper_table,
     priviq_paper_tables,
     spatial_paper_table,
     write_tables,
@@ -285,6 +286,32 @@ class SpatialSection(_RunsSection):
     """The trivial baseline (:mod:`privbench.report.baselines`)."""
 
 
+class ShownTable(TypedDict):
+    """One of a benchmark's paper tables on the page, under its heading."""
+
+    heading: str
+    caption: str
+    table: ScoreTable
+
+
+class TablesSection(_RunsSection):
+    """One dataset's runs of a benchmark whose section is its paper tables (``tables``
+    layout): each table with intervals, the paired comparisons, a figure of the first
+    table's last column."""
+
+    tables: list[ShownTable]
+    n_runs: int
+
+
+class TablesBenchmark(TypedDict):
+    """A benchmark's section in the ``tables`` layout: its datasets in turn."""
+
+    anchor: str
+    title: str
+    cross_note: str
+    groups: list[TablesSection]
+
+
 class AgreementColumn(TypedDict):
     name: str
     n: float | int | None
@@ -404,6 +431,8 @@ class ReportContext(TypedDict):
     page_size: int
     priviq: PrivIQBrowser | None
     spatial: SpatialBrowser | None
+    tables: list[TablesBenchmark]
+    """Benchmarks shown by their paper tables alone (``tables`` layout), in registry order."""
     agreement: AgreementSection | None
     scripts: list[str]
     priviq_width: int
@@ -416,8 +445,8 @@ def scripts_present(texts: Sequence[str]) -> list[str]:
     return [name for name, pattern in SCRIPTS.items() if re.search(pattern, joined)]
 
 
-def _interval(low: float, high: float) -> str:
-    return f"[{low:.1f}, {high:.1f}]"
+def _interval(low: float, high: float, decimals: int = 1) -> str:
+    return f"[{fmt(low, decimals)}, {fmt(high, decimals)}]"
 
 
 def _missing(value: object) -> bool:
@@ -453,6 +482,7 @@ def display_table(
     by column key) follow the runs. ``heading``: the page's name of a column key.
     """
     names = heading or {}
+    decimals = paper.kind.decimals
     averaged = group.averaged if average_over is None else list(average_over)
     columns = list(paper.columns)
     runs = list(paper.runs)
@@ -463,12 +493,12 @@ def display_table(
             found = paper.cells.get((run, column))
             cell: Cell = {"score": "–", "interval": "", "std": "", "n": "", "best": False}
             if found is not None and found.score is not None:
-                cell["score"] = fmt(found.score)
+                cell["score"] = fmt(found.score, decimals)
                 cell["best"] = found.best
                 if found.low is not None and found.high is not None:
-                    cell["interval"] = _interval(found.low, found.high)
+                    cell["interval"] = _interval(found.low, found.high, decimals)
                 if with_std and found.std is not None:
-                    cell["std"] = f"±{found.std:.1f}"
+                    cell["std"] = f"±{fmt(found.std, decimals)}"
                 if found.n != paper.counts.get(column):
                     cell["n"] = f"n={found.n}"
             cells.append(cell)
@@ -484,7 +514,7 @@ def display_table(
                 if (found := paper.cells.get((r, column))) is not None
                 and (score := found.score) is not None
             ]
-            means.append(fmt(float(np.mean(values))) if values else "–")
+            means.append(fmt(float(np.mean(values)), decimals) if values else "–")
         rows.append(
             {
                 "name": average_name or f"Average of {len(averaged)} runs",
@@ -503,7 +533,7 @@ def display_table(
                 "badge": "reference",
                 "kind": "baseline",
                 "cells": [
-                    {"score": "–" if _missing(baseline.get(c)) else fmt(baseline.get(c)),
+                    {"score": "–" if _missing(baseline.get(c)) else fmt(baseline.get(c), decimals),
                      "interval": "", "std": "", "n": "", "best": False}
                     for c in columns
                 ],
@@ -1122,8 +1152,14 @@ def _agreement_section(ratings: Ratings, directory: Path) -> AgreementSection:
 
 def _figure_prefixes() -> tuple[str, ...]:
     """How the names of the figures a report writes begin: each benchmark's page section
-    (:attr:`ReportSection.layout`), and the agreement section."""
-    return (*(f"{layout}-" for layout in dict.fromkeys(_layouts().values())), "agreement-")
+    (:attr:`ReportSection.layout`; a ``tables`` section by the benchmark's name), and the
+    agreement section."""
+    prefixes = [
+        f"{suite.name if section.layout == 'tables' else section.layout}-"
+        for suite in registry.SUITES.values()
+        if (section := suite.cross_run.report) is not None
+    ]
+    return (*dict.fromkeys(prefixes), "agreement-")
 
 
 def _clear_figures(directory: Path) -> None:
@@ -1140,9 +1176,10 @@ def _number_figures(context: ReportContext) -> None:
     """Number figures in page order (Figure 1, 2, …) for their captions."""
     count = 0
     priviq, spatial = context["priviq"], context["spatial"]
-    sections: list[PrivIQSection | SpatialSection | AgreementSection] = [
+    sections: list[PrivIQSection | SpatialSection | TablesSection | AgreementSection] = [
         *(priviq["groups"] if priviq else []),
         *(spatial["groups"] if spatial else []),
+        *(group for shown in context["tables"] for group in shown["groups"]),
     ]
     if context["agreement"]:
         sections.append(context["agreement"])
@@ -1279,11 +1316,77 @@ def _images_context(context: ReportContext, job: SectionJob) -> list[str]:
     return [q["text"] for c in image_cards for q in c["questions"]]
 
 
+def _tables_group(job: SectionJob, group: DatasetGroup, index: int) -> TablesSection:
+    """One dataset's runs as the benchmark's paper tables, its comparisons and figures."""
+    frame = job.frame[job.frame["run"].isin(group.runs)]
+    frames = _paper_frames(job.suite, frame, job.rng, job.settings.n_boot)
+    resampling = Resampling(job.settings.seed, job.settings.n_boot)
+    kinds = job.suite.cross_run.paper_tables.kinds if job.suite.cross_run.paper_tables else ()
+    papers = [
+        paper_table(kind, long, group, index, resampling)
+        for kind, long in zip(kinds, frames, strict=True)
+    ]
+    if job.settings.tables is not None:
+        write_tables(papers, job.settings.tables)
+    runs = [r for r in group.runs if any(r in paper.runs for paper in papers)]
+    prefix = _prefix(job.suite.name, index)
+    pairs = comparisons(item_scores(frame, job.suite.name), job.settings.seed, runs,
+                        job.settings.n_boot, _pairable(group), _identities(job.results,
+                        job.suite.name), group.items)  # fmt: skip
+    saved = []
+    if papers and papers[0].columns:
+        first, last = frames[0], papers[0].columns[-1]
+        total = first[first["column"] == last].set_index("run").loc[
+            [r for r in runs if r in set(first["run"])]].reset_index()  # fmt: skip
+        if not total.empty:
+            saved.append(figures.save(
+                figures.run_bars(total, f"{papers[0].headers[-1]} ({kinds[0].scale}), 95 % "
+                                 "bootstrap interval", _colors(group)),
+                job.directory, f"{prefix}-totals", f"{papers[0].headers[-1]} per run",
+                f"mirrors {kinds[0].paper}"))  # fmt: skip
+    saved += _comparison_figures(pairs, runs, job.directory, prefix)
+    return {
+        "title": group.title,
+        "notes": list(group.notes),
+        "ranked": len(group.averaged) >= 2,
+        "tables": [
+            {
+                "heading": f"{kind.what} ({kind.paper} layout)",
+                "caption": paper.caption,
+                "table": display_table(paper, group, False),
+            }
+            for kind, paper in zip(kinds, papers, strict=True)
+        ],
+        "comparisons": _comparison_rows(pairs),
+        "gaps": comparison_gaps(group),
+        "figures": saved,
+        "n_runs": len(runs),
+        "papers": papers,
+    }
+
+
+def _tables_context(context: ReportContext, job: SectionJob) -> list[str]:
+    """The section of a benchmark shown by its paper tables (``tables`` layout): every
+    dataset's tables with intervals, comparisons and figures. Shows no model text."""
+    unit = job.suite.cross_run.score_columns.unit if job.suite.cross_run.score_columns else "items"
+    groups = _groups(job.results, job.suite.name, unit)
+    context["tables"].append(
+        {
+            "anchor": job.suite.name,
+            "title": job.suite.title,
+            "cross_note": cross_dataset_note(groups, job.suite.title) or "",
+            "groups": [_tables_group(job, group, index) for index, group in enumerate(groups)],
+        }
+    )
+    return []
+
+
 SectionBuilder = Callable[[ReportContext, SectionJob], list[str]]
 """Fills a benchmark's section of the page into the context; returns the texts shown."""
 LAYOUTS: dict[str, SectionBuilder] = {
     "priviq": _items_context,
     "spatial": _images_context,
+    "tables": _tables_context,
 }
 """The page's sections a benchmark may fill (:attr:`ReportSection.layout`), in the
 template's order, each with what builds it."""
@@ -1326,6 +1429,7 @@ def write_report(
         "page_size": PAGE_SIZE,
         "priviq": None,
         "spatial": None,
+        "tables": [],
         "agreement": None,
         "scripts": [],
         "priviq_width": PRIVIQ_WIDTH,
@@ -1354,7 +1458,7 @@ def write_report(
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(html, encoding="utf-8")
     notes = list(context["notes"])
-    for shown in (context["priviq"], context["spatial"]):
+    for shown in (context["priviq"], context["spatial"], *context["tables"]):
         if shown:
             notes += [shown["cross_note"]] if shown["cross_note"] else []
             notes += [note for group in shown["groups"] for note in group["notes"]]

@@ -149,6 +149,12 @@ class RunReading:
     """The long table's rows of a log under its run label (one per graded unit)."""
     counts: Callable[[EvalLog], RunCounts]
     """The log's counts for the runs table."""
+    item_key: str = "item"
+    """The column of :attr:`item_rows` that names the unit runs are paired on (an item, an
+    image): a run's score of a unit is the mean of its rows' ``score``."""
+    whole_items: bool = False
+    """A unit with any unscored row is unscored (an image is scored only when all five of
+    its questions are); otherwise the mean is over its scored rows."""
 
 
 @dataclass(frozen=True)
@@ -232,6 +238,12 @@ class TableKind:
     """What its intervals resample and ``n`` counts (``items``, ``images``)."""
     headers: Mapping[str, str] = field(default_factory=_no_labels)
     """A column's header where it is not the column's key (``Overall`` for ``overall``)."""
+    lower_is_better: bool = False
+    """The best run of a column is the one with the lowest figure (a leakage rate)."""
+    scale: str = "%"
+    """What the figures are, for the caption (``%``; ``Pearson r``)."""
+    decimals: int = 1
+    """Decimals printed (and compared for the best mark): the papers' one for percentages."""
 
 
 @dataclass(frozen=True)

@@ -101,7 +101,7 @@ def run_counts(log: EvalLog) -> RunCounts:
     return counts
 
 
-READING = RunReading(item_rows=item_rows, counts=run_counts)
+READING = RunReading(item_rows=item_rows, counts=run_counts, item_key="image_id", whole_items=True)
 
 
 def log_scores(log: EvalLog) -> LogScores:
