@@ -42,10 +42,13 @@ def _group(help_text: str, cls: type[typer.core.TyperGroup] | None = None) -> ty
 grade_app = _group("Grade answers a model produced elsewhere.", eval_grade.GradeCommands)
 survey_app = _group("Rating sheets for judge–human agreement studies.")
 eval_app = _group("Run a model on a benchmark and grade its answers.", eval_grade.EvalCommands)
-generate_app = _group("Generate benchmark suites in the two formats.")
+generate_app = _group("Generate benchmark suites in the two formats.", generate.GenerateCommands)
 build_app = _group("Make a benchmark dataset from your own captures.")
 judge_app = _group("Check a judge against reference grades before trusting its scores.")
-download_app = _group("Download a benchmark's public release (then use it with --data priviq).")
+download_app = _group(
+    "Download a benchmark's public release (then use it with --data priviq).",
+    generate.DownloadCommands,
+)
 review_app = _group(
     "Review a built dataset's annotations in the browser (privbench review DIR).",
     review.ServeByDefault,
@@ -63,9 +66,6 @@ app.add_typer(review_app, name="review")
 app.command()(dataset.validate)
 app.command()(dataset.audit)
 app.command()(show.show)
-generate_app.command("priviq")(generate.generate_priviq_command)
-generate_app.command("spatialtrust")(generate.generate_spatialtrust_command)
-download_app.command("priviq")(generate.download_priviq_command)
 build_app.command("spatialtrust")(build.build_spatialtrust_command)
 review_app.command("serve")(review.review_serve_command)
 app.command()(report.report)

@@ -213,13 +213,35 @@ GRADE_OPTIONS: tuple[CommandOption, ...] = (
 
 
 @dataclass(frozen=True)
+class GenerateCommand:
+    """``privbench generate NAME`` (offered when the suite has a ``generate`` hook): its
+    help, the default ``--n``, and the generator's own options after ``--out``, ``--n``,
+    ``--seed`` and ``--force`` (their values reach the hook as the request's settings)."""
+
+    help: str = "Write a generated suite of the benchmark."
+    size: int = 100
+    options: tuple[SuiteOption, ...] = ()
+
+
+@dataclass(frozen=True)
+class DownloadCommand:
+    """``privbench download NAME`` (offered when the suite has a ``download`` hook): its
+    help; its options (``--dir``, ``--url``, ``--force``) are every download's."""
+
+    help: str = "Fetch the benchmark's public release, check it and unpack it."
+
+
+@dataclass(frozen=True)
 class SuiteCommands:
-    """A benchmark's ``privbench eval NAME`` and ``privbench grade NAME``."""
+    """A benchmark's ``privbench eval NAME`` and ``privbench grade NAME``, and, where it
+    has the hooks, ``privbench generate NAME`` and ``privbench download NAME``."""
 
     eval: CommandSpec = CommandSpec(
         "Run a model on the benchmark and grade its answers.", EVAL_OPTIONS
     )
     grade: CommandSpec = CommandSpec("Grade answers a model produced elsewhere.", GRADE_OPTIONS)
+    generate: GenerateCommand = GenerateCommand()
+    download: DownloadCommand = DownloadCommand()
 
     def spec(self, kind: RunKind) -> CommandSpec:
         return self.eval if kind == "eval" else self.grade

@@ -13,8 +13,10 @@ from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import UsageError
 from privbench.runtime.suite import (
     CommandSpec,
+    DownloadCommand,
     DownloadRequest,
     EvalRequest,
+    GenerateCommand,
     GradeRequest,
     ReadRequest,
     ResumeRequest,
@@ -166,9 +168,16 @@ COMMANDS = SuiteCommands(
             "judge_card", "as_json", "epochs", "dry_run", "price", "judge_price",
         ),
     ),
+    generate=GenerateCommand(
+        "A Priv-IQ-format suite (Table 1's combination counts for --n 146).", size=146
+    ),
+    download=DownloadCommand(
+        "The public Priv-IQ release: fetch (resumable), check, unpack; then --data priviq."
+    ),
 )
 # fmt: on
-"""What ``privbench eval priviq`` and ``privbench grade priviq`` take, in ``--help``'s order."""
+"""What ``privbench eval priviq``, ``grade priviq``, ``generate priviq`` and ``download
+priviq`` take, in ``--help``'s order."""
 
 
 SUITE = Suite(

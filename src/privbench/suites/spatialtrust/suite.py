@@ -15,6 +15,7 @@ from privbench.runtime.errors import UsageError
 from privbench.runtime.suite import (
     CommandSpec,
     EvalRequest,
+    GenerateCommand,
     GradeRequest,
     ReadRequest,
     ResumeRequest,
@@ -223,10 +224,24 @@ COMMANDS = SuiteCommands(
             "as_json", "dry_run", "price", "judge_price",
         ),
     ),
+    generate=GenerateCommand(
+        "A SpatialTrust-format suite of 1440×960 captures with the five questions.",
+        size=100,
+        options=(
+            SuiteOption(
+                "question_types",
+                ("--question-types",),
+                str,
+                "paper",
+                "q2/q3 types: paper (multiple exactly when 2+ options are right, as the paper) "
+                "or neutral (always multiple: the type does not tell how many to pick).",
+            ),
+        ),
+    ),
 )
 # fmt: on
-"""What ``privbench eval spatialtrust`` and ``privbench grade spatialtrust`` take, in
-``--help``'s order."""
+"""What ``privbench eval spatialtrust``, ``grade spatialtrust`` and ``generate
+spatialtrust`` take, in ``--help``'s order."""
 
 
 SUITE = Suite(
