@@ -193,7 +193,6 @@ CLI_NAMING_A_BENCHMARK: frozenset[str] = frozenset(
     {
         "build.py",
         "dataset.py",
-        "generate.py",
         "judge.py",
         "main.py",
         "options.py",
