@@ -18,6 +18,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog
 
 from privbench.runtime.errors import UsageError
+from privbench.runtime.records.benchmark import KnownBenchmark, use_catalogue
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.suite import GenerateRequest, Suite, text_setting
 from privbench.suites.spatialtrust.question_design import QuestionTypes
@@ -85,6 +86,24 @@ class _Suites(Mapping[str, Suite]):
 
 SUITES: Mapping[str, Suite] = _Suites()
 """The benchmarks by name, in the order commands list them."""
+
+
+class _Known(Mapping[str, KnownBenchmark]):
+    """What the runtime's records read of each benchmark (its old logs, its agreement
+    wording), from the benchmark's declaration; each loads on first access."""
+
+    def __getitem__(self, name: str) -> KnownBenchmark:
+        suite = SUITES[name]
+        return KnownBenchmark(suite.old_logs, suite.cross_run.agreement)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_LOADERS)
+
+    def __len__(self) -> int:
+        return len(_LOADERS)
+
+
+use_catalogue(_Known())
 
 
 def get(name: str) -> Suite:

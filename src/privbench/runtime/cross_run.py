@@ -23,6 +23,7 @@ from rich.console import RenderableType
 
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import Problem
+from privbench.runtime.records.judge_agreement import GRADES, AgreementWording
 from privbench.runtime.records.versions import ReportedVersions
 from privbench.runtime.running import RunOptions
 
@@ -453,6 +454,9 @@ class CrossRun:
     """What ``privbench judge check`` checks of its judge (None: nothing)."""
     report: ReportSection | None = None
     """The HTML report's section (None: the report leaves the benchmark out)."""
+    agreement: AgreementWording = GRADES
+    """How its runs word their judge's agreement (the line under the tables, the report's
+    cell): with reference grades, or with the reference verdicts its judge is checked on."""
 
 
 def unverified_line(runs: int) -> str:

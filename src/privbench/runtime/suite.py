@@ -24,6 +24,7 @@ from typing import Literal
 from privbench.runtime.cost.plan import CallPlan, Prices
 from privbench.runtime.cross_run import CrossRun
 from privbench.runtime.errors import Problem
+from privbench.runtime.records.benchmark import OldLogs
 from privbench.runtime.running import BenchmarkRun, RunOptions
 
 RunKind = Literal["eval", "grade"]
@@ -295,10 +296,13 @@ class Suite:
     """Fetch the public release; returns the lines to print. None: nothing to download."""
     generate: Callable[[GenerateRequest], Path] | None = None
     """Write a generated suite (attached by :mod:`privbench.registry` from the tooling)."""
+    old_logs: OldLogs | None = None
+    """How a log that records no benchmark (an older privbench's) is recognised as its."""
     cross_run: CrossRun = field(default_factory=CrossRun)
     """What the audit, ``validate``, the report and the runs table read of the benchmark."""
     commands: SuiteCommands = SuiteCommands()
-    """Its eval and grade commands: their help and options (the command line builds them)."""
+    """Its commands (eval, grade; generate and download where it has the hooks): their
+    help and options (the command line builds them)."""
 
     @property
     def eval_task(self) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import UsageError
+from privbench.runtime.records.benchmark import OldLogs
 from privbench.runtime.suite import (
     CommandSpec,
     DownloadCommand,
@@ -39,6 +40,7 @@ from privbench.suites.priviq.api import (
 from privbench.suites.priviq.cross_run import CROSS_RUN
 from privbench.suites.priviq.dataset import DATASET_FILE, load_priviq, validate_priviq
 from privbench.suites.priviq.judge import PROTOCOLS
+from privbench.suites.priviq.record import PRIVIQ_SCORER
 from privbench.suites.priviq.release import DEFAULT_URL, download_priviq, resolve_data
 from privbench.suites.priviq.task import default_data_dir
 
@@ -203,6 +205,7 @@ SUITE = Suite(
     judge_protocols=PROTOCOLS,
     resolve_data=resolve_data,
     download=_download,
+    old_logs=OldLogs(PRIVIQ_SCORER, INSPECT_TASKS),
     cross_run=CROSS_RUN,
     commands=COMMANDS,
 )

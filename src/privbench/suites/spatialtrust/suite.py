@@ -12,6 +12,7 @@ from pathlib import Path
 
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import UsageError
+from privbench.runtime.records.benchmark import OldLogs
 from privbench.runtime.suite import (
     CommandSpec,
     EvalRequest,
@@ -47,6 +48,7 @@ from privbench.suites.spatialtrust.dataset import (
     validate_spatialtrust,
 )
 from privbench.suites.spatialtrust.question_design import QUESTION_TYPES, QuestionTypes
+from privbench.suites.spatialtrust.record import SPATIAL_SCORER
 from privbench.suites.spatialtrust.solvers import STRATEGIES, parse_strategy
 from privbench.suites.spatialtrust.task import default_data_dir
 
@@ -262,6 +264,7 @@ SUITE = Suite(
     grade_plan=_grade_plan,
     resume_plan=plan.resume_plan,
     check_settings=_check_settings,
+    old_logs=OldLogs(SPATIAL_SCORER, INSPECT_TASKS),
     cross_run=CROSS_RUN,
     commands=COMMANDS,
 )
