@@ -97,10 +97,10 @@ class _Known(Mapping[str, KnownBenchmark]):
         return KnownBenchmark(suite.old_logs, suite.cross_run.agreement)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(_LOADERS)
+        return iter(SUITES)
 
     def __len__(self) -> int:
-        return len(_LOADERS)
+        return len(SUITES)
 
 
 use_catalogue(_Known())
