@@ -24,6 +24,7 @@ from privbench.cli import (
     show,
     survey,
 )
+from privbench.cli.declared_help import DeclaredHelp
 
 app = typer.Typer(
     name="privbench",
@@ -64,19 +65,19 @@ app.add_typer(download_app, name="download")
 app.add_typer(review_app, name="review")
 
 app.command()(dataset.validate)
-app.command()(dataset.audit)
-app.command()(show.show)
+app.command(cls=DeclaredHelp)(dataset.audit)
+app.command(cls=DeclaredHelp)(show.show)
 build_app.command("spatialtrust")(build.build_spatialtrust_command)
 review_app.command("serve")(review.review_serve_command)
 app.command()(report.report)
 app.command()(diff.diff)
 app.command()(leaderboard.leaderboard)
 app.command()(agreement.agreement)
-survey_app.command("export")(survey.survey_export)
+survey_app.command("export", cls=DeclaredHelp)(survey.survey_export)
 survey_app.command("collect")(survey.survey_collect)
 app.command()(demo.demo)
 review_app.command("export")(review.review_export_command)
-judge_app.command("check")(judge.judge_check_command)
+judge_app.command("check", cls=DeclaredHelp)(judge.judge_check_command)
 
 
 def main() -> None:

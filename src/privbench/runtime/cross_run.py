@@ -55,6 +55,8 @@ class DatasetAudit:
     """The terminal tables of a document :attr:`audit` wrote."""
     summary: Callable[[AuditDocument], list[str]] = _no_lines
     """Figures that need no table, one line each (the directory line is added by the caller)."""
+    ocr: bool = False
+    """Whether :attr:`audit` reads text in the images when asked (``--ocr`` names it)."""
 
 
 @dataclass(frozen=True)
