@@ -330,6 +330,44 @@ def test_a_benchmark_with_a_downloader_or_a_generator_has_those_commands_too(
     ]
 
 
+def test_help_that_names_a_benchmark_is_read_from_the_registry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--ocr``, ``--verdicts``, ``--box-format``... say which benchmark they are for
+    from the benchmarks' declarations: a renamed benchmark is named by its new title."""
+    from dataclasses import replace
+
+    from helpers.cli import run_cli
+
+    from privbench import registry
+
+    renamed = {name: replace(suite, title=f"Toy{n}") for n, (name, suite) in
+               enumerate(registry.SUITES.items())}  # fmt: skip
+    monkeypatch.setattr(registry, "SUITES", renamed)
+    audit = run_cli("audit", "--help", env={"COLUMNS": "200"}).stdout
+    assert "Toy0: how much of each answer is printed in the image." in audit, audit
+    check = run_cli("judge", "check", "--help", env={"COLUMNS": "200"}).stdout
+    assert "Toy1 q4/q5 reference verdicts" in check and "Skip the Toy1 verdict" in check, check
+    assert "Toy0 data the probes use" in check, check
+    show = run_cli("show", "--help", env={"COLUMNS": "200"}).stdout
+    assert "Toy1: read the answers' boxes" in show, show
+    survey = run_cli("survey", "export", "--help", env={"COLUMNS": "200"}).stdout
+    assert "Graded Toy0 log(s)" in survey, survey
+
+
+def test_the_command_list_loads_no_benchmark() -> None:
+    """``privbench --help`` fills no benchmark's help, so it imports no benchmark."""
+    script = (
+        "import sys\nfrom typer.testing import CliRunner\nfrom privbench.cli import app\n"
+        "result = CliRunner().invoke(app, ['--help'])\n"
+        "print(result.exit_code, sorted(m for m in sys.modules if m.startswith(('privbench.suites', 'privbench.registry'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert done.stdout.strip() == "0 []", done.stdout + done.stderr
+
+
 def test_an_unknown_benchmark_is_one_line_naming_the_known_ones() -> None:
     from privbench import registry
     from privbench.runtime.errors import UsageError

@@ -88,7 +88,7 @@ class DeclaredHelp(TyperCommand):
 
     _filled = False
 
-    @property  # type: ignore[override]
+    @property
     def params(self) -> list[Parameter]:
         if not self._filled:
             self._filled = True
