@@ -72,8 +72,26 @@ FIELDS: dict[str, Callable[[], str]] = {
 """The fields an option's help may hold, each the benchmarks' declarations it is read from."""
 
 
+def declared_option_help(setting: str) -> str:
+    """The help a benchmark declares for its own option ``setting`` (on its eval, grade or
+    generate command), for a tool command that takes the same option."""
+    from privbench import registry
+    from privbench.runtime.suite import SuiteOption
+
+    for suite in registry.SUITES.values():
+        commands = suite.commands
+        for option in (*commands.eval.options, *commands.grade.options, *commands.generate.options):
+            if isinstance(option, SuiteOption) and option.setting == setting:
+                return option.help
+    raise KeyError(f"{setting}: no benchmark declares this option")
+
+
 class _Fields(dict[str, str]):
+    """:data:`FIELDS`, and ``{SETTING_help}``: :func:`declared_option_help`."""
+
     def __missing__(self, key: str) -> str:
+        if key.endswith("_help"):
+            return declared_option_help(key.removesuffix("_help"))
         return FIELDS[key]()
 
 

@@ -185,6 +185,27 @@ ALLOW_DRAFTS = SuiteOption(
 
 OUT = SharedOption("out", "Write the per-image scores CSV and the JSON summary here.")
 
+BOX_FORMAT = SuiteOption(
+    "box_format",
+    ("--box-format",),
+    str,
+    "xyxy",
+    "The boxes' convention: xyxy (pixels), xyxy1000 (0–1000: Qwen2-VL, Qwen3-VL, InternVL), "
+    "yxyx1000 (Gemini), xyxy1 (0–1), qwen25 (Qwen2.5-VL: pixels of its resized input). See "
+    "docs/spatialtrust.md.",
+)
+"""Also read by ``privbench build`` (its drafter's boxes) and ``privbench show``."""
+
+QUESTION_TYPES_OPTION = SuiteOption(
+    "question_types",
+    ("--question-types",),
+    str,
+    "paper",
+    "q2/q3 types: paper (multiple exactly when 2+ options are right, as the paper) or "
+    "neutral (always multiple: the type does not tell how many to pick).",
+)
+"""Also read by ``privbench build``."""
+
 # fmt: off
 COMMANDS = SuiteCommands(
     eval=CommandSpec(
@@ -198,7 +219,7 @@ COMMANDS = SuiteCommands(
                 "direct",
                 "direct (one call), staged, or guard (SpatialTrustGuard).",
             ),
-            "box_format",
+            BOX_FORMAT,
             SuiteOption(
                 "reask_unparsed",
                 ("--reask-unparsed",),
@@ -220,7 +241,7 @@ COMMANDS = SuiteCommands(
         "Score SpatialTrust predictions made elsewhere (format: docs/spatialtrust.md).",
         (
             SharedOption("predictions", "preds.jsonl: one prediction per image."),
-            "data", "judge", "judge_temperature", "model_name", "label", "box_format", OUT,
+            "data", "judge", "judge_temperature", "model_name", "label", BOX_FORMAT, OUT,
             "overwrite", "judge_connections", "log_dir", "resume", "seed", "max_retries",
             "timeout", "cache", "batch", ALLOW_DRAFTS, "judge_card", "compare_published",
             "as_json", "dry_run", "price", "judge_price",
@@ -229,16 +250,7 @@ COMMANDS = SuiteCommands(
     generate=GenerateCommand(
         "A SpatialTrust-format suite of 1440×960 captures with the five questions.",
         size=100,
-        options=(
-            SuiteOption(
-                "question_types",
-                ("--question-types",),
-                str,
-                "paper",
-                "q2/q3 types: paper (multiple exactly when 2+ options are right, as the paper) "
-                "or neutral (always multiple: the type does not tell how many to pick).",
-            ),
-        ),
+        options=(QUESTION_TYPES_OPTION,),
     ),
 )
 # fmt: on
