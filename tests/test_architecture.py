@@ -194,7 +194,6 @@ CLI_NAMING_A_BENCHMARK: frozenset[str] = frozenset(
         "build.py",  # SpatialTrust's capture builder: that benchmark's own dataset tooling
         "review.py",  # SpatialTrust's annotation review: that benchmark's own dataset tooling
         "main.py",  # the download group's line in `privbench --help`, which loads no benchmark
-        "options.py",  # --compare-published: one sentence over each benchmark's paper tables
     }
 )
 """Command-line modules that still name a benchmark, each for the reason beside it. The

@@ -50,8 +50,8 @@ def _reads_text_in_images(suite: Suite) -> bool:
     return suite.cross_run.audit is not None and suite.cross_run.audit.ocr
 
 
-def _takes_box_format(suite: Suite) -> bool:
-    """Whether the benchmark's commands read boxes in a convention (``--box-format``)."""
+def _takes(suite: Suite, name: str) -> bool:
+    """Whether the benchmark's eval or grade command takes the option called ``name``."""
     from privbench.runtime.suite import SharedOption, SuiteOption
 
     def key(option: object) -> object:
@@ -59,7 +59,19 @@ def _takes_box_format(suite: Suite) -> bool:
             return option.key
         return option.setting if isinstance(option, SuiteOption) else option
 
-    return any(key(option) == "box_format" for option in suite.commands.eval.options)
+    commands = suite.commands
+    return any(key(option) == name for option in (*commands.eval.options, *commands.grade.options))
+
+
+def _published() -> str:
+    """What ``--compare-published`` shows of each benchmark's paper tables: first those
+    whose runs show them only on request (their eval or grade takes the option), then
+    those whose runs show them by themselves where the data allow."""
+    from privbench import registry
+
+    noted = [suite for suite in registry.SUITES.values() if suite.commands.compare_published]
+    ordered = sorted(noted, key=lambda suite: not _takes(suite, "compare_published"))
+    return "; ".join(suite.commands.compare_published for suite in ordered)
 
 
 FIELDS: dict[str, Callable[[], str]] = {
@@ -67,7 +79,8 @@ FIELDS: dict[str, Callable[[], str]] = {
     "verdict_title": lambda: _titles(_verdicts),
     "verdict_fields": _verdict_fields,
     "ocr_title": lambda: _titles(_reads_text_in_images),
-    "box_title": lambda: _titles(_takes_box_format),
+    "box_title": lambda: _titles(lambda suite: _takes(suite, "box_format")),
+    "published": _published,
 }
 """The fields an option's help may hold, each the benchmarks' declarations it is read from."""
 

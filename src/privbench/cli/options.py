@@ -145,9 +145,7 @@ ComparePublishedOption = Annotated[
     bool,
     typer.Option(
         "--compare-published",
-        help="Show the paper's tables beside the run: SpatialTrust's Tables 2 and 3 (over "
-        "its own captures); Priv-IQ's over data of the release's shape that is not verified "
-        "as the release (runs over the verified release show them by themselves).",
+        help="Show the paper's tables beside the run: {published}.",
     ),
 ]
 

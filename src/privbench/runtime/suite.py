@@ -243,6 +243,9 @@ class SuiteCommands:
     grade: CommandSpec = CommandSpec("Grade answers a model produced elsewhere.", GRADE_OPTIONS)
     generate: GenerateCommand = GenerateCommand()
     download: DownloadCommand = DownloadCommand()
+    compare_published: str = ""
+    """What ``--compare-published`` (of ``show``, ``report``, and its own commands if they
+    take it) shows of its paper's tables, as the option's help says it; empty: nothing."""
 
     def spec(self, kind: RunKind) -> CommandSpec:
         return self.eval if kind == "eval" else self.grade

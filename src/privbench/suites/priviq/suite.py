@@ -176,6 +176,10 @@ COMMANDS = SuiteCommands(
     download=DownloadCommand(
         "The public Priv-IQ release: fetch (resumable), check, unpack; then --data priviq."
     ),
+    compare_published=(
+        "Priv-IQ's over data of the release's shape that is not verified as the release "
+        "(runs over the verified release show them by themselves)"
+    ),
 )
 # fmt: on
 """What ``privbench eval priviq``, ``grade priviq``, ``generate priviq`` and ``download

@@ -252,6 +252,7 @@ COMMANDS = SuiteCommands(
         size=100,
         options=(QUESTION_TYPES_OPTION,),
     ),
+    compare_published="SpatialTrust's Tables 2 and 3 (over its own captures)",
 )
 # fmt: on
 """What ``privbench eval spatialtrust``, ``grade spatialtrust`` and ``generate
