@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from privbench.cli import settings
+from privbench.cli.declared_help import DeclaredHelp
 from privbench.cli.options import (
     CacheOption,
     DryRunOption,
@@ -137,3 +138,9 @@ def build_spatialtrust_command(
             raise typer.Exit(130 if outcome.interrupted else 1)
 
     run_command(action)
+
+
+def add_commands(group: typer.Typer) -> None:
+    """The builders ``privbench build`` offers: SpatialTrust's, which reads its option help
+    from the benchmark's declaration."""
+    group.command("spatialtrust", cls=DeclaredHelp)(build_spatialtrust_command)
