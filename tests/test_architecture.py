@@ -192,7 +192,6 @@ BENCHMARKS = sorted(path.parent.name for path in (SRC / "suites").glob("*/suite.
 CLI_NAMING_A_BENCHMARK: frozenset[str] = frozenset(
     {
         "build.py",  # SpatialTrust's capture builder: that benchmark's own dataset tooling
-        "review.py",  # SpatialTrust's annotation review: that benchmark's own dataset tooling
         "main.py",  # the download group's line in `privbench --help`, which loads no benchmark
     }
 )

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
+from privbench.runtime.cross_run import ReviewedExport
 from privbench.runtime.errors import UsageError
 from privbench.runtime.records.benchmark import KnownBenchmark, use_catalogue
 from privbench.runtime.records.identity import RunIdentity
@@ -46,14 +47,27 @@ def _priviq() -> Suite:
     return replace(SUITE, generate=_generate_priviq)
 
 
+def _export_spatialtrust_review(
+    directory: Path, out: Path, annotator: str | None, merge: bool, seed: int
+) -> ReviewedExport:
+    from privbench.tooling.spatialtrust_builder.review_agreement_table import agreement_parts
+    from privbench.tooling.spatialtrust_builder.review_export import export_reviewed
+
+    outcome = export_reviewed(directory, out, annotator=annotator, merge=merge, seed=seed)
+    closing = [outcome.validation, f"review record: {outcome.out / 'review.json'}"]
+    parts = [*outcome.lines(), *agreement_parts(outcome.agreement), *closing]
+    return ReviewedExport(outcome.json(), parts)
+
+
 def _spatialtrust() -> Suite:
     from privbench.suites.spatialtrust.suite import SUITE
     from privbench.tooling.spatialtrust_builder.review_images import ANNOTATION_REVIEW
 
+    review = replace(ANNOTATION_REVIEW, export=_export_spatialtrust_review)
     return replace(
         SUITE,
         generate=_generate_spatialtrust,
-        cross_run=replace(SUITE.cross_run, annotation_review=ANNOTATION_REVIEW),
+        cross_run=replace(SUITE.cross_run, annotation_review=review),
     )
 
 

@@ -81,6 +81,7 @@ FIELDS: dict[str, Callable[[], str]] = {
     "ocr_title": lambda: _titles(_reads_text_in_images),
     "box_title": lambda: _titles(lambda suite: _takes(suite, "box_format")),
     "published": _published,
+    "annotated_title": lambda: _titles(lambda suite: suite.cross_run.annotation_review is not None),
 }
 """The fields an option's help may hold, each the benchmarks' declarations it is read from."""
 

@@ -107,6 +107,19 @@ class AnnotationReview:
     """The dataset's captures with their drafted annotations (raises one line on bad data)."""
     made_with: str
     """The command that makes such a dataset (for the error on a directory that is none)."""
+    export: Callable[[Path, Path, str | None, bool, int], ReviewedExport] | None = None
+    """``privbench review export DIR --out OUT [--annotator A] [--merge] [--seed N]``: the
+    dataset of the annotations people accepted (None: the benchmark has no export)."""
+
+
+@dataclass(frozen=True)
+class ReviewedExport:
+    """What ``privbench review export`` prints of an export it made."""
+
+    document: Mapping[str, object]
+    """``--json``'s document."""
+    parts: Sequence[RenderableType]
+    """Otherwise, in order: lines as they are, tables whole."""
 
 
 def number_or_nan(value: object) -> float:
