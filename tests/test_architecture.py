@@ -191,20 +191,14 @@ BENCHMARKS = sorted(path.parent.name for path in (SRC / "suites").glob("*/suite.
 
 CLI_NAMING_A_BENCHMARK: frozenset[str] = frozenset(
     {
-        "build.py",
-        "dataset.py",
-        "generate.py",
-        "judge.py",
-        "main.py",
-        "options.py",
-        "review.py",
-        "show.py",
-        "survey.py",
+        "build.py",  # SpatialTrust's capture builder: that benchmark's own dataset tooling
+        "main.py",  # the download group's line in `privbench --help`, which loads no benchmark
     }
 )
-"""Command-line modules that still name a benchmark (commands of one benchmark: build,
-generate, download; help texts). The eval and grade commands are not among them: each
-benchmark declares its own, and the command line builds them from the registry."""
+"""Command-line modules that still name a benchmark, each for the reason beside it. The
+eval, grade, generate and download commands are not among them: each benchmark declares
+its own, and the command line builds them from the registry; help that says which
+benchmark an option is for is filled in from the declarations (``cli/declared_help.py``)."""
 
 
 def _names_a_benchmark(path: Path) -> bool:

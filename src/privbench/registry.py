@@ -17,7 +17,9 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
+from privbench.runtime.cross_run import ReviewedExport
 from privbench.runtime.errors import UsageError
+from privbench.runtime.records.benchmark import KnownBenchmark, use_catalogue
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.suite import GenerateRequest, Suite, text_setting
 from privbench.suites.spatialtrust.question_design import QuestionTypes
@@ -45,14 +47,27 @@ def _priviq() -> Suite:
     return replace(SUITE, generate=_generate_priviq)
 
 
+def _export_spatialtrust_review(
+    directory: Path, out: Path, annotator: str | None, merge: bool, seed: int
+) -> ReviewedExport:
+    from privbench.tooling.spatialtrust_builder.review_agreement_table import agreement_parts
+    from privbench.tooling.spatialtrust_builder.review_export import export_reviewed
+
+    outcome = export_reviewed(directory, out, annotator=annotator, merge=merge, seed=seed)
+    closing = [outcome.validation, f"review record: {outcome.out / 'review.json'}"]
+    parts = [*outcome.lines(), *agreement_parts(outcome.agreement), *closing]
+    return ReviewedExport(outcome.json(), parts)
+
+
 def _spatialtrust() -> Suite:
     from privbench.suites.spatialtrust.suite import SUITE
     from privbench.tooling.spatialtrust_builder.review_images import ANNOTATION_REVIEW
 
+    review = replace(ANNOTATION_REVIEW, export=_export_spatialtrust_review)
     return replace(
         SUITE,
         generate=_generate_spatialtrust,
-        cross_run=replace(SUITE.cross_run, annotation_review=ANNOTATION_REVIEW),
+        cross_run=replace(SUITE.cross_run, annotation_review=review),
     )
 
 
@@ -85,6 +100,24 @@ class _Suites(Mapping[str, Suite]):
 
 SUITES: Mapping[str, Suite] = _Suites()
 """The benchmarks by name, in the order commands list them."""
+
+
+class _Known(Mapping[str, KnownBenchmark]):
+    """What the runtime's records read of each benchmark (its old logs, its agreement
+    wording), from the benchmark's declaration; each loads on first access."""
+
+    def __getitem__(self, name: str) -> KnownBenchmark:
+        suite = SUITES[name]
+        return KnownBenchmark(suite.old_logs, suite.cross_run.agreement)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SUITES)
+
+    def __len__(self) -> int:
+        return len(SUITES)
+
+
+use_catalogue(_Known())
 
 
 def get(name: str) -> Suite:

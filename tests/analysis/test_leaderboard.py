@@ -177,7 +177,7 @@ def test_bad_format_and_folders_without_runs_are_one_line(folder: Folder, tmp_pa
 def _row(label: str, benchmark: str, total: float | None) -> LeaderboardRow:
     column = "Total" if benchmark == "priviq" else "overall"
     return LeaderboardRow(
-        label=label, model="m", benchmark=benchmark, strategy="",  # type: ignore[arg-type]
+        label=label, model="m", benchmark=benchmark, strategy="",
         scores={column: total}, n=1, judge="offline", judge_card="not checked",
         data_hash="abc", status="complete", log=f"{label}.eval",
     )  # fmt: skip

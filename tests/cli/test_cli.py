@@ -12,12 +12,14 @@ from typing import Any
 import pytest
 from helpers import (
     API_KEY,
+    FOUR_ITEMS,
     JUDGE,
     JUDGE_PROMPT,
     MODEL,
     one_line_error,
     privbench,
     write_json,
+    write_priviq,
 )
 from helpers.loopback_server import LoopbackServer
 
@@ -262,6 +264,108 @@ def test_a_benchmark_added_to_the_registry_has_its_commands_without_a_cli_edit(
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert json.loads(ran.stdout)["calls"] and len(seen) == 1
     assert (seen[0].model, seen[0].limit, dict(seen[0].settings)) == (MODEL, 2, {"colour": "blue"})
+
+
+def test_a_benchmark_with_a_downloader_or_a_generator_has_those_commands_too(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A benchmark that declares a download or a generate hook gets ``download NAME`` and
+    ``generate NAME`` (its help, its --n, its own options) without a command-line edit;
+    one without the hook gets no such command."""
+    from dataclasses import replace
+
+    from helpers.cli import run_cli
+
+    from privbench import registry
+    from privbench.runtime.suite import (
+        DownloadCommand,
+        DownloadRequest,
+        GenerateCommand,
+        GenerateRequest,
+        SuiteCommands,
+        SuiteOption,
+    )
+
+    downloads: list[DownloadRequest] = []
+    generated: list[GenerateRequest] = []
+
+    def download(request: DownloadRequest) -> list[str]:
+        downloads.append(request)
+        return ["toy release: fetched"]
+
+    def generate(request: GenerateRequest) -> Path:
+        generated.append(request)
+        return write_priviq(request.out, FOUR_ITEMS)
+
+    shape = SuiteOption("shape", ("--shape",), str, "cube", "The toy items' shape.")
+    commands = SuiteCommands(
+        generate=GenerateCommand("Toy items, generated.", size=7, options=(shape,)),
+        download=DownloadCommand("The toy release."),
+    )
+    toy = replace(
+        registry.get("priviq"), name="toy", download=download, generate=generate,
+        commands=commands, resolve_data=None,
+    )  # fmt: skip
+    plain = replace(toy, name="plain", download=None, generate=None)
+    monkeypatch.setattr(registry, "SUITES", {**registry.SUITES, "toy": toy, "plain": plain})
+
+    for group in ("download", "generate"):
+        listed = run_cli(group, "--help")
+        assert listed.returncode == 0 and " toy " in listed.stdout, listed.stdout
+        assert " plain " not in listed.stdout, listed.stdout
+        assert run_cli(group, "plain").returncode != 0
+    shown = run_cli("generate", "toy", "--help")
+    assert "Toy items, generated." in shown.stdout and "--shape" in shown.stdout, shown.stdout
+    assert "[default: 7]" in shown.stdout and "[default: cube]" in shown.stdout, shown.stdout
+    assert "The toy release." in run_cli("download", "toy", "--help").stdout
+
+    fetched = run_cli("download", "toy", "--dir", tmp_path / "cache", "--force")
+    assert fetched.returncode == 0 and fetched.stdout == "toy release: fetched\n", fetched
+    assert downloads == [DownloadRequest(tmp_path / "cache", None, force=True)]
+    out = tmp_path / "toy"
+    made = run_cli("generate", "toy", "--out", out, "--seed", "3", "--shape", "ball")
+    assert made.returncode == 0 and "4" in made.stdout, made.stdout + made.stderr
+    assert [(g.n, g.seed, g.out, dict(g.settings)) for g in generated] == [
+        (7, 3, out, {"shape": "ball"})
+    ]
+
+
+def test_help_that_names_a_benchmark_is_read_from_the_registry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--ocr``, ``--verdicts``, ``--box-format``... say which benchmark they are for
+    from the benchmarks' declarations: a renamed benchmark is named by its new title."""
+    from dataclasses import replace
+
+    from helpers.cli import run_cli
+
+    from privbench import registry
+
+    renamed = {name: replace(suite, title=f"Toy{n}") for n, (name, suite) in
+               enumerate(registry.SUITES.items())}  # fmt: skip
+    monkeypatch.setattr(registry, "SUITES", renamed)
+    audit = run_cli("audit", "--help", env={"COLUMNS": "200"}).stdout
+    assert "Toy0: how much of each answer is printed in the image." in audit, audit
+    check = run_cli("judge", "check", "--help", env={"COLUMNS": "200"}).stdout
+    assert "Toy1 q4/q5 reference verdicts" in check and "Skip the Toy1 verdict" in check, check
+    assert "Toy0 data the probes use" in check, check
+    show = run_cli("show", "--help", env={"COLUMNS": "200"}).stdout
+    assert "Toy1: read the answers' boxes" in show, show
+    survey = run_cli("survey", "export", "--help", env={"COLUMNS": "200"}).stdout
+    assert "Graded Toy0 log(s)" in survey, survey
+
+
+def test_the_command_list_loads_no_benchmark() -> None:
+    """``privbench --help`` fills no benchmark's help, so it imports no benchmark."""
+    script = (
+        "import sys\nfrom typer.testing import CliRunner\nfrom privbench.cli import app\n"
+        "result = CliRunner().invoke(app, ['--help'])\n"
+        "print(result.exit_code, sorted(m for m in sys.modules if m.startswith(('privbench.suites', 'privbench.registry'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert done.stdout.strip() == "0 []", done.stdout + done.stderr
 
 
 def test_an_unknown_benchmark_is_one_line_naming_the_known_ones() -> None:

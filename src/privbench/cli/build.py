@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 
 from privbench.cli import settings
+from privbench.cli.declared_help import DeclaredHelp
 from privbench.cli.options import (
-    BoxFormatOption,
     CacheOption,
     DryRunOption,
     JsonOption,
@@ -18,7 +18,6 @@ from privbench.cli.options import (
     MaxConnectionsOption,
     MaxRetriesOption,
     OptionOrderSeedOption,
-    QuestionTypesOption,
     ResumeOption,
     TimeoutOption,
     price_option,
@@ -62,7 +61,7 @@ def build_spatialtrust_command(
             "--drafter", help="Model that drafts the annotations (as inspect names it), or none."
         ),
     ] = "none",
-    box_format: BoxFormatOption = "xyxy",
+    box_format: Annotated[str, typer.Option("--box-format", help="{box_format_help}")] = "xyxy",
     seed: OptionOrderSeedOption = 0,
     overwrite: Annotated[
         bool, typer.Option("--overwrite", help="Replace an earlier build in --out.")
@@ -71,7 +70,9 @@ def build_spatialtrust_command(
     max_tokens: Annotated[
         int | None, typer.Option("--max-tokens", min=1, help="The drafter's output limit.")
     ] = None,
-    question_types: QuestionTypesOption = "paper",
+    question_types: Annotated[
+        str, typer.Option("--question-types", help="{question_types_help}")
+    ] = "paper",
     log_dir: LogDirOption = "logs",
     resume: ResumeOption = None,
     max_retries: MaxRetriesOption = 3,
@@ -137,3 +138,9 @@ def build_spatialtrust_command(
             raise typer.Exit(130 if outcome.interrupted else 1)
 
     run_command(action)
+
+
+def add_commands(group: typer.Typer) -> None:
+    """The builders ``privbench build`` offers: SpatialTrust's, which reads its option help
+    from the benchmark's declaration."""
+    group.command("spatialtrust", cls=DeclaredHelp)(build_spatialtrust_command)

@@ -36,7 +36,7 @@ def audit(
     as_json: JsonOption = False,
     ocr: Annotated[
         bool,
-        typer.Option("--ocr", help="Priv-IQ: how much of each answer is printed in the image."),
+        typer.Option("--ocr", help="{ocr_title}: how much of each answer is printed in the image."),
     ] = False,
 ) -> None:
     """Trivial baselines, answer leakage and distributions of a dataset (docs/audit.md)."""

@@ -20,6 +20,7 @@ import typer
 import typer.main
 from typer.core import TyperGroup
 
+from privbench.cli.declared_help import DeclaredHelp
 from privbench.cli.options import GRADE_RUN_OPTIONS, RUN_OPTIONS, RunOption
 from privbench.cli.runs import RunArguments, run_benchmark
 
@@ -117,7 +118,8 @@ def command_function(kind: RunKind, suite: str, spec: CommandSpec) -> Callable[.
 def suite_command(kind: RunKind, suite: Suite) -> Command:
     """The click command of ``privbench KIND SUITE``, as typer builds it."""
     single = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    single.command(suite.name)(command_function(kind, suite.name, suite.commands.spec(kind)))
+    function = command_function(kind, suite.name, suite.commands.spec(kind))
+    single.command(suite.name, cls=DeclaredHelp)(function)
     return typer.main.get_command(single)
 
 

@@ -50,16 +50,19 @@ def judge_check_command(
         list[Path] | None,
         typer.Option(
             "--verdicts",
-            help="SpatialTrust q4/q5 reference verdicts (repeatable; default: the shipped sets).",
+            help="{verdict_title} {verdict_fields} reference verdicts (repeatable; default: the "
+            "shipped sets).",
         ),
     ] = None,
     no_verdicts: Annotated[
-        bool, typer.Option("--no-verdicts", help="Skip the SpatialTrust verdict check.")
+        bool, typer.Option("--no-verdicts", help="Skip the {verdict_title} verdict check.")
     ] = False,
     no_probes: Annotated[bool, typer.Option("--no-probes", help="Skip the bias probes.")] = False,
     data: Annotated[
         Path | None,
-        typer.Option("--data", help="Priv-IQ data the probes use (default: the shipped suite)."),
+        typer.Option(
+            "--data", help="{graded_title} data the probes use (default: the shipped suite)."
+        ),
     ] = None,
     probe_items: Annotated[
         int, typer.Option("--probe-items", min=1, help="Items each probe is built on.")

@@ -24,6 +24,7 @@ from privbench.cli import (
     show,
     survey,
 )
+from privbench.cli.declared_help import DeclaredHelp
 
 app = typer.Typer(
     name="privbench",
@@ -42,10 +43,13 @@ def _group(help_text: str, cls: type[typer.core.TyperGroup] | None = None) -> ty
 grade_app = _group("Grade answers a model produced elsewhere.", eval_grade.GradeCommands)
 survey_app = _group("Rating sheets for judge–human agreement studies.")
 eval_app = _group("Run a model on a benchmark and grade its answers.", eval_grade.EvalCommands)
-generate_app = _group("Generate benchmark suites in the two formats.")
+generate_app = _group("Generate benchmark suites in the two formats.", generate.GenerateCommands)
 build_app = _group("Make a benchmark dataset from your own captures.")
 judge_app = _group("Check a judge against reference grades before trusting its scores.")
-download_app = _group("Download a benchmark's public release (then use it with --data priviq).")
+download_app = _group(
+    "Download a benchmark's public release (then use it with --data priviq).",
+    generate.DownloadCommands,
+)
 review_app = _group(
     "Review a built dataset's annotations in the browser (privbench review DIR).",
     review.ServeByDefault,
@@ -61,22 +65,19 @@ app.add_typer(download_app, name="download")
 app.add_typer(review_app, name="review")
 
 app.command()(dataset.validate)
-app.command()(dataset.audit)
-app.command()(show.show)
-generate_app.command("priviq")(generate.generate_priviq_command)
-generate_app.command("spatialtrust")(generate.generate_spatialtrust_command)
-download_app.command("priviq")(generate.download_priviq_command)
-build_app.command("spatialtrust")(build.build_spatialtrust_command)
-review_app.command("serve")(review.review_serve_command)
-app.command()(report.report)
+app.command(cls=DeclaredHelp)(dataset.audit)
+app.command(cls=DeclaredHelp)(show.show)
+build.add_commands(build_app)
+review_app.command("serve", cls=DeclaredHelp)(review.review_serve_command)
+app.command(cls=DeclaredHelp)(report.report)
 app.command()(diff.diff)
 app.command()(leaderboard.leaderboard)
 app.command()(agreement.agreement)
-survey_app.command("export")(survey.survey_export)
+survey_app.command("export", cls=DeclaredHelp)(survey.survey_export)
 survey_app.command("collect")(survey.survey_collect)
 app.command()(demo.demo)
 review_app.command("export")(review.review_export_command)
-judge_app.command("check")(judge.judge_check_command)
+judge_app.command("check", cls=DeclaredHelp)(judge.judge_check_command)
 
 
 def main() -> None:

@@ -145,9 +145,7 @@ ComparePublishedOption = Annotated[
     bool,
     typer.Option(
         "--compare-published",
-        help="Show the paper's tables beside the run: SpatialTrust's Tables 2 and 3 (over "
-        "its own captures); Priv-IQ's over data of the release's shape that is not verified "
-        "as the release (runs over the verified release show them by themselves).",
+        help="Show the paper's tables beside the run: {published}.",
     ),
 ]
 
@@ -205,17 +203,6 @@ TableFormatOption = Annotated[
 ]
 
 
-BoxFormatOption = Annotated[
-    str,
-    typer.Option(
-        "--box-format",
-        help="The boxes' convention: xyxy (pixels), xyxy1000 (0–1000: Qwen2-VL, Qwen3-VL, "
-        "InternVL), yxyx1000 (Gemini), xyxy1 (0–1), qwen25 (Qwen2.5-VL: pixels of its resized "
-        "input). See docs/spatialtrust.md.",
-    ),
-]
-
-
 OverwriteOption = Annotated[
     bool, typer.Option("--overwrite", help="Replace this run's exports in --out if they exist.")
 ]
@@ -229,14 +216,6 @@ OutOption = Annotated[Path, typer.Option("--out", help="Directory to write the s
 
 ForceOption = Annotated[bool, typer.Option("--force", help="Replace a suite already in --out.")]
 
-QuestionTypesOption = Annotated[
-    str,
-    typer.Option(
-        "--question-types",
-        help="q2/q3 types: paper (multiple exactly when 2+ options are right, as the paper) "
-        "or neutral (always multiple: the type does not tell how many to pick).",
-    ),
-]
 
 BootstrapSeedOption = Annotated[
     int, typer.Option("--seed", help="Seed of the bootstrap and permutations.")
@@ -298,7 +277,6 @@ RUN_OPTIONS: dict[str, RunOption] = {
     "dry_run": RunOption(DryRunOption, False),
     "price": RunOption(PriceOption, None),
     "judge_price": RunOption(JudgePriceOption, None),
-    "box_format": RunOption(BoxFormatOption, "xyxy", setting=True),
     "overwrite": RunOption(OverwriteOption, False, setting=True),
 }
 """Every shared option of the eval commands by key (the dispatch's argument it fills)."""

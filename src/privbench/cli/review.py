@@ -9,7 +9,7 @@ import typer
 from typer.core import TyperGroup
 
 from privbench.cli.options import JsonOption, OptionOrderSeedOption
-from privbench.cli.output import echo_lines, print_json, print_parts, run_command
+from privbench.cli.output import print_json, print_parts, run_command
 from privbench.runtime.errors import UsageError
 
 if TYPE_CHECKING:  # typer's vendored click, which typer does not export
@@ -31,7 +31,7 @@ class ServeByDefault(TyperGroup):
 
 
 def review_serve_command(
-    directory: Annotated[Path, typer.Argument(help="A SpatialTrust dataset directory.")],
+    directory: Annotated[Path, typer.Argument(help="A {annotated_title} dataset directory.")],
     annotator: Annotated[
         str | None,
         typer.Option(help="Who saves (default: your login name, else 'annotator')."),
@@ -81,17 +81,16 @@ def review_export_command(
     as_json: JsonOption = False,
 ) -> None:
     """A dataset of the annotations people accepted, with inter-annotator agreement."""
-    from privbench.tooling.spatialtrust_builder.review_agreement_table import agreement_parts
-    from privbench.tooling.spatialtrust_builder.review_export import export_reviewed
+    from privbench.review.app import reviewed_suite
 
     def action() -> None:
-        outcome = export_reviewed(directory, out, annotator=annotator, merge=merge, seed=seed)
+        suite, review = reviewed_suite(directory)
+        if review.export is None:
+            raise UsageError(f"{directory}: {suite.title} annotations have no export")
+        exported = review.export(directory, out, annotator, merge, seed)
         if as_json:
-            print_json(outcome.json())
+            print_json(exported.document)
             return
-        echo_lines(outcome.lines())
-        print_parts(agreement_parts(outcome.agreement))
-        typer.echo(outcome.validation)
-        typer.echo(f"review record: {outcome.out / 'review.json'}")
+        print_parts(exported.parts)
 
     run_command(action)

@@ -40,7 +40,7 @@ def show(
         str | None,
         typer.Option(
             "--box-format",
-            help="SpatialTrust: read the answers' boxes in this convention instead of the "
+            help="{box_title}: read the answers' boxes in this convention instead of the "
             "run's (no model or judge call): xyxy, xyxy1000, yxyx1000, xyxy1, qwen25.",
         ),
     ] = None,

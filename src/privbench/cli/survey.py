@@ -12,7 +12,9 @@ from privbench.runtime.errors import UsageError
 
 
 def survey_export(
-    log: Annotated[list[Path], typer.Option("--log", help="Graded Priv-IQ log(s) or directories.")],
+    log: Annotated[
+        list[Path], typer.Option("--log", help="Graded {graded_title} log(s) or directories.")
+    ],
     n: Annotated[int, typer.Option("--n", min=1, help="Samples to rate.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the draw, order and ids.")] = 0,
     raters: Annotated[

@@ -24,6 +24,7 @@ from rich.console import RenderableType
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import Problem
 from privbench.runtime.judge_choice import JudgeChoice
+from privbench.runtime.records.judge_agreement import GRADES, AgreementWording
 from privbench.runtime.records.versions import ReportedVersions
 from privbench.runtime.running import RunOptions
 
@@ -55,6 +56,8 @@ class DatasetAudit:
     """The terminal tables of a document :attr:`audit` wrote."""
     summary: Callable[[AuditDocument], list[str]] = _no_lines
     """Figures that need no table, one line each (the directory line is added by the caller)."""
+    ocr: bool = False
+    """Whether :attr:`audit` reads text in the images when asked (``--ocr`` names it)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,19 @@ class AnnotationReview:
     """The dataset's captures with their drafted annotations (raises one line on bad data)."""
     made_with: str
     """The command that makes such a dataset (for the error on a directory that is none)."""
+    export: Callable[[Path, Path, str | None, bool, int], ReviewedExport] | None = None
+    """``privbench review export DIR --out OUT [--annotator A] [--merge] [--seed N]``: the
+    dataset of the annotations people accepted (None: the benchmark has no export)."""
+
+
+@dataclass(frozen=True)
+class ReviewedExport:
+    """What ``privbench review export`` prints of an export it made."""
+
+    document: Mapping[str, object]
+    """``--json``'s document."""
+    parts: Sequence[RenderableType]
+    """Otherwise, in order: lines as they are, tables whole."""
 
 
 def number_or_nan(value: object) -> float:
@@ -466,6 +482,9 @@ class CrossRun:
     """What ``privbench judge check`` checks of its judge (None: nothing)."""
     report: ReportSection | None = None
     """The HTML report's section (None: the report leaves the benchmark out)."""
+    agreement: AgreementWording = GRADES
+    """How its runs word their judge's agreement (the line under the tables, the report's
+    cell): with reference grades, or with the reference verdicts its judge is checked on."""
 
 
 def unverified_line(runs: int) -> str:

@@ -24,6 +24,7 @@ from typing import Literal
 from privbench.runtime.cost.plan import CallPlan, Prices
 from privbench.runtime.cross_run import CrossRun
 from privbench.runtime.errors import Problem
+from privbench.runtime.records.benchmark import OldLogs
 from privbench.runtime.running import BenchmarkRun, RunOptions
 
 RunKind = Literal["eval", "grade"]
@@ -213,13 +214,38 @@ GRADE_OPTIONS: tuple[CommandOption, ...] = (
 
 
 @dataclass(frozen=True)
+class GenerateCommand:
+    """``privbench generate NAME`` (offered when the suite has a ``generate`` hook): its
+    help, the default ``--n``, and the generator's own options after ``--out``, ``--n``,
+    ``--seed`` and ``--force`` (their values reach the hook as the request's settings)."""
+
+    help: str = "Write a generated suite of the benchmark."
+    size: int = 100
+    options: tuple[SuiteOption, ...] = ()
+
+
+@dataclass(frozen=True)
+class DownloadCommand:
+    """``privbench download NAME`` (offered when the suite has a ``download`` hook): its
+    help; its options (``--dir``, ``--url``, ``--force``) are every download's."""
+
+    help: str = "Fetch the benchmark's public release, check it and unpack it."
+
+
+@dataclass(frozen=True)
 class SuiteCommands:
-    """A benchmark's ``privbench eval NAME`` and ``privbench grade NAME``."""
+    """A benchmark's ``privbench eval NAME`` and ``privbench grade NAME``, and, where it
+    has the hooks, ``privbench generate NAME`` and ``privbench download NAME``."""
 
     eval: CommandSpec = CommandSpec(
         "Run a model on the benchmark and grade its answers.", EVAL_OPTIONS
     )
     grade: CommandSpec = CommandSpec("Grade answers a model produced elsewhere.", GRADE_OPTIONS)
+    generate: GenerateCommand = GenerateCommand()
+    download: DownloadCommand = DownloadCommand()
+    compare_published: str = ""
+    """What ``--compare-published`` (of ``show``, ``report``, and its own commands if they
+    take it) shows of its paper's tables, as the option's help says it; empty: nothing."""
 
     def spec(self, kind: RunKind) -> CommandSpec:
         return self.eval if kind == "eval" else self.grade
@@ -273,10 +299,13 @@ class Suite:
     """Fetch the public release; returns the lines to print. None: nothing to download."""
     generate: Callable[[GenerateRequest], Path] | None = None
     """Write a generated suite (attached by :mod:`privbench.registry` from the tooling)."""
+    old_logs: OldLogs | None = None
+    """How a log that records no benchmark (an older privbench's) is recognised as its."""
     cross_run: CrossRun = field(default_factory=CrossRun)
     """What the audit, ``validate``, the report and the runs table read of the benchmark."""
     commands: SuiteCommands = SuiteCommands()
-    """Its eval and grade commands: their help and options (the command line builds them)."""
+    """Its commands (eval, grade; generate and download where it has the hooks): their
+    help and options (the command line builds them)."""
 
     @property
     def eval_task(self) -> str:

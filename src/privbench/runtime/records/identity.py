@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from inspect_ai.log import EvalLog
 
-from privbench.runtime.records.benchmark import Benchmark, benchmark_by_name
+from privbench.runtime.records.benchmark import Benchmark, agreement_wording, benchmark_by_name
 from privbench.runtime.records.judge_agreement import (
     JudgeAgreement,
     agreement_line,
@@ -107,12 +107,16 @@ class RunIdentity:
     @property
     def judge_agreement_line(self) -> str:
         """The judge's agreement with reference grades when the run started, in one line."""
-        return agreement_line(self.judge_card, self.judge_card_problem, self.benchmark)
+        return agreement_line(
+            self.judge_card, self.judge_card_problem, agreement_wording(self.benchmark)
+        )
 
     @property
     def judge_agreement_short(self) -> str:
         """:attr:`judge_agreement_line` in a few words, for a table cell."""
-        return agreement_short(self.judge_card, self.judge_card_problem, self.benchmark)
+        return agreement_short(
+            self.judge_card, self.judge_card_problem, agreement_wording(self.benchmark)
+        )
 
     @property
     def limit_count(self) -> int | None:

@@ -8,10 +8,30 @@ judge was not checked) in the same words, from :func:`agreement_line` and
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pydantic import Field
 
 from privbench.runtime.records.base import Record
-from privbench.runtime.records.benchmark import Benchmark
+
+
+@dataclass(frozen=True)
+class AgreementWording:
+    """How a benchmark's runs say their judge's agreement: with reference grades (ρ, MAE),
+    or, where ``verdicts`` names what its judge decides (``SpatialTrust q4/q5 verdicts``),
+    with reference verdicts (accuracy per verdict field).
+
+    Why declared by the benchmark (on its ``CrossRun``): the sentence under its tables
+    names what its judge was checked on, which only the benchmark knows."""
+
+    verdicts: str | None = None
+    """What a verdict check covers, as the sentence names it; None: reference grades."""
+    verdicts_short: str = ""
+    """:attr:`verdicts` in a table cell (``q4/q5``)."""
+
+
+GRADES = AgreementWording()
+"""Agreement with reference grades: the wording of a benchmark that declares no other."""
 
 
 class JudgeAgreement(Record):
@@ -35,8 +55,8 @@ class JudgeAgreement(Record):
     within_0_1: float | None = None
     """Share (0–1) of judge grades within ±0.1 of the reference grade."""
     verdict_accuracy: dict[str, float | None] = Field(default_factory=dict)
-    """SpatialTrust q4/q5: accuracy per verdict field (``identified``,
-    ``explanation_correct``), where the card has a verdict check."""
+    """Accuracy per verdict field (``identified``, ``explanation_correct``), where the card
+    has a verdict check (a benchmark whose judge gives verdicts)."""
     verdict_n: int = 0
     checked: str = ""
     """The day of the check (``YYYY-MM-DD``), as the card says."""
@@ -49,11 +69,11 @@ class JudgeAgreement(Record):
     def _figure(value: float | None, digits: int = 2) -> str:
         return "n/a" if value is None else f"{value:.{digits}f}"
 
-    def line(self, benchmark: Benchmark | None = "priviq") -> str:
+    def line(self, wording: AgreementWording = GRADES) -> str:
         """The sentence under every table and beside the judge in the report."""
-        if benchmark == "spatialtrust":
+        if wording.verdicts is not None:
             if not self.verdict_accuracy:
-                return "judge not checked on SpatialTrust q4/q5 verdicts"
+                return f"judge not checked on {wording.verdicts}"
             fields = ", ".join(
                 f"{name.replace('_', ' ')} {self._figure(None if v is None else 100 * v, 0)} %"
                 for name, v in self.verdict_accuracy.items()
@@ -71,13 +91,13 @@ class JudgeAgreement(Record):
             f"within ±0.1 {self._figure(within, 0)} %{warned}"
         )
 
-    def short(self, benchmark: Benchmark | None = "priviq") -> str:
+    def short(self, wording: AgreementWording = GRADES) -> str:
         """The figures of :meth:`line` in a few words, for a table cell beside the judge
         (the report shows the full sentence on hover and in a footnote)."""
-        if benchmark == "spatialtrust":
+        if wording.verdicts is not None:
             values = [v for v in self.verdict_accuracy.values() if v is not None]
             if not values:
-                return "q4/q5 not checked"
+                return f"{wording.verdicts_short} not checked"
             return f"verdicts ≥ {self._figure(100 * min(values), 0)} % right"
         return f"ρ {self._figure(self.spearman)}, MAE {self._figure(self.mae)}"
 
@@ -88,18 +108,18 @@ NOT_CHECKED_SHORT = "not checked"
 """:data:`NOT_CHECKED` in a table cell."""
 
 
-def agreement_line(card: JudgeAgreement | None, problem: str, benchmark: Benchmark | None) -> str:
+def agreement_line(card: JudgeAgreement | None, problem: str, wording: AgreementWording) -> str:
     """The judge's agreement with reference grades when the run started, in one line
     (``problem``: why the card the log records was ignored; empty if it was not)."""
     if problem:
         return f"{NOT_CHECKED}; {problem}"
-    return NOT_CHECKED if card is None else card.line(benchmark)
+    return NOT_CHECKED if card is None else card.line(wording)
 
 
-def agreement_short(card: JudgeAgreement | None, problem: str, benchmark: Benchmark | None) -> str:
+def agreement_short(card: JudgeAgreement | None, problem: str, wording: AgreementWording) -> str:
     """:func:`agreement_line` in a few words, for a table cell."""
     if problem:
         return f"{NOT_CHECKED_SHORT} (its card was ignored)"
     if card is None:
         return NOT_CHECKED_SHORT
-    return card.short(benchmark)
+    return card.short(wording)

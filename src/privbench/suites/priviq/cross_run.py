@@ -72,7 +72,7 @@ CROSS_RUN = CrossRun(
     diff=DIFF,
     score_columns=SCORE_COLUMNS,
     describe=validate_with_summary,
-    audit=DatasetAudit(audit=_audit, tables=_tables, summary=_summary),
+    audit=DatasetAudit(audit=_audit, tables=_tables, summary=_summary, ocr=True),
     reference_row=ReferenceRow(what="The empty-answer score", compute=_empty_answer),
     paper_tables=PaperTables(kinds=(TABLE3, TABLE5), compute=_paper_tables),
     demo_exports=True,

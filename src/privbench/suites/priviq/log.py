@@ -19,7 +19,6 @@ from privbench.runtime.log_reading import (
     token_totals,
 )
 from privbench.runtime.records.base import LoggedSample
-from privbench.runtime.records.benchmark import PRIVIQ_SCORER
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.records.task import expected_ids
 from privbench.runtime.records.versions import ReportedVersions
@@ -31,7 +30,7 @@ from privbench.suites.priviq.aggregate import (
     ScoreCell,
 )
 from privbench.suites.priviq.competencies import combination_label
-from privbench.suites.priviq.record import PrivIQSampleRecord, PrivIQScoreRecord
+from privbench.suites.priviq.record import PRIVIQ_SCORER, PrivIQSampleRecord, PrivIQScoreRecord
 from privbench.suites.priviq.refusals import READ_CHARS, RefusalReading, classify, normalize
 
 

@@ -19,8 +19,10 @@ from pydantic import Field
 
 from privbench.judges.choice import parse_judge
 from privbench.runtime.records.base import Record, finite_score
-from privbench.runtime.records.benchmark import PRIVIQ_SCORER
 from privbench.runtime.records.call_counts import CallCountsRecord
+
+PRIVIQ_SCORER = "priviq_judge"
+"""The inspect scorer name of Priv-IQ (the key of its score in each sample)."""
 
 SCORE_KEY = "score"
 """Key of the 0–1 item score in a Priv-IQ score value (``{"score": …, "unscored_runs": …}``)."""

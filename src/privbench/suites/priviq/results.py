@@ -25,12 +25,11 @@ from privbench.runtime.cross_run import (
     ScoreColumns,
 )
 from privbench.runtime.log_reading import scored_samples
-from privbench.runtime.records.benchmark import PRIVIQ_SCORER
 from privbench.suites.priviq.aggregate import priviq_scores
 from privbench.suites.priviq.competencies import COMPETENCIES, combination_label
 from privbench.suites.priviq.log import priviq_log
 from privbench.suites.priviq.published import TOTAL
-from privbench.suites.priviq.record import PrivIQSampleRecord, PrivIQScoreRecord
+from privbench.suites.priviq.record import PRIVIQ_SCORER, PrivIQSampleRecord, PrivIQScoreRecord
 
 
 def _input_text(messages: Sequence[ChatMessage]) -> str:

@@ -11,10 +11,13 @@ from pathlib import Path
 
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import UsageError
+from privbench.runtime.records.benchmark import OldLogs
 from privbench.runtime.suite import (
     CommandSpec,
+    DownloadCommand,
     DownloadRequest,
     EvalRequest,
+    GenerateCommand,
     GradeRequest,
     ReadRequest,
     ResumeRequest,
@@ -37,6 +40,7 @@ from privbench.suites.priviq.api import (
 from privbench.suites.priviq.cross_run import CROSS_RUN
 from privbench.suites.priviq.dataset import DATASET_FILE, load_priviq, validate_priviq
 from privbench.suites.priviq.judge import PROTOCOLS
+from privbench.suites.priviq.record import PRIVIQ_SCORER
 from privbench.suites.priviq.release import DEFAULT_URL, download_priviq, resolve_data
 from privbench.suites.priviq.task import default_data_dir
 
@@ -166,9 +170,20 @@ COMMANDS = SuiteCommands(
             "judge_card", "as_json", "epochs", "dry_run", "price", "judge_price",
         ),
     ),
+    generate=GenerateCommand(
+        "A Priv-IQ-format suite (Table 1's combination counts for --n 146).", size=146
+    ),
+    download=DownloadCommand(
+        "The public Priv-IQ release: fetch (resumable), check, unpack; then --data priviq."
+    ),
+    compare_published=(
+        "Priv-IQ's over data of the release's shape that is not verified as the release "
+        "(runs over the verified release show them by themselves)"
+    ),
 )
 # fmt: on
-"""What ``privbench eval priviq`` and ``privbench grade priviq`` take, in ``--help``'s order."""
+"""What ``privbench eval priviq``, ``grade priviq``, ``generate priviq`` and ``download
+priviq`` take, in ``--help``'s order."""
 
 
 SUITE = Suite(
@@ -194,6 +209,7 @@ SUITE = Suite(
     judge_protocols=PROTOCOLS,
     resolve_data=resolve_data,
     download=_download,
+    old_logs=OldLogs(PRIVIQ_SCORER, INSPECT_TASKS),
     cross_run=CROSS_RUN,
     commands=COMMANDS,
 )

@@ -21,6 +21,7 @@ from privbench.runtime.cross_run import (
     ReferenceRow,
     TableKind,
 )
+from privbench.runtime.records.judge_agreement import AgreementWording
 from privbench.suites.spatialtrust.aggregate import TASK_LABELS
 from privbench.suites.spatialtrust.judge_check import JUDGE_CHECK
 from privbench.suites.spatialtrust.published import OVERALL
@@ -83,4 +84,5 @@ CROSS_RUN = CrossRun(
     paper_tables=PaperTables(kinds=(TABLE2,), compute=_paper_tables),
     judge_check=JUDGE_CHECK,
     report=REPORT_SECTION,
+    agreement=AgreementWording("SpatialTrust q4/q5 verdicts", "q4/q5"),
 )

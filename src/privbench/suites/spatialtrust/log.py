@@ -20,14 +20,13 @@ from privbench.runtime.log_reading import (
     finished_samples,
     token_totals,
 )
-from privbench.runtime.records.benchmark import SPATIAL_SCORER
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.records.task import DraftAnnotations, expected_ids
 from privbench.runtime.records.versions import ReportedVersions
 from privbench.suites.spatialtrust.aggregate import ImageScores, SpatialScores, spatial_scores
 from privbench.suites.spatialtrust.baseline import run_baseline
 from privbench.suites.spatialtrust.dataset import QUESTION_IDS
-from privbench.suites.spatialtrust.record import SpatialScoreRecord, StrategyRecord
+from privbench.suites.spatialtrust.record import SPATIAL_SCORER, SpatialScoreRecord, StrategyRecord
 
 WARN_SHARE = 0.10
 """A pipeline counter above this share of images gets a warning line: at that rate a

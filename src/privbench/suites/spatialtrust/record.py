@@ -16,8 +16,10 @@ from inspect_ai.scorer import Score, Value
 from pydantic import Field
 
 from privbench.runtime.records.base import Record, finite_score
-from privbench.runtime.records.benchmark import SPATIAL_SCORER
 from privbench.runtime.records.call_counts import CallCountsRecord
+
+SPATIAL_SCORER = "spatialtrust_scorer"
+"""The inspect scorer name of SpatialTrust (the key of its score in each sample)."""
 
 
 class SpatialSampleRecord(Record):

@@ -20,7 +20,6 @@ from typing import TypedDict
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.scorer import Score
 
-from privbench.runtime.records.benchmark import SPATIAL_SCORER
 from privbench.suites.spatialtrust.aggregate import spatial_scores
 from privbench.suites.spatialtrust.boxes import (
     BOX_CONVENTIONS,
@@ -31,7 +30,7 @@ from privbench.suites.spatialtrust.boxes import (
 from privbench.suites.spatialtrust.dataset import EXPLANATION_QUESTIONS, QUESTION_IDS, SpatialItem
 from privbench.suites.spatialtrust.judge import verdict_from_record
 from privbench.suites.spatialtrust.reading import SpatialAnswer, answer_record, parse_answer
-from privbench.suites.spatialtrust.record import SpatialScoreRecord, StrategyRecord
+from privbench.suites.spatialtrust.record import SPATIAL_SCORER, SpatialScoreRecord, StrategyRecord
 from privbench.suites.spatialtrust.scorer import rule_scores
 from privbench.suites.spatialtrust.scoring import score_explanation, verdict_problem
 from privbench.suites.spatialtrust.selection import Locked, apply_locks

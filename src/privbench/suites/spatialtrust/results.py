@@ -26,12 +26,12 @@ from privbench.runtime.cross_run import (
     number_or_nan,
 )
 from privbench.runtime.log_reading import scored_samples
-from privbench.runtime.records.benchmark import SPATIAL_SCORER
 from privbench.suites.spatialtrust.aggregate import TASKS, spatial_scores
 from privbench.suites.spatialtrust.dataset import QUESTION_IDS
 from privbench.suites.spatialtrust.log import PipelineCounts, spatialtrust_log
 from privbench.suites.spatialtrust.published import OVERALL
 from privbench.suites.spatialtrust.record import (
+    SPATIAL_SCORER,
     SpatialSampleRecord,
     SpatialScoreRecord,
     StrategyRecord,

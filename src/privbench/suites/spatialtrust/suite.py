@@ -12,9 +12,11 @@ from pathlib import Path
 
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import UsageError
+from privbench.runtime.records.benchmark import OldLogs
 from privbench.runtime.suite import (
     CommandSpec,
     EvalRequest,
+    GenerateCommand,
     GradeRequest,
     ReadRequest,
     ResumeRequest,
@@ -46,6 +48,7 @@ from privbench.suites.spatialtrust.dataset import (
     validate_spatialtrust,
 )
 from privbench.suites.spatialtrust.question_design import QUESTION_TYPES, QuestionTypes
+from privbench.suites.spatialtrust.record import SPATIAL_SCORER
 from privbench.suites.spatialtrust.solvers import STRATEGIES, parse_strategy
 from privbench.suites.spatialtrust.task import default_data_dir
 
@@ -182,6 +185,27 @@ ALLOW_DRAFTS = SuiteOption(
 
 OUT = SharedOption("out", "Write the per-image scores CSV and the JSON summary here.")
 
+BOX_FORMAT = SuiteOption(
+    "box_format",
+    ("--box-format",),
+    str,
+    "xyxy",
+    "The boxes' convention: xyxy (pixels), xyxy1000 (0–1000: Qwen2-VL, Qwen3-VL, InternVL), "
+    "yxyx1000 (Gemini), xyxy1 (0–1), qwen25 (Qwen2.5-VL: pixels of its resized input). See "
+    "docs/spatialtrust.md.",
+)
+"""Also read by ``privbench build`` (its drafter's boxes) and ``privbench show``."""
+
+QUESTION_TYPES_OPTION = SuiteOption(
+    "question_types",
+    ("--question-types",),
+    str,
+    "paper",
+    "q2/q3 types: paper (multiple exactly when 2+ options are right, as the paper) or "
+    "neutral (always multiple: the type does not tell how many to pick).",
+)
+"""Also read by ``privbench build``."""
+
 # fmt: off
 COMMANDS = SuiteCommands(
     eval=CommandSpec(
@@ -195,7 +219,7 @@ COMMANDS = SuiteCommands(
                 "direct",
                 "direct (one call), staged, or guard (SpatialTrustGuard).",
             ),
-            "box_format",
+            BOX_FORMAT,
             SuiteOption(
                 "reask_unparsed",
                 ("--reask-unparsed",),
@@ -217,16 +241,22 @@ COMMANDS = SuiteCommands(
         "Score SpatialTrust predictions made elsewhere (format: docs/spatialtrust.md).",
         (
             SharedOption("predictions", "preds.jsonl: one prediction per image."),
-            "data", "judge", "judge_temperature", "model_name", "label", "box_format", OUT,
+            "data", "judge", "judge_temperature", "model_name", "label", BOX_FORMAT, OUT,
             "overwrite", "judge_connections", "log_dir", "resume", "seed", "max_retries",
             "timeout", "cache", "batch", ALLOW_DRAFTS, "judge_card", "compare_published",
             "as_json", "dry_run", "price", "judge_price",
         ),
     ),
+    generate=GenerateCommand(
+        "A SpatialTrust-format suite of 1440×960 captures with the five questions.",
+        size=100,
+        options=(QUESTION_TYPES_OPTION,),
+    ),
+    compare_published="SpatialTrust's Tables 2 and 3 (over its own captures)",
 )
 # fmt: on
-"""What ``privbench eval spatialtrust`` and ``privbench grade spatialtrust`` take, in
-``--help``'s order."""
+"""What ``privbench eval spatialtrust``, ``grade spatialtrust`` and ``generate
+spatialtrust`` take, in ``--help``'s order."""
 
 
 SUITE = Suite(
@@ -247,6 +277,7 @@ SUITE = Suite(
     grade_plan=_grade_plan,
     resume_plan=plan.resume_plan,
     check_settings=_check_settings,
+    old_logs=OldLogs(SPATIAL_SCORER, INSPECT_TASKS),
     cross_run=CROSS_RUN,
     commands=COMMANDS,
 )
