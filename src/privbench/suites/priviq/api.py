@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample
 from rich.console import RenderableType
@@ -191,6 +191,28 @@ def _expected_combinations(log: EvalLog) -> list[tuple[str, ...]]:
     return [item.combination for item in load_priviq(str(data)) if item.id in wanted]
 
 
+class _Judging(TypedDict):
+    """What a Priv-IQ task is told of the run's judge: the same for eval and grade."""
+
+    judge: str
+    judge_runs: int
+    protocol: str
+    cache: bool
+    explain: bool
+    judge_card: str | None
+
+
+def _judging(options: RunOptions, explain: bool) -> _Judging:
+    return {
+        "judge": options.task_judge,
+        "judge_runs": options.judge_runs,
+        "protocol": options.protocol,
+        "cache": options.generation.cache,
+        "explain": explain,
+        "judge_card": options.judge_card,
+    }
+
+
 def _check_explain(explain: bool, options: RunOptions) -> None:
     if explain and not options.judge.explains:
         raise UsageError(
@@ -321,12 +343,7 @@ def grade_priviq(
         predictions=str(predictions_path),
         data=str(data),
         grades=str(grades) if grades else None,
-        judge=options.task_judge,
-        judge_runs=options.judge_runs,
-        protocol=options.protocol,
-        cache=options.generation.cache,
-        explain=explain,
-        judge_card=options.judge_card,
+        **_judging(options, explain),
         reuse_unverified_grades=reuse_unverified,
     )
     graded_model = model_name or answers.model or answers_name(predictions_path.absolute())
@@ -357,15 +374,7 @@ def eval_priviq(
     if data is not None:
         load_priviq(data)  # a clear error before the model is called
     exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
-    task = priviq(
-        data=str(data) if data else None,
-        judge=options.task_judge,
-        judge_runs=options.judge_runs,
-        protocol=options.protocol,
-        cache=options.generation.cache,
-        explain=explain,
-        judge_card=options.judge_card,
-    )
+    task = priviq(data=str(data) if data else None, **_judging(options, explain))
     label_task(task, label)
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
     return finish_priviq(log, label or model, exports_dir, prices=prices)
