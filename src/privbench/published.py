@@ -15,7 +15,6 @@ import io
 import json
 import math
 from collections.abc import Callable, Mapping
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from rich.table import Table
@@ -44,7 +43,8 @@ class PublishedTable(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     file: str
-    benchmark: Literal["priviq", "spatialtrust"]
+    benchmark: str
+    """The registry name of the benchmark whose paper printed the table."""
     paper: str
     table: int
     caption: str
