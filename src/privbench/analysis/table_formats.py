@@ -359,15 +359,36 @@ def _own_n(table: PaperTable, column: str, cell: TableCell) -> str:
     return f"n={cell.n}" if cell.n != table.counts.get(column) else ""
 
 
-def latex_cell(table: PaperTable, run: str, column: str) -> str:
-    """``77.7\\,{\\scriptsize[74.1, 81.0]}``, the score bold when best, ``--`` when none."""
+@dataclass(frozen=True)
+class _CellMarkup:
+    """How a format marks up a score cell: the text for no score, and what goes before and
+    after the best score and the small text (interval, own ``n``) that follows a score.
+    Why: LaTeX and Markdown cells say the same things, only marked up differently."""
+
+    none: str
+    bold: tuple[str, str]
+    small: tuple[str, str]
+
+
+_LATEX_CELL = _CellMarkup("--", ("\\textbf{", "}"), ("\\,{\\scriptsize", "}"))
+_MARKDOWN_CELL = _CellMarkup("–", ("**", "**"), (" ", ""))
+
+
+def _marked_cell(table: PaperTable, run: str, column: str, markup: _CellMarkup) -> str:
     cell = table.cells.get((run, column))
     if cell is None or cell.score is None:
-        return "--"
-    score = fmt(cell.score)
-    text = rf"\textbf{{{score}}}" if cell.best else score
+        return markup.none
+    text = fmt(cell.score)
+    if cell.best:
+        text = markup.bold[0] + text + markup.bold[1]
     small = " ".join(part for part in (_interval(cell), _own_n(table, column, cell)) if part)
-    return text + (rf"\,{{\scriptsize{small}}}" if small else "")
+    before, after = markup.small
+    return f"{text}{before}{small}{after}" if small else text
+
+
+def latex_cell(table: PaperTable, run: str, column: str) -> str:
+    """``77.7\\,{\\scriptsize[74.1, 81.0]}``, the score bold when best, ``--`` when none."""
+    return _marked_cell(table, run, column, _LATEX_CELL)
 
 
 FIT = "privbenchfit"
@@ -408,13 +429,7 @@ def to_latex(table: PaperTable) -> str:
 
 def markdown_cell(table: PaperTable, run: str, column: str) -> str:
     """``77.7 [74.1, 81.0]``, the score in ``**…**`` when best, ``–`` when none."""
-    cell = table.cells.get((run, column))
-    if cell is None or cell.score is None:
-        return "–"
-    score = fmt(cell.score)
-    text = f"**{score}**" if cell.best else score
-    small = " ".join(part for part in (_interval(cell), _own_n(table, column, cell)) if part)
-    return f"{text} {small}" if small else text
+    return _marked_cell(table, run, column, _MARKDOWN_CELL)
 
 
 def to_markdown(table: PaperTable) -> str:

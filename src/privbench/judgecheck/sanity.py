@@ -15,7 +15,7 @@ import math
 import random
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from privbench.judgecheck.references import ReferenceItem
 from privbench.runtime.cross_run import CheckCase
@@ -72,15 +72,8 @@ class SanityResult:
         )
 
     def as_json(self) -> dict[str, object]:
-        return {
-            "protocol": self.protocol,
-            "n": self.n,
-            "mean": self.mean,
-            "lowest": self.lowest,
-            "unscored": self.unscored,
-            "passed": self.passed,
-            "min_mean": SANITY_MIN_MEAN,
-        }
+        """The fields, then whether it passed and the mean it had to reach."""
+        return {**asdict(self), "passed": self.passed, "min_mean": SANITY_MIN_MEAN}
 
 
 def summarise_sanity(

@@ -769,48 +769,43 @@ def _colors(group: DatasetGroup) -> list[str]:
 
 
 def _priviq_group(
-    frame: pd.DataFrame,
+    job: SectionJob,
     group: DatasetGroup,
     index: int,
-    settings: ReportSettings,
-    rng: np.random.Generator,
-    directory: Path,
     baseline: Mapping[str, object] | None,
     offline: bool,
     identities: dict[str, Identity],
-    suite: Suite,
-    section: ReportSection,
 ) -> PrivIQSection:
     """Tables, comparisons and figures of one dataset's Priv-IQ runs.
 
     ``offline``: some run was graded by the offline judge, so its empty-answer score is
     the floor to show in Table 3 (for LLM-judged runs it is only mentioned).
     """
-    frame = frame[frame["run"].isin(group.runs)]
-    table3, table5 = _paper_frames(suite, frame, rng, settings.n_boot)
-    resampling = Resampling(settings.seed, settings.n_boot)
+    frame = job.frame[job.frame["run"].isin(group.runs)]
+    table3, table5 = _paper_frames(job.suite, frame, job.rng, job.settings.n_boot)
+    resampling = Resampling(job.settings.seed, job.settings.n_boot)
     paper3, paper5 = priviq_paper_tables(table3, table5, group, index, resampling)
-    if settings.tables is not None:
-        write_tables([paper3, paper5], settings.tables)
+    if job.settings.tables is not None:
+        write_tables([paper3, paper5], job.settings.tables)
     runs = [r for r in group.runs if r in set(table3["run"])]
-    prefix = _prefix(section.layout, index)
+    prefix = _prefix(job.section.layout, index)
     colors = _colors(group)
     competencies = [c for c in paper3.columns if c != TOTAL]
     scores = wide(table3, average_over=[]).loc[runs, competencies]
     total_rows = table3[table3["column"] == TOTAL].set_index("run").loc[runs].reset_index()
     saved = [
         figures.save(figures.run_bars(total_rows, "total score (%), 95 % bootstrap interval", colors),
-                     directory, f"{prefix}-totals", "Total score per run", "mirrors Priv-IQ Fig. 4"),
+                     job.directory, f"{prefix}-totals", "Total score per run", "mirrors Priv-IQ Fig. 4"),
         figures.save(figures.grouped_bars(table3[table3["column"] != TOTAL], competencies, runs,
                                           "score (%)", "competency", colors),
-                     directory, f"{prefix}-competencies", "Scores by competency with 95 % intervals",
+                     job.directory, f"{prefix}-competencies", "Scores by competency with 95 % intervals",
                      "mirrors Priv-IQ Fig. 5", wide=len(competencies) * len(runs) > 24),
-        figures.save(figures.radar(scores, runs, colors), directory, f"{prefix}-radar-overlay",
+        figures.save(figures.radar(scores, runs, colors), job.directory, f"{prefix}-radar-overlay",
                      "Competency profile, all runs", "mirrors Priv-IQ Fig. 6"),
     ]  # fmt: skip
     if len(runs) > 1:
         saved.append(
-            figures.save(figures.radar_grid(scores, runs, colors), directory, f"{prefix}-radar-runs",
+            figures.save(figures.radar_grid(scores, runs, colors), job.directory, f"{prefix}-radar-runs",
                          "Competency profile per run", "mirrors Priv-IQ Fig. 6 (per-model panels)",
                          wide=len(runs) > 2)
         )  # fmt: skip
@@ -820,17 +815,17 @@ def _priviq_group(
     across = scores.loc[full]
     if len(full) > 1:
         saved.append(
-            figures.save(figures.box_by_column(across), directory, f"{prefix}-box",
+            figures.save(figures.box_by_column(across), job.directory, f"{prefix}-box",
                          "Competency scores across runs", "mirrors Priv-IQ Fig. 7")
         )  # fmt: skip
         if across.dropna(axis=1).shape[1] >= 2:
             saved.append(
-                figures.save(figures.clustered_heatmap(across), directory, f"{prefix}-clustermap",
+                figures.save(figures.clustered_heatmap(across), job.directory, f"{prefix}-clustermap",
                              "Runs × competencies, hierarchically clustered", "mirrors Priv-IQ Fig. 9")
             )  # fmt: skip
     if len(full) > 2 and figures.correlatable(across).shape[1] >= 2:
         saved.append(
-            figures.save(figures.correlation_heatmap(across), directory, f"{prefix}-correlation",
+            figures.save(figures.correlation_heatmap(across), job.directory, f"{prefix}-correlation",
                          "Correlation of competency scores across runs", "mirrors Priv-IQ Fig. 8")
         )  # fmt: skip
     sums = frame.groupby(["run", "item"], sort=False).agg(
@@ -841,14 +836,14 @@ def _priviq_group(
     shares = (100 * shares.div(totals, axis=0)).reindex(runs)
     if shares.notna().any().any():
         saved.append(
-            figures.save(figures.contributions(shares), directory, f"{prefix}-contributions",
+            figures.save(figures.contributions(shares), job.directory, f"{prefix}-contributions",
                          "Contribution of competency combinations to each run's total",
                          "mirrors Priv-IQ Fig. 10")
         )  # fmt: skip
-    per_item = item_scores(frame, suite.name)
-    pairs = comparisons(per_item, settings.seed, runs, settings.n_boot, _pairable(group),
+    per_item = item_scores(frame, job.suite.name)
+    pairs = comparisons(per_item, job.settings.seed, runs, job.settings.n_boot, _pairable(group),
                         identities, group.items)  # fmt: skip
-    saved += _comparison_figures(pairs, runs, directory, prefix)
+    saved += _comparison_figures(pairs, runs, job.directory, prefix)
     judge_runs = int(frame["epoch"].max()) if len(frame) else 1
     empty = None
     notes = list(group.notes)
@@ -866,7 +861,7 @@ def _priviq_group(
         "ranked": len(group.averaged) >= 2,
         "table3": display_table(paper3, group, judge_runs > 1, empty,
                                 "Empty answer (offline-judge score)"),
-        "refusals": refusal_table(section.refusals(frame), runs) if section.refusals
+        "refusals": refusal_table(job.section.refusals(frame), runs) if job.section.refusals
                     else {"columns": [], "rows": []},
         "table5": display_table(paper5, group, judge_runs > 1),
         "comparisons": _comparison_rows(pairs),
@@ -879,50 +874,47 @@ def _priviq_group(
 
 
 def _spatial_group(
-    frame: pd.DataFrame,
+    job: SectionJob,
     group: DatasetGroup,
     index: int,
-    settings: ReportSettings,
-    rng: np.random.Generator,
-    directory: Path,
     baseline: Mapping[str, object] | None,
     identities: dict[str, Identity],
-    suite: Suite,
-    section: ReportSection,
 ) -> SpatialSection:
     """Table 2 (its Average over models: one run per model), each model's strategy
     variants side by side (Table 3), comparisons by family and figures."""
-    frame = frame[frame["run"].isin(group.runs)]
-    (table2,) = _paper_frames(suite, frame, rng, settings.n_boot)
-    paper2 = spatial_paper_table(table2, group, index, Resampling(settings.seed, settings.n_boot))
-    if settings.tables is not None:
-        write_tables([paper2], settings.tables)
-    labels = _question_labels(section)
+    frame = job.frame[job.frame["run"].isin(group.runs)]
+    (table2,) = _paper_frames(job.suite, frame, job.rng, job.settings.n_boot)
+    paper2 = spatial_paper_table(
+        table2, group, index, Resampling(job.settings.seed, job.settings.n_boot)
+    )
+    if job.settings.tables is not None:
+        write_tables([paper2], job.settings.tables)
+    labels = _question_labels(job.section)
     labels[OVERALL] = "Overall"
     raw2 = table2
     table2 = table2.assign(column=table2["column"].map(lambda c: labels.get(c, c)))
     runs = [r for r in group.runs if r in set(table2["run"])]
-    prefix = _prefix(section.layout, index)
+    prefix = _prefix(job.section.layout, index)
     colors = _colors(group)
-    tasks = [labels[name] for _, name in section.questions]
+    tasks = [labels[name] for _, name in job.section.questions]
     overall_rows = table2[table2["column"] == "Overall"].set_index("run").loc[runs].reset_index()
     saved = [
         figures.save(figures.grouped_bars(table2[table2["column"] != "Overall"], tasks, runs,
                                           "score (%)", "task (question)", colors, label_width=14),
-                     directory, f"{prefix}-tasks", "Task scores with 95 % intervals",
+                     job.directory, f"{prefix}-tasks", "Task scores with 95 % intervals",
                      "mirrors SpatialTrust Table 2 (as bars; the paper has no figure)", wide=len(tasks) * len(runs) > 24),
         figures.save(figures.run_bars(overall_rows, "overall score (%), 95 % bootstrap interval", colors),
-                     directory, f"{prefix}-overall", "Overall score per run",
+                     job.directory, f"{prefix}-overall", "Overall score per run",
                      "mirrors SpatialTrust Table 2, overall column"),
     ]  # fmt: skip
     pairs = comparisons(
-        item_scores(frame, suite.name), settings.seed, runs, settings.n_boot,
+        item_scores(frame, job.suite.name), job.settings.seed, runs, job.settings.n_boot,
         _pairable(group), identities, group.items,
     )  # fmt: skip
-    saved += _comparison_figures(pairs, runs, directory, prefix)
+    saved += _comparison_figures(pairs, runs, job.directory, prefix)
     trivial = None
     if baseline is not None:
-        trivial = {name: _score(baseline.get(qid)) for qid, name in section.questions}
+        trivial = {name: _score(baseline.get(qid)) for qid, name in job.section.questions}
         trivial[OVERALL] = _score(baseline.get("overall"))
     per_model = one_run_per_model(group.averaged, identities)
     average_name = ""
@@ -1211,17 +1203,7 @@ def _items_context(context: ReportContext, job: SectionJob) -> list[str]:
             if r["benchmark"] == job.suite.title and r["label"] in group.runs
         )
         priviq_section = _priviq_group(
-            job.frame,
-            group,
-            index,
-            job.settings,
-            job.rng,
-            job.directory,
-            baseline,
-            offline,
-            _identities(job.results, job.suite.name),
-            job.suite,
-            job.section,
+            job, group, index, baseline, offline, _identities(job.results, job.suite.name)
         )
         priviq_section["published"], note = _release_published(
             job.frame,
@@ -1261,16 +1243,7 @@ def _images_context(context: ReportContext, job: SectionJob) -> list[str]:
         baseline = _group_reference(job.suite, group)
         group.notes += _draft_notes(job.run_rows, group, job.suite.title)
         spatial_section = _spatial_group(
-            job.frame,
-            group,
-            index,
-            job.settings,
-            job.rng,
-            job.directory,
-            baseline,
-            _identities(job.results, job.suite.name),
-            job.suite,
-            job.section,
+            job, group, index, baseline, _identities(job.results, job.suite.name)
         )
         spatial_sections.append(spatial_section)
         for paper in spatial_section.get("papers", []):

@@ -41,16 +41,11 @@ RETRY_SUFFIX = (
 def offline_verdict(question: ExplanationQuestion, answer: ExplanationAnswer) -> ExplanationVerdict:
     """The offline judge's verdict (``--judge offline``: text similarity, no model; see
     :func:`privbench.judges.offline.spatial.offline_verdict`)."""
-    found = offline_spatial.offline_verdict(
+    return offline_spatial.offline_verdict(
         question.qid == "q4",
         [offline_spatial.FactorText(f.name, f.why) for f in question.factors],
         answer.text,
         [offline_spatial.FactorText(f.name, f.why) for f in answer.factors],
-    )
-    return ExplanationVerdict(
-        tuple(FactorVerdict(f.identified, f.explanation_correct, f.matched) for f in found.factors),
-        found.unsupported,
-        found.states_none,
     )
 
 

@@ -23,7 +23,7 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
 from privbench.suites.spatialtrust.answer_text import TITLE, embedded_json, final_answer_record
@@ -82,13 +82,9 @@ class InvalidBox:
     reason: str
 
     def record(self) -> dict[str, object]:
-        """As stored in the task state and the score metadata (JSON)."""
-        return {
-            "question": self.question,
-            "option": self.option,
-            "box": _shown(self.box),
-            "reason": self.reason,
-        }
+        """As stored in the task state and the score metadata (JSON): the fields in their
+        order, the box as :func:`_shown` writes it (read shallowly: the box is the model's)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)} | {"box": _shown(self.box)}
 
     @classmethod
     def from_record(cls, record: Mapping[str, object]) -> InvalidBox:

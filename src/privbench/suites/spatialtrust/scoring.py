@@ -17,8 +17,8 @@ credited. IoU is always computed here, never by a judge.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
+from privbench.judges.offline.spatial import FactorFinding, TextVerdict
 from privbench.suites.spatialtrust.boxes import Box, is_proper
 
 TAU = 0.5
@@ -69,23 +69,15 @@ def score_choice(
     return credited / len(gt)
 
 
-@dataclass(frozen=True)
-class FactorVerdict:
-    """The judge's reading of one ground-truth factor (``a_i``, ``e_i``, its match)."""
+FactorVerdict = FactorFinding
+"""The judge's reading of one ground-truth factor (``a_i``, ``e_i``, the index of the
+predicted factor matched to it, if any)."""
+ExplanationVerdict = TextVerdict
+"""The judge's structured verdict on a q4/q5 answer (docs/spatialtrust.md, Scoring).
 
-    identified: bool
-    explanation_correct: bool
-    matched: int | None
-    """Index of the predicted factor matched to this ground-truth factor, if any."""
-
-
-@dataclass(frozen=True)
-class ExplanationVerdict:
-    """The judge's structured verdict on a q4/q5 answer (docs/spatialtrust.md, Scoring)."""
-
-    factors: tuple[FactorVerdict, ...]
-    unsupported: bool
-    states_none: bool
+Why the offline judge's types: an LLM judge's parsed reply and the offline judge's
+text-similarity verdict are the same structure, so both are one type and the offline
+verdict is scored as it comes (that module depends on nothing above it)."""
 
 
 def score_explanation(

@@ -225,6 +225,15 @@ def render(panel: Panel) -> Image.Image:
     return image
 
 
+_WHITE_CARDS: dict[str, tuple[int, Color | None, int]] = {
+    "label": (18, None, 6),
+    "screen": (14, (60, 64, 74), 4),
+    "post": (16, (200, 204, 214), 2),
+}
+"""Styles framed as a white rounded card: corner radius, outline (None: the panel's
+accent) and outline width; the screen and the post then add their own details."""
+
+
 def _frame(draw: ImageDraw.ImageDraw, panel: Panel, height: int) -> None:
     left, top, right, bottom = 20, 20, 20 + panel.width, 20 + height
     if panel.style == "card":
@@ -238,42 +247,34 @@ def _frame(draw: ImageDraw.ImageDraw, panel: Panel, height: int) -> None:
         draw.rectangle((left, top, right, bottom), fill=(255, 255, 252))
         for x in range(left, right, 16):
             draw.polygon([(x, bottom), (x + 8, bottom - 8), (x + 16, bottom)], fill=(214, 210, 202))
-    elif panel.style == "label":
-        draw.rounded_rectangle(
-            (left, top, right, bottom),
-            radius=18,
-            fill=(255, 255, 255),
-            outline=panel.accent,
-            width=6,
-        )
-    elif panel.style == "screen":
-        draw.rounded_rectangle(
-            (left, top, right, bottom),
-            radius=14,
-            fill=(255, 255, 255),
-            outline=(60, 64, 74),
-            width=4,
-        )
-        draw.rectangle((left + 4, top + 4, right - 4, top + 46), fill=(226, 230, 238))
-        for i, color in enumerate(((236, 95, 90), (240, 190, 70), (90, 190, 100))):
-            draw.ellipse((left + 18 + 24 * i, top + 17, left + 32 + 24 * i, top + 31), fill=color)
-        if panel.extras.get("url"):
-            draw.text(
-                (left + 110, top + 14), panel.extras["url"], font=font("latin", 18), fill=_CAPTION
-            )
-    elif panel.style == "post":
-        draw.rounded_rectangle(
-            (left, top, right, bottom),
-            radius=16,
-            fill=(255, 255, 255),
-            outline=(200, 204, 214),
-            width=2,
-        )
-        draw.ellipse((left + 24, top + 28, left + 80, top + 84), fill=panel.accent)
     elif panel.style == "notice":
         draw.rectangle(
             (left, top, right, bottom), fill=(255, 252, 236), outline=(180, 140, 40), width=5
         )
+    elif panel.style in _WHITE_CARDS:
+        radius, outline, width = _WHITE_CARDS[panel.style]
+        draw.rounded_rectangle(
+            (left, top, right, bottom),
+            radius=radius,
+            fill=(255, 255, 255),
+            outline=outline or panel.accent,
+            width=width,
+        )
+        if panel.style == "screen":
+            draw.rectangle((left + 4, top + 4, right - 4, top + 46), fill=(226, 230, 238))
+            for i, color in enumerate(((236, 95, 90), (240, 190, 70), (90, 190, 100))):
+                draw.ellipse(
+                    (left + 18 + 24 * i, top + 17, left + 32 + 24 * i, top + 31), fill=color
+                )
+            if panel.extras.get("url"):
+                draw.text(
+                    (left + 110, top + 14),
+                    panel.extras["url"],
+                    font=font("latin", 18),
+                    fill=_CAPTION,
+                )
+        elif panel.style == "post":
+            draw.ellipse((left + 24, top + 28, left + 80, top + 84), fill=panel.accent)
     else:
         draw.rectangle(
             (left, top, right, bottom), fill=panel.background, outline=(140, 140, 150), width=2

@@ -16,7 +16,15 @@ from privbench.tooling.drawing.draw import canvas, checkbox, log_panel, put
 from privbench.tooling.drawing.identities import faker, person, real_city, us_ssn
 from privbench.tooling.drawing.panels import Field, Gap, Panel, Table, Text, Title, render
 from privbench.tooling.drawing.social import social_post, street_scene
-from privbench.tooling.priviq_generator.base import Draft, Family, company, conj, family, listing
+from privbench.tooling.priviq_generator.base import (
+    Draft,
+    Family,
+    Maker,
+    company,
+    conj,
+    family,
+    listing,
+)
 
 DISEASES = ["HIV", "diabetes", "asthma", "hepatitis B", "depression", "cancer"]
 JOBS = ["Lawyer", "Nurse", "Teacher", "Clerk", "Engineer", "Chef", "Pilot", "Dentist"]
@@ -366,46 +374,26 @@ RISK_QUESTIONS = {
     "exif": ["{name} wants to post this photo file. What does its metadata give away?", "What risk hides in the details of {name}'s photo file, and how is it avoided?"],
 }  # fmt: skip
 
+_QUESTIONS = {**KNOW_QUESTIONS, **RISK_QUESTIONS}
+
+_ROWS: list[tuple[str, list[tuple[str, ...]], str, Maker]] = [
+    ("know_phishing", [("Know",)], "phish", phishing),
+    ("know_passwords", [("Know",)], "pw", passwords),
+    ("know_identifier_kinds", [("Know",), ("Know", "PrivRisk")], "ids", identifier_kinds),
+    ("know_principle_form", [("Know",), ("CntxPriv", "Know")], "form", principle_form),
+    ("know_two_factor", [("Know",)], "2fa", two_factor),
+    ("know_public_wifi", [("Know",), ("CntxPriv", "Know")], "wifi", public_wifi),
+    ("risk_linkage", [("Know", "PrivRisk")], "link", linkage),
+    ("risk_homogeneity", [("Know", "PrivRisk")], "homog", homogeneity),
+    ("risk_breach", [("PrivRisk",), ("Know", "PrivRisk")], "breach", breach_consequence),
+    ("risk_route_map", [("PrivRisk",), ("CntxPriv", "PrivRisk")], "route", route_map),
+    ("risk_exif", [("PrivRisk",), ("CntxPriv", "Know")], "exif", exif_panel),
+    ("risk_boarding_pass", [("CntxPriv", "PrivRisk")], "pass", boarding_pass),
+    ("risk_child_post", [("CntxPriv", "PrivRisk"), ("CntxPriv", "Know")], "child", house_selfie),
+    ("know_absence_post", [("CntxPriv", "Know")], "away", absence_post),
+]
+"""Each family: its name, its combinations, its questions' key and its maker."""
+
 FAMILIES: list[Family] = [
-    family("know_phishing", [("Know",)], KNOW_QUESTIONS["phish"], phishing),
-    family("know_passwords", [("Know",)], KNOW_QUESTIONS["pw"], passwords),
-    family(
-        "know_identifier_kinds",
-        [("Know",), ("Know", "PrivRisk")],
-        KNOW_QUESTIONS["ids"],
-        identifier_kinds,
-    ),
-    family(
-        "know_principle_form",
-        [("Know",), ("CntxPriv", "Know")],
-        KNOW_QUESTIONS["form"],
-        principle_form,
-    ),
-    family("know_two_factor", [("Know",)], KNOW_QUESTIONS["2fa"], two_factor),
-    family(
-        "know_public_wifi", [("Know",), ("CntxPriv", "Know")], KNOW_QUESTIONS["wifi"], public_wifi
-    ),
-    family("risk_linkage", [("Know", "PrivRisk")], RISK_QUESTIONS["link"], linkage),
-    family("risk_homogeneity", [("Know", "PrivRisk")], RISK_QUESTIONS["homog"], homogeneity),
-    family(
-        "risk_breach",
-        [("PrivRisk",), ("Know", "PrivRisk")],
-        RISK_QUESTIONS["breach"],
-        breach_consequence,
-    ),
-    family(
-        "risk_route_map",
-        [("PrivRisk",), ("CntxPriv", "PrivRisk")],
-        RISK_QUESTIONS["route"],
-        route_map,
-    ),
-    family("risk_exif", [("PrivRisk",), ("CntxPriv", "Know")], RISK_QUESTIONS["exif"], exif_panel),
-    family("risk_boarding_pass", [("CntxPriv", "PrivRisk")], RISK_QUESTIONS["pass"], boarding_pass),
-    family(
-        "risk_child_post",
-        [("CntxPriv", "PrivRisk"), ("CntxPriv", "Know")],
-        RISK_QUESTIONS["child"],
-        house_selfie,
-    ),
-    family("know_absence_post", [("CntxPriv", "Know")], RISK_QUESTIONS["away"], absence_post),
+    family(name, combos, _QUESTIONS[key], make) for name, combos, key, make in _ROWS
 ]

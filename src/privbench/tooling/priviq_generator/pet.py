@@ -27,7 +27,7 @@ from privbench.tooling.drawing.draw import (
 )
 from privbench.tooling.drawing.identities import card_number, faker, person, real_city
 from privbench.tooling.drawing.panels import Gap, Panel, Table, Title, render
-from privbench.tooling.priviq_generator.base import Draft, Family, company, family, listing
+from privbench.tooling.priviq_generator.base import Draft, Family, Maker, company, family, listing
 
 DISEASES = ["HIV", "diabetes", "asthma", "hepatitis B", "depression", "cancer", "flu"]
 
@@ -281,22 +281,17 @@ PET_QUESTIONS = {
           "For the {rows} released rows, what k-anonymity level is reached with ZIP and Age as quasi-identifiers? Does any group leak a diagnosis?"],
 }  # fmt: skip
 
+_ROWS: list[tuple[str, list[tuple[str, ...]], str, Maker]] = [
+    ("pet_key_flow", [("PET",), ("CntxPriv", "PET")], "key", key_flow),
+    ("pet_secure_sum", [("PET",), ("Know", "PET")], "sum", secure_sum),
+    ("pet_homomorphic", [("PET",)], "he", homomorphic),
+    ("pet_k_anonymity", [("PET",), ("CntxPriv", "PET")], "k", k_anonymity),
+    ("pet_before_after", [("CntxPriv", "PET")], "ba", before_after),
+    ("pet_dp_histogram", [("CntxPriv", "PET"), ("Know", "PET")], "dp", dp_histogram),
+    ("pet_federated", [("Know", "PET"), ("CntxPriv", "PET")], "fl", federated_rounds),
+]
+"""Each family: its name, its combinations, its questions' key and its maker."""
+
 FAMILIES: list[Family] = [
-    family("pet_key_flow", [("PET",), ("CntxPriv", "PET")], PET_QUESTIONS["key"], key_flow),
-    family("pet_secure_sum", [("PET",), ("Know", "PET")], PET_QUESTIONS["sum"], secure_sum),
-    family("pet_homomorphic", [("PET",)], PET_QUESTIONS["he"], homomorphic),
-    family("pet_k_anonymity", [("PET",), ("CntxPriv", "PET")], PET_QUESTIONS["k"], k_anonymity),
-    family("pet_before_after", [("CntxPriv", "PET")], PET_QUESTIONS["ba"], before_after),
-    family(
-        "pet_dp_histogram",
-        [("CntxPriv", "PET"), ("Know", "PET")],
-        PET_QUESTIONS["dp"],
-        dp_histogram,
-    ),
-    family(
-        "pet_federated",
-        [("Know", "PET"), ("CntxPriv", "PET")],
-        PET_QUESTIONS["fl"],
-        federated_rounds,
-    ),
+    family(name, combos, PET_QUESTIONS[key], make) for name, combos, key, make in _ROWS
 ]

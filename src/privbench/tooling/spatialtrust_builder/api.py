@@ -86,17 +86,9 @@ class BuildRequest:
     question_types: QuestionTypes = "paper"
 
     def settings(self) -> BuildSettings:
-        return BuildSettings(
-            every=self.every,
-            max_captures=self.max_captures,
-            size=self.size,
-            faces=self.faces,
-            drafter=self.drafter,
-            box_format=self.box_format,
-            seed=self.seed,
-            max_tokens=self.max_tokens,
-            question_types=self.question_types,
-        )
+        """What the manifest records of this request: each of its settings' fields, read
+        from the request's field of that name (the manifest's model is the one list)."""
+        return BuildSettings(**{name: getattr(self, name) for name in BuildSettings.model_fields})
 
 
 @dataclass

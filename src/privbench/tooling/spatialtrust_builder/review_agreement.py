@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -83,16 +83,10 @@ class PairAgreement:
     category_kappa: Kappa
 
     def json(self) -> dict[str, object]:
+        """The fields in their order, each kappa as :func:`_kappa_json` writes it."""
         return {
-            "annotators": self.annotators,
-            "images": self.images,
-            "presence_agreement": self.presence_agreement,
+            **asdict(self),
             "presence_kappa": _kappa_json(self.presence_kappa),
-            "boxes": self.boxes,
-            "matched_pairs": self.matched_pairs,
-            "matched_share": self.matched_share,
-            "mean_iou": self.mean_iou,
-            "category_agreement": self.category_agreement,
             "category_kappa": _kappa_json(self.category_kappa),
         }
 
@@ -116,13 +110,9 @@ class ImageDisagreement:
         )
 
     def json(self) -> dict[str, object]:
-        return {
-            "image": self.image,
-            "score": self.score,
-            "presence_differs": self.presence_differs,
-            "unmatched_boxes": self.unmatched_boxes,
-            "category_changes": self.category_changes,
-        }
+        """The fields, the score second (after the image)."""
+        fields = asdict(self)
+        return {"image": fields.pop("image"), "score": self.score, **fields}
 
 
 @dataclass(frozen=True)

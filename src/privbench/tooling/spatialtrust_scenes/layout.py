@@ -403,9 +403,8 @@ class Layout:
         if kind.key in ("table", "sofa", "counter"):
             box = self._deep_box(kind.key, x, z, width, height)
         footprint = DEEP.get(kind.key, 0.35 if kind.key == "bookshelf" else 0.4)
-        corners = ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))
         return Placed(
-            kind.key, "floor", x, 0.0, z, width, height, box, _f(corners), box,
+            kind.key, "floor", x, 0.0, z, width, height, box, _box_quad(box), box,
             attrs=dict(attrs), footprint=footprint,
         )  # fmt: skip
 
@@ -456,16 +455,14 @@ class Layout:
             u3, v3 = camera.project(x - width / 2, y, z)
             u4, _ = camera.project(x + width / 2, y, z)
             box = _outward(min(u1, u3), v1, max(u2, u4), v3)
-            corners = ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))
-            quad = _f(corners)
+            quad = _box_quad(box)
         elif kind.mount == "fixture":
             # a small object sticking out of the wall: drawn upright, facing the room
             anchor_x = x if wall == "back" else (x + 0.2 if wall == "left" else x - 0.2)
             u1, v1 = camera.project(anchor_x - width / 2, y + height, z)
             u2, v2 = camera.project(anchor_x + width / 2, y, z)
             box = _outward(u1, v1, u2, v2)
-            corners = ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))
-            quad = _f(corners)
+            quad = _box_quad(box)
         else:
             quad = wall_quad(camera, room, wall, along, y, width, height)
             box = quad_box(quad)
@@ -513,7 +510,7 @@ class Layout:
         occ_box = self.floor_box(x, z, width, height)
         occluder = Placed(
             occluder_key, "floor", x, 0.0, z, width, height, occ_box,
-            _f(((occ_box[0], occ_box[1]), (occ_box[2], occ_box[1]), (occ_box[2], occ_box[3]), (occ_box[0], occ_box[3]))),
+            _box_quad(occ_box),
             occ_box, attrs={}, footprint=0.35,
         )  # fmt: skip
         if from_left:
@@ -549,11 +546,16 @@ class Layout:
             return None
         table = Placed(
             "table", "floor", x, 0.0, z, width, TABLE_TOP, box,
-            _f(((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))),
-            box, attrs={"cloth": "yes"}, footprint=TABLE_DEPTH,
+            _box_quad(box), box, attrs={"cloth": "yes"}, footprint=TABLE_DEPTH,
         )  # fmt: skip
         visible = (box_t[0], box_t[1], box_t[2], math.floor(v_back))
         return replace(target, visible=visible), table
+
+
+def _box_quad(box: PixelBox) -> tuple[Point, Point, Point, Point]:
+    """The corners of an upright box, clockwise from its top left: the quad of an element
+    drawn facing the camera."""
+    return _f(((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])))
 
 
 def _f(corners: Sequence[tuple[float, float]]) -> tuple[Point, Point, Point, Point]:

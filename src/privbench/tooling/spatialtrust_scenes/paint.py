@@ -905,6 +905,16 @@ def window(canvas: Canvas) -> None:
         )
 
 
+def _band(
+    box: tuple[float, float, float, float], side: float, top: float, bottom: float
+) -> tuple[float, float, float, float]:
+    """The part of ``box`` inset by the share ``side`` of its width on the left and the
+    right, from ``top`` to ``bottom`` (shares of its height below its top edge)."""
+    x1, y1, x2, y2 = box
+    width, height = x2 - x1, y2 - y1
+    return (x1 + width * side, y1 + height * top, x2 - width * side, y1 + height * bottom)
+
+
 def door(canvas: Canvas) -> None:
     """A door in its frame, standing open onto a lit space, ajar, or shut."""
     state = canvas.placed.attrs.get("state", "closed")
@@ -929,56 +939,26 @@ def door(canvas: Canvas) -> None:
             ],
             fill=shade(beyond, 0.75),
         )
-        draw.rectangle(
-            (
-                x1 + (x2 - x1) * 0.25,
-                y1 + (y2 - y1) * 0.12,
-                x2 - (x2 - x1) * 0.25,
-                y1 + (y2 - y1) * 0.72,
-            ),
-            fill=shade(beyond, 1.25),
-        )
-        draw.rectangle(
-            (
-                x1 + (x2 - x1) * 0.4,
-                y1 + (y2 - y1) * 0.02,
-                x2 - (x2 - x1) * 0.4,
-                y1 + (y2 - y1) * 0.05,
-            ),
-            fill=(255, 252, 230),
-        )
+        draw.rectangle(_band(opening, 0.25, 0.12, 0.72), fill=shade(beyond, 1.25))
+        draw.rectangle(_band(opening, 0.4, 0.02, 0.05), fill=(255, 252, 230))
         hinge_left = rng.random() < 0.5
         sw = (x2 - x1) * 0.22
-        if hinge_left:
-            draw.polygon(
-                [
-                    (x1, y1),
-                    (x1 + sw, y1 + (y2 - y1) * 0.05),
-                    (x1 + sw, y2 - (y2 - y1) * 0.02),
-                    (x1, y2),
-                ],
-                fill=shade(leaf, 0.9),
-            )
-        else:
-            draw.polygon(
-                [
-                    (x2, y1),
-                    (x2 - sw, y1 + (y2 - y1) * 0.05),
-                    (x2 - sw, y2 - (y2 - y1) * 0.02),
-                    (x2, y2),
-                ],
-                fill=shade(leaf, 0.9),
-            )
+        # the open leaf, seen edge-on against its hinge side of the frame
+        edge, inner = (x1, x1 + sw) if hinge_left else (x2, x2 - sw)
+        draw.polygon(
+            [
+                (edge, y1),
+                (inner, y1 + (y2 - y1) * 0.05),
+                (inner, y2 - (y2 - y1) * 0.02),
+                (edge, y2),
+            ],
+            fill=shade(leaf, 0.9),
+        )
         return
     draw.rectangle(opening, fill=leaf)
     for top, bottom in ((0.08, 0.45), (0.52, 0.92)):
         draw.rectangle(
-            (
-                x1 + (x2 - x1) * 0.15,
-                y1 + (y2 - y1) * top,
-                x2 - (x2 - x1) * 0.15,
-                y1 + (y2 - y1) * bottom,
-            ),
+            _band(opening, 0.15, top, bottom),
             outline=shade(leaf, 0.8),
             width=max(1, int(w * 0.02)),
         )
@@ -1092,13 +1072,21 @@ def note(canvas: Canvas) -> None:
     paste_fit(canvas, picture, (w * 0.06, h * 0.14, w * 0.94, h * 0.94))
 
 
+def _picture(
+    canvas: Canvas, frames: list[Color], border: float
+) -> tuple[tuple[float, float, float, float], float, float]:
+    """A picture hung on the wall: its frame in one of ``frames`` (drawn from the canvas's
+    random stream); the area inside the frame, and that area's width and height."""
+    inner = frame(canvas, canvas.rng.choice(frames), border)
+    x1, y1, x2, y2 = inner
+    return inner, x2 - x1, y2 - y1
+
+
 def portrait(canvas: Canvas) -> None:
     """A framed photograph of a person: a face looking out of the picture."""
-    rng = canvas.rng
-    inner = frame(canvas, rng.choice([(40, 30, 24), (200, 170, 100), (240, 240, 236)]), 0.08)
+    rng, draw = canvas.rng, canvas.draw
+    inner, iw, ih = _picture(canvas, [(40, 30, 24), (200, 170, 100), (240, 240, 236)], 0.08)
     x1, y1, x2, y2 = inner
-    iw, ih = x2 - x1, y2 - y1
-    draw = canvas.draw
     draw.rectangle(inner, fill=rng.choice([(170, 190, 210), (200, 190, 170), (120, 130, 140)]))
     skin = rng.choice(SKINS)
     hair = rng.choice(HAIRS)
@@ -1138,11 +1126,9 @@ def portrait(canvas: Canvas) -> None:
 
 
 def poster(canvas: Canvas) -> None:
-    rng = canvas.rng
-    inner = frame(canvas, rng.choice([(70, 50, 36), (30, 30, 30), (220, 220, 216)]), 0.05)
+    rng, draw = canvas.rng, canvas.draw
+    inner, iw, ih = _picture(canvas, [(70, 50, 36), (30, 30, 30), (220, 220, 216)], 0.05)
     x1, y1, x2, y2 = inner
-    iw, ih = x2 - x1, y2 - y1
-    draw = canvas.draw
     theme = rng.randrange(3)
     if theme == 0:  # mountains
         draw.rectangle(inner, fill=(246, 222, 170))
