@@ -117,3 +117,8 @@ def reference_agent(
     agent.data_tier = tier
     agent.dataset = agent.load_dataset(tier)
     return agent
+
+
+def write_reports_to(module: ModuleType, directory: Path) -> None:
+    """Where the reference's ``make_report`` writes (upstream: ``./eval_results``)."""
+    module.EVAL_DIR_PATH = str(directory)  # type: ignore[attr-defined]
