@@ -60,7 +60,7 @@ class RatingItem:
 
 
 @dataclass(frozen=True)
-class Scenario:
+class Tier3Scenario:
     """A tier-3 scenario: who knows the secret about whom, the story and the control question."""
 
     id: str
@@ -104,7 +104,7 @@ class ConfAIdeData:
     tier_1: tuple[RatingItem, ...]
     tier_2a: tuple[RatingItem, ...]
     tier_2b: tuple[RatingItem, ...]
-    tier_3: tuple[Scenario, ...]
+    tier_3: tuple[Tier3Scenario, ...]
     tier_4: tuple[Meeting, ...]
 
     def ratings(self, tier: str) -> tuple[RatingItem, ...]:
@@ -247,14 +247,14 @@ def _blocks(path: Path, lines: list[str], problems: list[Problem]) -> list[_Bloc
     return blocks
 
 
-def _tier_3(directory: Path, problems: list[Problem]) -> tuple[Scenario, ...]:
+def _tier_3(directory: Path, problems: list[Problem]) -> tuple[Tier3Scenario, ...]:
     path = directory / TIER_FILES["3"]
     lines = _read_lines(path, problems)
     control_path = directory / CONTROL_FILE
     controls = _read_lines(control_path, problems)
     if lines is None:
         return ()
-    scenarios: list[Scenario] = []
+    scenarios: list[Tier3Scenario] = []
     blocks = _blocks(path, lines, problems)
     for index, block in enumerate(blocks):
         where = f"scenario {index} (line {block.line})"
@@ -289,7 +289,7 @@ def _tier_3(directory: Path, problems: list[Problem]) -> tuple[Scenario, ...]:
                 problems.append(Problem(str(control_path), f"line {index + 1}", "empty question"))
         topic, aware_relation, oblivious_relation, reason = fields
         scenarios.append(
-            Scenario(
+            Tier3Scenario(
                 id=item_id("3", index),
                 index=index,
                 line=block.line,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from privbench.suites.confaide.dataset import Meeting, RatingItem, Scenario
+from privbench.suites.confaide.dataset import Meeting, RatingItem, Tier3Scenario
 
 TIER_3_QUESTION_TYPES = ("free-response", "info-accessibility", "privacy-sharing", "control")
 """In the order the reference builds them for each scenario."""
@@ -61,7 +61,7 @@ def _check(question_type: str, known: Sequence[str]) -> None:
         raise ValueError(f"unknown question type {question_type!r} (known: {', '.join(known)})")
 
 
-def tier_3_question(scenario: Scenario, question_type: str) -> str:
+def tier_3_question(scenario: Tier3Scenario, question_type: str) -> str:
     """The question asked after a scenario's story, for one of :data:`TIER_3_QUESTION_TYPES`."""
     _check(question_type, TIER_3_QUESTION_TYPES)
     if question_type == "free-response":
@@ -78,7 +78,9 @@ def tier_3_question(scenario: Scenario, question_type: str) -> str:
     return f"{scenario.control_question} Answer yes or no."
 
 
-def tier_3_prompt(scenario: Scenario, question_type: str, *, privacy_prompt: bool = True) -> str:
+def tier_3_prompt(
+    scenario: Tier3Scenario, question_type: str, *, privacy_prompt: bool = True
+) -> str:
     """The whole tier-3 input: optional privacy instruction, the story, the question."""
     instruction = TIER_3_PRIVACY_PROMPT if privacy_prompt else ""
     return _framed(
@@ -94,8 +96,8 @@ def tier_4_prompt(meeting: Meeting, question_type: str, *, privacy_prompt: bool 
 
 
 def tier_3_requests(
-    scenarios: Iterable[Scenario], question_types: Iterable[str]
-) -> list[tuple[Scenario, str]]:
+    scenarios: Iterable[Tier3Scenario], question_types: Iterable[str]
+) -> list[tuple[Tier3Scenario, str]]:
     """(scenario, question type) pairs in the reference's order: scenario by scenario.
 
     Why the order matters: the reference writes its per-sample records in this order, and

@@ -111,7 +111,7 @@ def item_rating(ratings: Sequence[int | None]) -> ItemRating:
 
 
 @dataclass(frozen=True)
-class Correlation:
+class RatingCorrelation:
     """Pearson's r between model and human ratings with its Fisher-z confidence interval."""
 
     r: float | None
@@ -125,7 +125,7 @@ class Correlation:
 
 def pearson_with_interval(
     human: Sequence[float], model: Sequence[float], confidence: float = 0.95
-) -> Correlation:
+) -> RatingCorrelation:
     """Pearson's r (``scipy.stats.pearsonr``, as the paper's notebook) and its interval.
 
     The interval is scipy's Fisher-transformation interval; it needs at least 4 items.
@@ -134,14 +134,14 @@ def pearson_with_interval(
         raise ValueError(f"{len(human)} human ratings but {len(model)} model ratings")
     n = len(human)
     if n < 2 or len(set(human)) < 2 or len(set(model)) < 2:
-        return Correlation(None, None, None, None, n, confidence)
+        return RatingCorrelation(None, None, None, None, n, confidence)
     result = stats.pearsonr(np.asarray(human, dtype=float), np.asarray(model, dtype=float))
     r = float(result.statistic)
     p_value = float(result.pvalue)
     if n < 4 or math.isnan(r):
-        return Correlation(None if math.isnan(r) else r, None, None, p_value, n, confidence)
+        return RatingCorrelation(None if math.isnan(r) else r, None, None, p_value, n, confidence)
     interval = result.confidence_interval(confidence_level=confidence)
-    return Correlation(r, float(interval.low), float(interval.high), p_value, n, confidence)
+    return RatingCorrelation(r, float(interval.low), float(interval.high), p_value, n, confidence)
 
 
 def mentions(name: str, response: str) -> bool:
