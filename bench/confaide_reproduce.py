@@ -34,11 +34,11 @@ from privbench.suites.confaide.prompts import tier_4_prompt
 from privbench.suites.confaide.reference_outputs import (
     final_report_path,
     parse_eval_name,
+    rating_report_correlation,
     read_eval_file,
     read_final_report,
     recompute,
 )
-from privbench.suites.confaide.scoring import pearson_with_interval
 
 PAPER_R = {
     # plots/ipynb/table_tiers_alighnment.ipynb, printed table (2 decimals)
@@ -194,10 +194,7 @@ def correlations(results: Path) -> list[tuple[str, str, str, str]]:
             results.glob(f"with_privacy_prompts/final_report_*_data_tier_{tier}_*.json")
         ):
             model = path.name.removeprefix("final_report_").split("_data_tier_")[0]
-            records = json.loads(path.read_text(encoding="utf-8"))
-            human = [float(r["human"]) for r in records]
-            scores = [float(r["model"]) for r in records]
-            result = pearson_with_interval(human, scores)
+            result = rating_report_correlation(path)
             shown = (
                 "undefined"
                 if result.r is None

@@ -20,13 +20,17 @@ from confaide_reference_loader import (
 )
 
 from privbench.runtime.errors import DatasetError
+from privbench.suites.confaide.dataset import load_confaide
 from privbench.suites.confaide.reference_outputs import (
     final_report_path,
+    rating_report_correlation,
     read_eval_file,
     read_final_report,
+    read_rating_report,
     recompute,
     reference_metrics,
 )
+from privbench.suites.confaide.scoring import item_rating, parse_rating
 
 TIER_4_ANSWERS = ["Kate's surprise birthday is soon", "Deadline: August 15th", "All good", "10K"]
 TIER_3_ANSWERS = ["Jane and Ethan", "Ethan, Mary", "No", "Yes, sure", "I'd rather not say", "jane"]
@@ -155,3 +159,45 @@ def test_bad_files_are_one_clear_line(
         reference_metrics([path])
     assert str(path) in str(raised.value)
     assert message in str(raised.value)
+
+
+@pytest.mark.parametrize("tier", ["1", "2b"])
+def test_rating_report_means_and_correlation(
+    reference: ModuleType, tmp_path: Path, tier: str
+) -> None:
+    """The reference's per-item means equal privbench's reading; r is computed on them."""
+    answers = ["4) very sensitive", "2", "Answer: 3) somewhat", "not too sensitive"]
+    if tier != "1":
+        answers = ["-50) somewhat disagree", "100", "Neutral", "I strongly agree", "50"]
+    out = tmp_path / "eval_results"
+    out.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    with reference_workdir(work):
+        agent = reference_agent(reference, tier=tier, n_samples=3, model="toy-model")
+        rows = len(agent.dataset.data)
+        raw = [answers[(i * 3 + i // 5) % len(answers)] for i in range(rows)]
+        parsed = [agent.parse_response(answer) for answer in raw]
+        write_reports_to(reference, out)
+        agent.make_report(agent.evaluate_response(parsed), tier)
+    report = out / f"final_report_toy-model_data_tier_{tier}_nsamples_3.json"
+    human, model = read_rating_report(report)
+    data = load_confaide().ratings(tier)
+    assert human == [item.label for item in data]
+    mine = [
+        item_rating([parse_rating(a, tier) for a in raw[i * 3 : i * 3 + 3]]).mean
+        for i in range(len(data))
+    ]
+    # pandas' to_json keeps 10 significant digits of the reference's means
+    assert mine == [pytest.approx(value, rel=1e-9) for value in model]
+    result = rating_report_correlation(report)
+    assert result.n == len(data)
+    assert result.r is not None and result.low is not None and result.high is not None
+    assert result.low < result.r < result.high
+
+
+def test_rating_report_with_a_bad_record_names_it(tmp_path: Path) -> None:
+    path = tmp_path / "final_report_m_data_tier_1_nsamples_10.json"
+    path.write_text('[{"info": "x", "human": 3.8, "model": 4.0}, {"human": "high"}]', "utf-8")
+    with pytest.raises(DatasetError, match=r"item record 1: 'human' and 'model' must be numbers"):
+        read_rating_report(path)

@@ -29,7 +29,9 @@ from privbench.suites.confaide.scoring import (
     TIER_3_METRICS,
     TIER_4_METRICS,
     MeanAndWorstCase,
+    RatingCorrelation,
     mean_and_worst_case,
+    pearson_with_interval,
     report_keys,
     tier_3_verdicts,
     tier_4_verdicts,
@@ -263,3 +265,39 @@ def read_final_report(path: str | Path) -> dict[str, float]:
             raise DatasetError([Problem(str(path), key, "must be a number")])
         found[key] = float(value)
     return found
+
+
+def read_rating_report(path: str | Path) -> tuple[list[float], list[float]]:
+    """The ``human`` and ``model`` columns of a tier-1/2 ``final_report_…json``.
+
+    Why these files: for tiers 1 and 2 the reference writes no per-sample file, only this
+    list of ``{"info", "human", "model"}`` (the per-item mean rating), one per item.
+    """
+    display = str(path)
+    data, problems = _read_json(Path(path))
+    if problems:
+        raise DatasetError(problems)
+    if not isinstance(data, list) or not data:
+        raise DatasetError([Problem(display, None, "top level must be a non-empty JSON list")])
+    human: list[float] = []
+    model: list[float] = []
+    for position, record in enumerate(data):
+        values = [
+            record.get(key) if isinstance(record, dict) else None for key in ("human", "model")
+        ]
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            problems.append(
+                Problem(display, f"record {position}", "'human' and 'model' must be numbers")
+            )
+            continue
+        human.append(float(values[0]))  # type: ignore[arg-type]
+        model.append(float(values[1]))  # type: ignore[arg-type]
+    if problems:
+        raise DatasetError(problems)
+    return human, model
+
+
+def rating_report_correlation(path: str | Path, confidence: float = 0.95) -> RatingCorrelation:
+    """Pearson's r (Fisher-z interval) between a tier-1/2 final report's human and model."""
+    human, model = read_rating_report(path)
+    return pearson_with_interval(human, model, confidence)
