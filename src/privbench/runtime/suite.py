@@ -277,6 +277,9 @@ class Suite:
     """What the audit, ``validate``, the report and the runs table read of the benchmark."""
     commands: SuiteCommands = SuiteCommands()
     """Its eval and grade commands: their help and options (the command line builds them)."""
+    default_temperature: float | None = 0.0
+    """The model under test's temperature when ``--temperature`` is not given (ConfAIde
+    samples at the paper's 1; the others answer at 0, graded once)."""
 
     @property
     def eval_task(self) -> str:

@@ -12,7 +12,7 @@ from typing import Literal
 
 from inspect_ai.log import EvalLog
 
-Benchmark = Literal["priviq", "spatialtrust"]
+Benchmark = Literal["priviq", "spatialtrust", "confaide"]
 PRIVIQ_SCORER = "priviq_judge"
 """The inspect scorer name of Priv-IQ (the key of its score in each sample)."""
 SPATIAL_SCORER = "spatialtrust_scorer"
