@@ -180,9 +180,7 @@ def test_bad_predictions_are_one_line(
 ) -> None:
     path = tmp_path / name
     path.write_text(content, encoding="utf-8")
-    result = privbench(
-        "grade", "confaide", "--predictions", path, "--log-dir", tmp_path / "logs"
-    )
+    result = privbench("grade", "confaide", "--predictions", path, "--log-dir", tmp_path / "logs")
     assert result.returncode != 0
     line = one_line_error(result)
     assert str(path) in line and expected in line, line

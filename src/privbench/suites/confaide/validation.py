@@ -48,6 +48,6 @@ def validate_with_summary(directory: Path) -> tuple[list[Problem], str]:
     origin = (
         f"the reference's benchmark files (skywalker023/confaide@{commit[:12]})"
         if not changed
-        else f"a modified copy ({', '.join(changed)} differ from the reference's files)"
+        else f"a modified copy (differs from the reference's files in {', '.join(changed)})"
     )
     return problems, f"{directory}: ConfAIde, {counts}; {origin}"
