@@ -166,7 +166,7 @@ def run_benchmark(args: RunArguments) -> None:
         settings.check_label(args.label, args.resume)
         prices = settings.prices(args.price, args.judge_price, judge_only=args.kind == "grade")
         temperature = args.temperature
-        if temperature is None:  # the benchmark's own default (ConfAIde samples at 1)
+        if temperature is None:  # the benchmark's own default (most answer at 0)
             temperature = suite.default_temperature
         generation = settings.generation(
             temperature,

@@ -80,7 +80,7 @@ def test_dry_run_counts_every_prompt_times_samples(tmp_path: Path) -> None:
             "string-match,proxy-model",
             "--dry-run",
             "--json",
-        )  # fmt: skip
+        )
     )
     calls = json.loads(with_proxy.stdout)["calls"]
     assert calls == {"model": 2 * 270, "judge": 2 * 270}
@@ -120,7 +120,7 @@ def test_eval_in_a_real_process(server: LoopbackServer, tmp_path: Path) -> None:
             "--samples",
             "2",
             "--json",
-        ),  # fmt: skip
+        ),
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
