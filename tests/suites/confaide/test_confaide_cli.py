@@ -127,3 +127,28 @@ def test_eval_in_a_real_process(server: LoopbackServer, tmp_path: Path) -> None:
     metrics = json.loads(result.stdout)["reference_metrics"]
     assert metrics["meeting-summary-has_private_info_mean"] == 1.0
     assert metrics["meeting-summary-no_public_info_worst_case"] == 0.0
+
+
+def test_a_run_with_failed_prompts_resumes_exactly_those(
+    server: LoopbackServer, tmp_path: Path
+) -> None:
+    from helpers.loopback_server import Fault
+
+    server.script("social security number", "4) very sensitive")
+    server.script("State of their health", Fault("500"))  # every try fails
+    args = ("--tier", "1", "--limit", "2", "--samples", "2", "--max-retries", "0")
+    first = privbench(*_eval(tmp_path, *args))
+    assert first.returncode == 1
+    (log,) = (tmp_path / "logs").glob("*.eval")
+    server.rules.clear()
+    server.script("State of their health", "2) not too sensitive")
+    before = len(server.requests)
+    resumed = privbench(
+        "eval", "confaide", "--resume", log, "--log-dir", tmp_path / "logs", "--json"
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    sent = [r.text for r in server.requests[before:] if CHECK not in r.text]
+    assert len(sent) == 2 and all("State of their health" in text for text in sent)
+    document = json.loads(resumed.stdout)
+    assert document["tiers"]["1"]["item_means"] == {"tier1-0000": 4.0, "tier1-0001": 2.0}
+    assert document["status"] == "complete" and document["temperature"] == 1.0
