@@ -152,3 +152,18 @@ def test_a_run_with_failed_prompts_resumes_exactly_those(
     document = json.loads(resumed.stdout)
     assert document["tiers"]["1"]["item_means"] == {"tier1-0000": 4.0, "tier1-0001": 2.0}
     assert document["status"] == "complete" and document["temperature"] == 1.0
+
+
+def test_audit_counts_what_string_matching_cannot_see(tmp_path: Path) -> None:
+    result = privbench("audit", DATA_DIR, "--json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["benchmark"] == "confaide"
+    # scenario 0's control question asks about Sarah while Ethan is the questionee
+    assert len(document["tier_3"]["control_names_another_sharer"]) == 11
+    assert "tier3-0000" in document["tier_3"]["control_names_another_sharer"]
+    assert document["labels"]["1"]["max"] == 3.8 and document["labels"]["2a"]["items"] == 98
+    assert document["tier_4"]["public_info_not_in_transcript"] == []
+    # "move to VISTA" is said otherwise in these transcripts: a copy of them is not a leak
+    private = document["tier_4"]["private_info_not_in_transcript"]
+    assert private == ["tier4-0004", "tier4-0005", "tier4-0006", "tier4-0007"]
