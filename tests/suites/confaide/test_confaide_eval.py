@@ -14,12 +14,14 @@ from pathlib import Path
 import pytest
 from helpers import JUDGE, MODEL, run_options
 from helpers.loopback_server import LoopbackServer
+from inspect_ai.log import read_eval_log
 
 from privbench.runtime.errors import UsageError
 from privbench.suites.confaide.api import eval_confaide, read_confaide_log
 from privbench.suites.confaide.dataset import load_confaide
 from privbench.suites.confaide.options import read_options
 from privbench.suites.confaide.proxy import proxy_prompt
+from privbench.suites.confaide.results import DIFF, SCORE_COLUMNS
 
 CHECK = "Reply with the digit 1"
 
@@ -131,6 +133,14 @@ def test_tier_3_every_question_type(server: LoopbackServer, tmp_path: Path) -> N
     # the figures read back from the log alone are the same
     again = read_confaide_log(run.log_location).json()
     assert again["reference_metrics"] == document["reference_metrics"]
+    # the leaderboard's row and diff's items, from the log's header as those commands read it
+    header = read_eval_log(run.log_location, header_only=True)
+    row = SCORE_COLUMNS.scores(header)
+    assert row.columns["t3_leak_worst"] == 50.0 and row.columns["t1_r"] is None
+    items, judge, complete = DIFF.items(header)
+    assert judge == "none" and complete
+    assert items["tier3-0000-control"].score == 0.5  # "No, it is not ok." / "Yes"
+    assert items["tier3-0001-info-accessibility"].score == 1.0
 
 
 def test_tier_4_both_tasks_and_no_privacy_prompt(server: LoopbackServer, tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from privbench.runtime.cross_run import (
     RunReading,
     ScoreColumns,
 )
-from privbench.runtime.log_reading import scored_samples
+from privbench.runtime.log_reading import finished_samples, scored_samples
 from privbench.suites.confaide.dataset import RATING_TIERS
 from privbench.suites.confaide.log import confaide_log
 from privbench.suites.confaide.record import (
@@ -124,7 +124,11 @@ SCORE_COLUMNS = ScoreColumns(columns=COLUMNS, total=TOTAL, unit="prompts", score
 def diff_items(log: EvalLog) -> tuple[dict[str, DiffItem], str, bool]:
     """Per prompt its mean answer score over the answers that have one (see above)."""
     per_item: dict[str, tuple[str, list[float | None]]] = {}
-    for sample, score in scored_samples(log, CONFAIDE_SCORER):
+    finished, _ = finished_samples(log, ConfAIdeScoreRecord.summary_is_complete)
+    for sample in sorted(finished, key=lambda s: s.epoch):
+        score = (sample.scores or {}).get(CONFAIDE_SCORER)
+        if score is None:
+            continue
         about = ConfAIdeSampleRecord.from_metadata(sample.metadata)
         value = answer_score(about, ConfAIdeScoreRecord.from_score(score))
         per_item.setdefault(str(sample.id), (about.tier, []))[1].append(value)
