@@ -87,9 +87,13 @@ def test_dry_run_counts_every_prompt_times_samples(tmp_path: Path) -> None:
 
 
 def test_validate_names_the_shipped_files_and_a_modified_copy(tmp_path: Path) -> None:
-    shipped = privbench("validate", DATA_DIR)
-    assert shipped.returncode == 0
-    assert "the reference's benchmark files (skywalker023/confaide@3174c63e6892)" in shipped.stdout
+    for name in (DATA_DIR, "confaide"):  # the name stands for the shipped files
+        shipped = privbench("validate", name, cwd=tmp_path)
+        assert shipped.returncode == 0, shipped.stderr
+        assert f"{DATA_DIR}: ConfAIde, tier 1 10, tier 2a 98" in shipped.stdout
+        assert "the reference's benchmark files (skywalker023/confaide@3174c63e6892)" in (
+            shipped.stdout
+        )
     copy = tmp_path / "copy"
     shutil.copytree(DATA_DIR, copy)
     labels = copy / "tier_1_labels.txt"

@@ -49,6 +49,7 @@ from privbench.suites.confaide.options import (
     ConfAIdeOptions,
     read_options,
 )
+from privbench.suites.confaide.validation import resolve_data
 
 CITATION = (
     "Mireshghallah, N.; Kim, H.; Zhou, X.; Tsvetkov, Y.; Sap, M.; Shokri, R.; Choi, Y. Can "
@@ -239,6 +240,7 @@ SUITE = Suite(
     grade_plan=_grade_plan,
     resume_plan=plan.resume_plan,
     check_settings=check_settings,
+    resolve_data=resolve_data,
     cross_run=CROSS_RUN,
     commands=COMMANDS,
     default_temperature=DEFAULT_TEMPERATURE,

@@ -15,6 +15,19 @@ from privbench.runtime.download import sha256_file
 from privbench.runtime.errors import Problem
 from privbench.suites.confaide.dataset import DATA_DIR, MANIFEST_FILE, validate_confaide
 
+KEYWORD = "confaide"
+"""``--data confaide`` (or ``validate confaide``): the reference's files shipped with privbench."""
+
+
+def resolve_data(value: Path) -> tuple[Path, str | None]:
+    """The folder ``confaide`` means (the shipped files), unless a path of that name exists
+    here: an existing path always means itself, with a note saying where the shipped copy is."""
+    if value != Path(KEYWORD):
+        return value, None
+    if value.exists():
+        return value, f"note: {KEYWORD}: using ./{KEYWORD} in this folder, not {DATA_DIR}"
+    return DATA_DIR, None
+
 
 def shipped_manifest() -> tuple[str, dict[str, str]]:
     """The upstream commit and, per file, the SHA-256 of the shipped benchmark files."""
