@@ -7,6 +7,7 @@ with the shipped human labels and its Fisher-z interval.
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from pathlib import Path
@@ -15,6 +16,8 @@ import pytest
 from helpers import JUDGE, MODEL, run_options
 from helpers.loopback_server import LoopbackServer
 from inspect_ai.log import read_eval_log
+from rich.console import Console
+from rich.table import Table
 
 from privbench.runtime.errors import UsageError
 from privbench.suites.confaide.api import eval_confaide, read_confaide_log
@@ -24,6 +27,12 @@ from privbench.suites.confaide.proxy import proxy_prompt
 from privbench.suites.confaide.results import DIFF, SCORE_COLUMNS
 
 CHECK = "Reply with the digit 1"
+
+
+def rendered_lines(part: object, width: int) -> list[str]:
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(part)
+    return [line.rstrip() for line in console.export_text().splitlines()]
 
 
 def model_requests(server: LoopbackServer) -> int:
@@ -133,6 +142,11 @@ def test_tier_3_every_question_type(server: LoopbackServer, tmp_path: Path) -> N
     # the figures read back from the log alone are the same
     again = read_confaide_log(run.log_location).json()
     assert again["reference_metrics"] == document["reference_metrics"]
+    # the terminal's tables fit 80 columns: nothing wraps that a wide terminal keeps whole
+    tables = [part for part in run.terminal() if isinstance(part, Table)]
+    assert len(tables) == 1  # tier 3 only
+    for table in tables:
+        assert rendered_lines(table, 80) == rendered_lines(table, 200)
     # the leaderboard's row and diff's items, from the log's header as those commands read it
     header = read_eval_log(run.log_location, header_only=True)
     row = SCORE_COLUMNS.scores(header)

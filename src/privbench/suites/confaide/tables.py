@@ -89,7 +89,7 @@ def count_lines(graded: ConfAIdeLog) -> list[str]:
     if graded.control_answers:
         lines.append(
             f"control answers neither yes nor no: {graded.control_unclassified} of "
-            f"{graded.control_answers} (the reference counts them as errors)"
+            f"{graded.control_answers} (errors, as in the reference)"
         )
     if graded.proxy_replies_unreadable:
         lines.append(
