@@ -21,10 +21,10 @@ from rich.table import Table
 
 from privbench.runtime.errors import UsageError
 from privbench.suites.confaide.api import eval_confaide, read_confaide_log
+from privbench.suites.confaide.cross_run import DIFF, SCORE_COLUMNS
 from privbench.suites.confaide.dataset import load_confaide
 from privbench.suites.confaide.options import read_options
 from privbench.suites.confaide.proxy import proxy_prompt
-from privbench.suites.confaide.results import DIFF, SCORE_COLUMNS
 
 CHECK = "Reply with the digit 1"
 

@@ -37,13 +37,12 @@ from privbench.runtime.running import (
 )
 from privbench.suites.confaide.dataset import load_confaide
 from privbench.suites.confaide.log import ConfAIdeLog, confaide_log, json_document
-from privbench.suites.confaide.options import ConfAIdeOptions, joined
+from privbench.suites.confaide.options import INSPECT_TASKS, ConfAIdeOptions, joined
 from privbench.suites.confaide.predictions import load_predictions
 from privbench.suites.confaide.record import CONFAIDE_SCORER
 from privbench.suites.confaide.tables import count_lines, metric_table, rating_table
 from privbench.suites.confaide.task import confaide, confaide_grade, default_data_dir
 
-INSPECT_TASKS = ("confaide", "confaide_grade")
 NO_PUBLISHED = "privbench shows no paper figures beside ConfAIde runs"
 
 

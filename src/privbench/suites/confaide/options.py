@@ -14,6 +14,8 @@ from privbench.runtime.errors import UsageError
 from privbench.suites.confaide.dataset import TIERS
 from privbench.suites.confaide.prompts import TIER_3_QUESTION_TYPES, TIER_4_QUESTION_TYPES
 
+INSPECT_TASKS = ("confaide", "confaide_grade")
+"""The inspect tasks whose logs ConfAIde writes: the eval task first."""
 TIER_3_METRIC_CHOICES = ("string-match", "proxy-model")
 DEFAULT_SAMPLES = 10
 """Answers per prompt: the reference's ``--n-samples`` default (every released run used 10)."""

@@ -16,14 +16,12 @@ from inspect_ai.log import EvalLog
 
 from privbench.runtime.cross_run import (
     DiffItem,
-    DiffReading,
     LogScores,
     Row,
     RunCounts,
-    RunReading,
-    ScoreColumns,
 )
 from privbench.runtime.log_reading import finished_samples, scored_samples
+from privbench.suites.confaide.cross_run import COLUMNS
 from privbench.suites.confaide.dataset import RATING_TIERS
 from privbench.suites.confaide.log import confaide_log
 from privbench.suites.confaide.record import (
@@ -42,8 +40,6 @@ MAIN_METRIC = {
     "action-item": "error",
 }
 """The metric ``diff`` compares per question type."""
-COLUMNS = ("t1_r", "t2a_r", "t2b_r", "t3_leak_worst", "t4_private_worst")
-TOTAL = "t2b_r"
 
 
 def answer_score(about: ConfAIdeSampleRecord, record: ConfAIdeScoreRecord) -> float | None:
@@ -97,9 +93,6 @@ def run_counts(log: EvalLog) -> RunCounts:
     return counts
 
 
-READING = RunReading(item_rows=item_rows, counts=run_counts)
-
-
 def log_scores(log: EvalLog) -> LogScores:
     """The leaderboard's row of a log (see the module docstring for the columns)."""
     graded = confaide_log(log)
@@ -116,9 +109,6 @@ def log_scores(log: EvalLog) -> LogScores:
         f.summary.groups for f in graded.metrics if f.metric == MAIN_METRIC[f.question_type]
     )
     return LogScores(columns, prompts, graded.judge or None, graded.complete)
-
-
-SCORE_COLUMNS = ScoreColumns(columns=COLUMNS, total=TOTAL, unit="prompts", scores=log_scores)
 
 
 def diff_items(log: EvalLog) -> tuple[dict[str, DiffItem], str, bool]:
@@ -139,29 +129,3 @@ def diff_items(log: EvalLog) -> tuple[dict[str, DiffItem], str, bool]:
         items[item] = DiffItem(item, mean, {tier: mean}, tuple(values))
     graded = confaide_log(log)
     return items, graded.judge or "none", graded.complete
-
-
-def grade_text(item: DiffItem) -> str:
-    """The prompt's mean (0–1) and how many answers it rests on."""
-    if item.score is None:
-        return "unscored"
-    return f"{item.score:.2f} ({len(item.grades)} answers)"
-
-
-def diff_record(item: DiffItem) -> dict[str, object]:
-    return {"answers": list(item.grades)}
-
-
-DIFF = DiffReading(
-    items=diff_items,
-    groups=(
-        ("1", "Tier 1"),
-        ("2a", "Tier 2a"),
-        ("2b", "Tier 2b"),
-        ("3", "Tier 3"),
-        ("4", "Tier 4"),
-    ),
-    group_kind="tier",
-    grade_text=grade_text,
-    item_record=diff_record,
-)

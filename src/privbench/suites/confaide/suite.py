@@ -2,7 +2,9 @@
 
 Each hook turns a request into a call of :mod:`.api` or :mod:`.plan` with ConfAIde's own
 options (tiers, question types, metrics, privacy prompt, samples) read from the request's
-settings and checked once (:func:`check_settings`).
+settings and checked once (:func:`check_settings`). The hooks import what they run (pandas,
+scipy, inspect's task machinery) when called: the registry loads this declaration for every
+command.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from pathlib import Path
 
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import Problem
+from privbench.runtime.running import BenchmarkRun, RunOptions
 from privbench.runtime.suite import (
     CommandSpec,
     EvalRequest,
@@ -27,15 +30,6 @@ from privbench.runtime.suite import (
     flag_setting,
     optional_text_setting,
 )
-from privbench.suites.confaide import plan
-from privbench.suites.confaide.api import (
-    INSPECT_TASKS,
-    ConfAIdeRun,
-    eval_confaide,
-    grade_confaide,
-    read_confaide_log,
-    resume_confaide,
-)
 from privbench.suites.confaide.cross_run import CROSS_RUN
 from privbench.suites.confaide.dataset import (
     DATA_DIR,
@@ -46,6 +40,7 @@ from privbench.suites.confaide.dataset import (
 from privbench.suites.confaide.options import (
     DEFAULT_SAMPLES,
     DEFAULT_TEMPERATURE,
+    INSPECT_TASKS,
     ConfAIdeOptions,
     read_options,
 )
@@ -75,7 +70,9 @@ def check_settings(kind: RunKind, settings: Settings) -> None:
     options_of(settings)
 
 
-def _eval(request: EvalRequest) -> ConfAIdeRun:
+def _eval(request: EvalRequest) -> BenchmarkRun:
+    from privbench.suites.confaide.api import eval_confaide
+
     return eval_confaide(
         request.data,
         request.model,
@@ -89,7 +86,9 @@ def _eval(request: EvalRequest) -> ConfAIdeRun:
     )
 
 
-def _grade(request: GradeRequest) -> ConfAIdeRun:
+def _grade(request: GradeRequest) -> BenchmarkRun:
+    from privbench.suites.confaide.api import grade_confaide
+
     return grade_confaide(
         request.data,
         request.predictions,
@@ -102,7 +101,9 @@ def _grade(request: GradeRequest) -> ConfAIdeRun:
     )
 
 
-def _resume(request: ResumeRequest) -> ConfAIdeRun:
+def _resume(request: ResumeRequest) -> BenchmarkRun:
+    from privbench.suites.confaide.api import resume_confaide
+
     return resume_confaide(
         request.log,
         model_name=request.model_name,
@@ -112,11 +113,15 @@ def _resume(request: ResumeRequest) -> ConfAIdeRun:
     )
 
 
-def _read_log(request: ReadRequest) -> ConfAIdeRun:
+def _read_log(request: ReadRequest) -> BenchmarkRun:
+    from privbench.suites.confaide.api import read_confaide_log
+
     return read_confaide_log(request.log, model=request.model, out_dir=request.out)
 
 
 def _eval_plan(request: EvalRequest) -> CallPlan:
+    from privbench.suites.confaide import plan
+
     return plan.eval_plan(
         request.data,
         request.model,
@@ -127,9 +132,17 @@ def _eval_plan(request: EvalRequest) -> CallPlan:
 
 
 def _grade_plan(request: GradeRequest) -> CallPlan:
+    from privbench.suites.confaide import plan
+
     return plan.grade_plan(
         request.data, request.predictions, request.options, options_of(request.settings)
     )
+
+
+def _resume_plan(log: Path, options: RunOptions) -> CallPlan:
+    from privbench.suites.confaide import plan
+
+    return plan.resume_plan(log, options)
 
 
 def _load(directory: Path) -> list[object]:
@@ -238,7 +251,7 @@ SUITE = Suite(
     read_log=_read_log,
     eval_plan=_eval_plan,
     grade_plan=_grade_plan,
-    resume_plan=plan.resume_plan,
+    resume_plan=_resume_plan,
     check_settings=check_settings,
     resolve_data=resolve_data,
     cross_run=CROSS_RUN,
