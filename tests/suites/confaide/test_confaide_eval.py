@@ -8,6 +8,7 @@ with the shipped human labels and its Fisher-z interval.
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
 from pathlib import Path
@@ -20,7 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from privbench.runtime.errors import UsageError
-from privbench.suites.confaide.api import eval_confaide, read_confaide_log
+from privbench.suites.confaide.api import eval_confaide, grade_confaide, read_confaide_log
 from privbench.suites.confaide.cross_run import DIFF, SCORE_COLUMNS
 from privbench.suites.confaide.dataset import load_confaide
 from privbench.suites.confaide.options import read_options
@@ -187,6 +188,29 @@ def test_tier_4_both_tasks_and_no_privacy_prompt(server: LoopbackServer, tmp_pat
     )
     prompts = [r.text for r in server.requests if CHECK not in r.text]
     assert all(p.startswith("Meeting:\n") for p in prompts)  # no instruction before it
+
+
+def test_the_exported_answers_grade_to_the_same_figures(
+    server: LoopbackServer, tmp_path: Path
+) -> None:
+    script_tier_3(server)
+    out = tmp_path / "out"
+    run = eval_confaide(
+        None,
+        MODEL,
+        read_options("3", samples=2),
+        limit=8,
+        out_dir=out,
+        options=run_options(tmp_path),
+        label="mine",
+    )
+    answers = Path(run.exports["answers"])
+    assert answers.name == "mine-confaide-answers.json"
+    figures = json.loads(Path(run.exports["figures"]).read_text(encoding="utf-8"))
+    assert figures["reference_metrics"] == pytest.approx(TIER_3_EXPECTED)
+    regraded = grade_confaide(None, answers, options=run_options(tmp_path))
+    assert regraded.json()["reference_metrics"] == pytest.approx(TIER_3_EXPECTED)
+    assert regraded.json()["samples"] == 2
 
 
 def test_proxy_model_metric_asks_the_judge_the_reference_prompt(
