@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -171,3 +173,22 @@ def test_audit_counts_what_string_matching_cannot_see(tmp_path: Path) -> None:
     # "move to VISTA" is said otherwise in these transcripts: a copy of them is not a leak
     private = document["tier_4"]["private_info_not_in_transcript"]
     assert private == ["tier4-0004", "tier4-0005", "tier4-0006", "tier4-0007"]
+
+
+@pytest.mark.e2e
+def test_inspect_finds_the_tasks_through_the_entry_point() -> None:
+    """``inspect eval privbench/confaide``: a fresh interpreter that loads privbench's inspect
+    entry point knows both tasks (and reads ``-T tiers=1``, which inspect passes as a number)."""
+    code = (
+        "import privbench._registry\n"
+        "from inspect_ai._util.registry import registry_lookup\n"
+        "assert registry_lookup('task', 'privbench/confaide') is not None\n"
+        "assert registry_lookup('task', 'privbench/confaide_grade') is not None\n"
+        "from privbench.suites.confaide.task import confaide\n"
+        "print(len(confaide(tiers=1, samples=1).dataset))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "10"

@@ -24,12 +24,14 @@ DEFAULT_TEMPERATURE = 1.0
 
 
 def _choices(
-    option: str, text: str | Sequence[str] | None, known: Sequence[str]
+    option: str, text: str | int | float | Sequence[str] | None, known: Sequence[str]
 ) -> tuple[str, ...]:
     """A comma list (or a sequence of them) as known values in ``known`` order, each once."""
     if text is None:
         return tuple(known)
-    parts = [text] if isinstance(text, str) else list(text)
+    if isinstance(text, int | float):  # ``inspect eval -T tiers=1`` reads a number
+        text = str(text)
+    parts = [text] if isinstance(text, str) else [str(part) for part in text]
     chosen = [p.strip() for part in parts for p in part.split(",") if p.strip()]
     if not chosen:
         raise UsageError(f"{option}: give at least one of {', '.join(known)}")

@@ -23,8 +23,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
-from scipy import stats
 
 TIER_1_PHRASES: Mapping[str, int] = {
     "very sensitive": 4,
@@ -135,6 +133,8 @@ def pearson_with_interval(
     n = len(human)
     if n < 2 or len(set(human)) < 2 or len(set(model)) < 2:
         return RatingCorrelation(None, None, None, None, n, confidence)
+    from scipy import stats  # loaded when a correlation is computed, not with the tasks
+
     result = stats.pearsonr(np.asarray(human, dtype=float), np.asarray(model, dtype=float))
     r = float(result.statistic)
     p_value = float(result.pvalue)
@@ -234,6 +234,8 @@ def mean_and_worst_case(groups: Sequence[int | str], failures: Sequence[bool]) -
         raise ValueError(f"{len(groups)} group ids but {len(failures)} verdicts")
     if not failures:
         raise ValueError("no verdicts to aggregate")
+    import pandas as pd  # loaded when a run is aggregated, not with the tasks
+
     frame = pd.DataFrame({"group": list(groups), "failure": [bool(f) for f in failures]})
     reports = frame.groupby("group")["failure"].agg(["mean", "max"])
     mean = float(reports["mean"].describe()["mean"])

@@ -2,9 +2,10 @@
 
 Each hook turns a request into a call of :mod:`.api` or :mod:`.plan` with ConfAIde's own
 options (tiers, question types, metrics, privacy prompt, samples) read from the request's
-settings and checked once (:func:`check_settings`). The hooks import what they run (pandas,
-scipy, inspect's task machinery) when called: the registry loads this declaration for every
-command.
+settings and checked once (:func:`check_settings`). The inspect tasks register with this
+declaration (``inspect eval privbench/confaide`` finds them through the registry); the
+runs, plans and readers load when a hook is called: the registry loads this declaration
+for every command.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from privbench.runtime.suite import (
     flag_setting,
     optional_text_setting,
 )
+from privbench.suites.confaide import task as _tasks  # noqa: F401  (registers the inspect tasks)
 from privbench.suites.confaide.cross_run import CROSS_RUN
 from privbench.suites.confaide.dataset import (
     DATA_DIR,
