@@ -71,9 +71,16 @@ def _spatialtrust() -> Suite:
     )
 
 
+def _confaide() -> Suite:
+    from privbench.suites.confaide.suite import SUITE
+
+    return SUITE
+
+
 _LOADERS: dict[str, Callable[[], Suite]] = {
     "priviq": _priviq,
     "spatialtrust": _spatialtrust,
+    "confaide": _confaide,
 }
 """Each benchmark's name and how to load it, in the order commands list them."""
 

@@ -458,7 +458,7 @@ def test_cli_defaults_to_both_shipped_suites() -> None:
     result = privbench("audit", "--json")
     assert result.returncode == 0, result.stderr
     audits = json.loads(result.stdout)["audits"]
-    assert [a["benchmark"] for a in audits] == ["priviq", "spatialtrust"]
+    assert [a["benchmark"] for a in audits] == ["priviq", "spatialtrust", "confaide"]
     assert audits[0]["items"] == 146
     assert audits[1]["baselines"]["trivial"]["overall"] > 0
 

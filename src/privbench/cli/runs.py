@@ -165,8 +165,11 @@ def run_benchmark(args: RunArguments) -> None:
         suite.check_settings(args.kind, args.settings)
         settings.check_label(args.label, args.resume)
         prices = settings.prices(args.price, args.judge_price, judge_only=args.kind == "grade")
+        temperature = args.temperature
+        if temperature is None:  # the benchmark's own default (most answer at 0)
+            temperature = suite.default_temperature
         generation = settings.generation(
-            args.temperature,
+            temperature,
             args.seed,
             args.max_tokens,
             args.max_retries,

@@ -134,7 +134,7 @@ class RunIdentity:
     @property
     def is_eval(self) -> bool:
         """A run that asked the model (not a grade run of answers made elsewhere)."""
-        return self.task in ("priviq", "spatialtrust")
+        return self.task in ("priviq", "spatialtrust", "confaide")
 
     @property
     def answered_by(self) -> str:

@@ -1,0 +1,242 @@
+"""Python API for ConfAIde runs: what ``privbench eval/grade/show confaide`` call.
+
+Each function checks its inputs before anything is sent, runs the inspect task through the
+shared runtime (endpoint checks, Ctrl-C, ``--resume`` through inspect's ``eval_retry``), then
+reads the run's figures from the log. No judge is involved unless the proxy-model metric is
+asked for: the task then has no ``grader`` role and no judge endpoint is checked.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample_summaries
+from rich.console import RenderableType
+
+from privbench.exports import ExportError, export_failure, write_export
+from privbench.formatting import tokens_line
+from privbench.judges.choice import parse_judge
+from privbench.runtime.cost.plan import Prices
+from privbench.runtime.cost.usage import log_cost, log_cost_line
+from privbench.runtime.errors import UsageError
+from privbench.runtime.judge_names import OFFLINE_JUDGE
+from privbench.runtime.log_reading import token_totals
+from privbench.runtime.output_dirs import ensure_writable_dir
+from privbench.runtime.records.identity import RunIdentity
+from privbench.runtime.run_names import answers_name, file_part, label_task
+from privbench.runtime.running import (
+    NO_MODEL,
+    RunOptions,
+    RunOutcome,
+    resume_task,
+    run_model_task,
+    run_task,
+)
+from privbench.suites.confaide.dataset import load_confaide
+from privbench.suites.confaide.log import ConfAIdeLog, confaide_log, json_document
+from privbench.suites.confaide.options import INSPECT_TASKS, ConfAIdeOptions, joined
+from privbench.suites.confaide.predictions import load_predictions
+from privbench.suites.confaide.record import CONFAIDE_SCORER
+from privbench.suites.confaide.tables import count_lines, metric_table, rating_table
+from privbench.suites.confaide.task import confaide, confaide_grade, default_data_dir
+
+NO_PUBLISHED = "privbench shows no paper figures beside ConfAIde runs"
+
+
+@dataclass(frozen=True)
+class ConfAIdeRun(RunOutcome):
+    """The outcome of an eval or grade run: the figures, the log, and what was written."""
+
+    logged: ConfAIdeLog
+    exports: dict[str, str] = field(default_factory=dict)
+    extra_ids: dict[str, list[str]] = field(default_factory=dict)
+    export_error: str | None = None
+    prices: Prices = field(default_factory=Prices)
+
+    @property
+    def item_errors(self) -> dict[str, str]:
+        return self.logged.errors
+
+    @property
+    def judge_name(self) -> str:
+        """The proxy-model metric's judge; ``none`` when no judge was asked anything."""
+        return self.logged.judge or "none"
+
+    @property
+    def published_missing(self) -> str | None:
+        return NO_PUBLISHED
+
+    def terminal(self) -> list[RenderableType]:
+        """A table per tier, what the figures rest on, tokens and cost, where files went."""
+        parts: list[RenderableType] = []
+        ratings = rating_table(self.model, self.logged)
+        if ratings is not None:
+            parts.append(ratings)
+        for tier in ("3", "4"):
+            table = metric_table(self.model, tier, self.logged.metrics)
+            if table is not None:
+                parts.append(table)
+        parts.append(f"answers per prompt: {self.logged.samples}")
+        parts += count_lines(self.logged)
+        calls = self.logged.calls.line()
+        if calls:
+            parts.append(calls)
+        parts += [tokens_line(token_totals(self.log)), log_cost_line(self.log, self.prices)]
+        if versions := self.logged.versions.line():
+            parts.append(versions)
+        parts.append(f"log: {self.log_location}")
+        parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
+        return parts
+
+    def json(self) -> dict[str, Any]:  # tests and callers read nested values
+        document = json_document(self.logged, label=self.model, log=self.log, exports=self.exports)
+        return {**document, **log_cost(self.log, self.prices)}
+
+
+def write_answers(log: EvalLog, out_dir: Path, model: str) -> Path:
+    """The run's answers in privbench's predictions format (sample id → one per epoch), so
+    ``privbench grade confaide`` can grade them again without the model."""
+    answers: dict[str, list[str]] = {}
+    summaries = sorted(read_eval_log_sample_summaries(str(log.location)), key=lambda s: s.epoch)
+    for summary in summaries:
+        score = (summary.scores or {}).get(CONFAIDE_SCORER)
+        if score is not None:
+            answers.setdefault(str(summary.id), []).append(score.answer or "")
+    path = out_dir / f"{file_part(model)}-confaide-answers.json"
+    return write_export(path, json.dumps(answers, indent=2, ensure_ascii=False))
+
+
+def finish_confaide(
+    log: EvalLog,
+    model_name: str | None = None,
+    out_dir: Path | None = None,
+    *,
+    prices: Prices | None = None,
+) -> ConfAIdeRun:
+    """Figures (and, with ``out_dir``, exports) of a ConfAIde log, complete or partial."""
+    identity = RunIdentity.from_log(log)
+    model = identity.label(model_name)
+    graded = confaide_log(log)
+    exports: dict[str, str] = {}
+    export_error = None
+    if out_dir is not None:
+        try:
+            document = json_document(graded, label=model, log=log)
+            path = out_dir / f"{file_part(model)}-confaide.json"
+            exports["figures"] = str(write_export(path, json.dumps(document, indent=2)))
+            if identity.model != NO_MODEL:
+                exports["answers"] = str(write_answers(log, out_dir, model))
+        except ExportError as error:
+            export_error = export_failure(error, str(log.location))
+    return ConfAIdeRun(
+        model, log, graded, exports=exports, export_error=export_error, prices=prices or Prices()
+    )
+
+
+def run_judge(options: RunOptions, settings: ConfAIdeOptions) -> RunOptions:
+    """The run settings the shared runtime gets: the judge only when the proxy metric is
+    asked (refused with the offline judge, which has no rules for it); otherwise no judge,
+    so the task gets no ``grader`` role and no judge endpoint is checked."""
+    if settings.proxy:
+        if not options.judge.calls_a_model:
+            raise UsageError(
+                "--tier-3-metrics proxy-model: needs a model judge (--judge MODEL); the "
+                "offline judge has no rules for it"
+            )
+        return options
+    return replace(options, judge=parse_judge(OFFLINE_JUDGE))  # no model: nothing is asked
+
+
+def eval_confaide(
+    data: str | Path | None,
+    model: str,
+    settings: ConfAIdeOptions | None = None,
+    *,
+    limit: int | None = None,
+    out_dir: str | Path | None = None,
+    model_connections: int | None = None,
+    options: RunOptions | None = None,
+    label: str | None = None,
+    prices: Prices | None = None,
+) -> ConfAIdeRun:
+    """Answer every prompt ``settings.samples`` times with ``model``; read the verdicts.
+
+    ``limit``: only the first N prompts (in the reference's order). The model's generation
+    settings are ``options.generation`` (the command line's default temperature is 1)."""
+    settings = settings or ConfAIdeOptions()
+    options = run_judge(options or RunOptions(), settings)
+    directory = Path(data) if data is not None else default_data_dir()
+    load_confaide(directory)  # a clear error before the model is called
+    exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
+    task = confaide(
+        data=str(directory) if data is not None else None,
+        tiers=joined(settings.tiers),
+        tier_3_questions=joined(settings.tier_3_questions),
+        tier_4_questions=joined(settings.tier_4_questions),
+        tier_3_metrics=joined(settings.tier_3_metrics),
+        privacy_prompt=settings.privacy_prompt,
+        samples=settings.samples,
+        judge=options.task_judge if settings.proxy else None,
+        cache=options.generation.cache,
+    )
+    label_task(task, label)
+    log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
+    return finish_confaide(log, label or model, exports_dir, prices=prices)
+
+
+def grade_confaide(
+    data: str | Path | None,
+    predictions: str | Path,
+    *,
+    tier_3_metrics: tuple[str, ...] = ("string-match",),
+    model_name: str | None = None,
+    out_dir: str | Path | None = None,
+    options: RunOptions | None = None,
+    label: str | None = None,
+    prices: Prices | None = None,
+) -> ConfAIdeRun:
+    """Grade answers made elsewhere (privbench's predictions JSON, or the reference's
+    ``eval_*.json`` files: one, or a directory of them); every verdict from the text."""
+    settings = ConfAIdeOptions(tier_3_metrics=tier_3_metrics)
+    options = run_judge(options or RunOptions(), settings)
+    directory = Path(data) if data is not None else default_data_dir()
+    predictions_path = Path(predictions)
+    given = load_predictions(predictions_path, load_confaide(directory))  # fail before any call
+    exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
+    task = confaide_grade(
+        predictions=str(predictions_path),
+        data=str(directory),
+        tier_3_metrics=joined(tier_3_metrics),
+        judge=options.task_judge if settings.proxy else None,
+    )
+    graded_model = model_name or given.model or answers_name(predictions_path.absolute())
+    label_task(task, label, graded_model)
+    log = run_task(task, NO_MODEL, options, settings.proxy, 2 * options.judge_connections)
+    return finish_confaide(log, label, exports_dir, prices=prices)
+
+
+def resume_confaide(
+    log: str | Path,
+    *,
+    model_name: str | None = None,
+    out_dir: str | Path | None = None,
+    options: RunOptions | None = None,
+    prices: Prices | None = None,
+) -> ConfAIdeRun:
+    """Continue an interrupted or failed ConfAIde eval or grade run from its log."""
+    options = options or RunOptions()
+    exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
+    final = resume_task(log, INSPECT_TASKS, options, 2 * options.judge_connections)
+    return finish_confaide(final, model_name, exports_dir, prices=prices)
+
+
+def read_confaide_log(
+    log: str | Path, *, model: str | None = None, out_dir: str | Path | None = None
+) -> ConfAIdeRun:
+    """Figures (and, with ``out_dir``, exports) of an existing ConfAIde inspect log."""
+    exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
+    header = read_eval_log(str(log), header_only=True)
+    return finish_confaide(header, model, exports_dir)

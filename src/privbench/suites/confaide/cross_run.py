@@ -1,0 +1,107 @@
+"""ConfAIde's hooks for the cross-run layers (validate, audit, show runs, leaderboard, diff).
+
+Why wrappers: the registry imports every suite's declaration at start-up; the readers
+(pandas, scipy) and the audit load only when a command calls them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from inspect_ai.log import EvalLog
+from rich.console import RenderableType
+
+from privbench.runtime.cross_run import (
+    CrossRun,
+    DatasetAudit,
+    DiffItem,
+    DiffReading,
+    LogScores,
+    Row,
+    RunCounts,
+    RunReading,
+    ScoreColumns,
+)
+from privbench.suites.confaide.validation import validate_with_summary
+
+
+def _audit(directory: Path, ocr: bool) -> dict[str, object]:
+    from privbench.suites.confaide.audit import audit_confaide
+
+    return audit_confaide(directory)  # no images: ``ocr`` means nothing here
+
+
+def _tables(document: Mapping[str, object]) -> list[RenderableType]:
+    from privbench.suites.confaide.audit import audit_tables
+
+    return audit_tables(document)
+
+
+def _summary(document: Mapping[str, object]) -> list[str]:
+    from privbench.suites.confaide.audit import summary_lines
+
+    return summary_lines(document)
+
+
+def _item_rows(log: EvalLog, label: str) -> list[Row]:
+    from privbench.suites.confaide.results import item_rows
+
+    return item_rows(log, label)
+
+
+def _counts(log: EvalLog) -> RunCounts:
+    from privbench.suites.confaide.results import run_counts
+
+    return run_counts(log)
+
+
+def _log_scores(log: EvalLog) -> LogScores:
+    from privbench.suites.confaide.results import log_scores
+
+    return log_scores(log)
+
+
+def _diff_items(log: EvalLog) -> tuple[dict[str, DiffItem], str, bool]:
+    from privbench.suites.confaide.results import diff_items
+
+    return diff_items(log)
+
+
+def _grade_text(item: DiffItem) -> str:
+    """The prompt's mean (0–1) and how many answers it rests on."""
+    if item.score is None:
+        return "unscored"
+    return f"{item.score:.2f} ({len(item.grades)} answers)"
+
+
+def _diff_record(item: DiffItem) -> dict[str, object]:
+    return {"answers": list(item.grades)}
+
+
+COLUMNS = ("t1_r", "t2a_r", "t2b_r", "t3_leak_worst", "t4_private_worst")
+"""The leaderboard's columns (see :mod:`.results`); runs are ranked by ``t2b_r``."""
+TOTAL = "t2b_r"
+READING = RunReading(item_rows=_item_rows, counts=_counts)
+SCORE_COLUMNS = ScoreColumns(columns=COLUMNS, total=TOTAL, unit="prompts", scores=_log_scores)
+DIFF = DiffReading(
+    items=_diff_items,
+    groups=(
+        ("1", "Tier 1"),
+        ("2a", "Tier 2a"),
+        ("2b", "Tier 2b"),
+        ("3", "Tier 3"),
+        ("4", "Tier 4"),
+    ),
+    group_kind="tier",
+    grade_text=_grade_text,
+    item_record=_diff_record,
+)
+
+CROSS_RUN = CrossRun(
+    audit=DatasetAudit(audit=_audit, tables=_tables, summary=_summary),
+    reading=READING,
+    score_columns=SCORE_COLUMNS,
+    diff=DIFF,
+    describe=validate_with_summary,
+)
