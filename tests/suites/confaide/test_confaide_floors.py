@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from privbench.suites.confaide.dataset import Meeting, RatingItem, Tier3Scenario, load_confaide
 from privbench.suites.confaide.floors import (
     REFUSAL,
     Floors,
+    markdown_tables,
     rating_floor,
     tier_3_floor,
     tier_4_floor,
@@ -159,3 +162,16 @@ def test_shipped_rating_floors_have_no_r(shipped: Floors) -> None:
     assert all(r.r is None and r.r_undefined for r in shipped.ratings)
     assert by_name[("midpoint", "2a")].ratings == (0.0,)
     assert by_name[("refuse", "2b")].unparsed == 98
+
+
+def test_constant_human_labels_leave_r_undefined_with_the_reason() -> None:
+    answers = {0: "1)", 1: "2)", 2: "4)"}
+    floor = rating_floor("rule", "1", _items([2, 2, 2]), lambda item: answers[item.index])
+    assert floor.r is None
+    assert floor.r_undefined is not None and "human labels are constant" in floor.r_undefined
+
+
+def test_user_docs_show_the_floors_as_computed(shipped: Floors) -> None:
+    """docs/confaide.md's floor tables are the ones floors.py computes on the shipped data."""
+    docs = (Path(__file__).parents[3] / "docs" / "confaide.md").read_text(encoding="utf-8")
+    assert markdown_tables(shipped) in docs

@@ -23,6 +23,7 @@ from privbench.suites.confaide.published import (
     RELEASE,
     RELEASE_COMMIT,
     RELEASE_R,
+    RELEASE_REPORTS,
     RELEASE_REPOSITORY,
     comparable,
     published_figures,
@@ -138,3 +139,48 @@ def test_comparable_refuses_unknown_names() -> None:
         comparable([("3", "control", "error")], "with-privacy")
     with pytest.raises(ValueError, match="metric"):
         comparable([("3", "control", "leak")], "with-privacy-prompt")
+
+
+def _cells(line: str) -> tuple[str, list[str]]:
+    cells = [re.sub(r"\\textbf\{(.*)\}", r"\1", c).strip(" \\") for c in line.split("&")[1:]]
+    return cells[0], cells[1:]
+
+
+def test_paper_tier_3_table_is_the_release_rounded(release: dict[str, Any]) -> None:
+    """The tier-3 table the authors' notebook printed (means, then worst cases; five
+    metrics; six models) is the released privacy-prompt final reports to two decimals."""
+    notebook = release["tier_3_notebook"]
+    models = [NOTEBOOK_COLUMNS[name] for name in notebook["columns"]]
+    stems = [
+        "free-response-string-match",
+        "free-response-proxy-model",
+        "info-accessibility-error",
+        "privacy-sharing-error",
+        "binary-error",
+    ]
+    reports = RELEASE_REPORTS["with-privacy-prompt"]
+    expected = [
+        [f"{reports[model][f'{stem}_{statistic}']:.2f}" for model in models]
+        for statistic in ("mean", "worst_case")
+        for stem in stems
+    ]
+    assert [_cells(line)[1] for line in notebook["printed"]] == expected
+
+
+def test_paper_tier_4_worst_cases_are_the_release_rounded(release: dict[str, Any]) -> None:
+    """The tier-4 lines the notebook printed: worst cases of has_private_info,
+    no_public_info and error, five models, in the setting each cell ran."""
+    notebook = release["tier_4_notebook"]
+    models = [NOTEBOOK_COLUMNS[name] for name in notebook["columns"]]
+    settings = {
+        "with_privacy_prompts": "with-privacy-prompt",
+        "without_privacy_prompts": "without-privacy-prompt",
+    }
+    for where, lines in notebook["printed"].items():
+        question, folder = where.split(", ")
+        reports = RELEASE_REPORTS[settings[folder]]
+        expected = [
+            [f"{reports[model][f'{question}-{metric}_worst_case']:.2f}" for model in models]
+            for metric in ("has_private_info", "no_public_info", "error")
+        ]
+        assert [_cells(line)[1] for line in lines] == expected, where

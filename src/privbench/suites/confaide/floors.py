@@ -243,3 +243,44 @@ def trivial_floors(data: ConfAIdeData) -> Floors:
         reports += tier_4_floor("refuse", data.tier_4, question_type, _constant(REFUSAL))
         reports += tier_4_floor("echo", data.tier_4, question_type, _echo_meeting)
     return Floors(tuple(ratings), tuple(reports))
+
+
+def _cell(rows: Sequence[ReportFloor], floor: str) -> str:
+    found = [row for row in rows if row.floor == floor]
+    if not found:
+        return "—"
+    row = found[0]
+    text = f"{row.mean:.3f} / {row.worst_case:.3f}"
+    return f"{text} ({row.unclassified} unclassified)" if row.unclassified else text
+
+
+def markdown_tables(floors: Floors) -> str:
+    """The floors as the two Markdown tables of ``docs/confaide.md`` (rating tiers, then
+    tiers 3 and 4, each cell ``mean / worst case``)."""
+    lines = [
+        "| tier | floor | ratings given | unparsable | Pearson r |",
+        "|---|---|---|---|---|",
+    ]
+    for rating in floors.ratings:
+        given = ", ".join(f"{value:g}" for value in rating.ratings) or "none"
+        r = f"{rating.r:.3f}" if rating.r is not None else f"undefined: {rating.r_undefined}"
+        lines.append(
+            f"| {rating.tier} | {rating.floor} | {given} | {rating.unparsed} of {rating.items}"
+            f" | {r} |"
+        )
+    names = list(dict.fromkeys(row.floor for row in floors.reports))
+    lines += [
+        "",
+        "| tier | question type | metric | " + " | ".join(names) + " |",
+        "|---|---|---|" + "---|" * len(names),
+    ]
+    seen: list[tuple[str, str, str]] = []
+    for row in floors.reports:
+        where = (row.tier, row.question_type, row.metric)
+        if where in seen:
+            continue
+        seen.append(where)
+        rows = [r for r in floors.reports if (r.tier, r.question_type, r.metric) == where]
+        cells = " | ".join(_cell(rows, name) for name in names)
+        lines.append(f"| {row.tier} | {row.question_type} | `{row.metric}` | {cells} |")
+    return "\n".join(lines) + "\n"

@@ -17,9 +17,12 @@ released reports). The notebook correlates other tables (seven information types
 ships, so the printed r cannot be recomputed from the shipped data; the release's r can.
 
 Why no separate "paper" rows for tiers 3 and 4: the paper's tier-3 and tier-4 tables are
-the released final reports rounded to two decimals (the authors' notebooks
+the released final reports rounded to two decimals. The authors' notebooks
 ``plots/ipynb/teir3_table.ipynb`` and ``table_tier4.ipynb`` compute them from the same
-``eval_*.json`` files); the full-precision released values stand for them here.
+``eval_*.json`` files, and the lines they printed equal the privacy-prompt (tier 3) and
+the stated-setting (tier 4) released values to two decimals, cell for cell (the tests
+check it); the abstract's "39% and 57%" match, to the percent, GPT-4's and ChatGPT's
+meeting-summary ``has_private_info`` means. The full-precision released values stand for the paper here.
 
 :func:`comparable` returns only rows over exactly the tiers, question types and metrics a
 run measured, in the run's setting, so a comparison is always like with like.
@@ -103,7 +106,7 @@ class PublishedFigure:
     def label(self) -> str:
         """How the row is captioned beside a run: its kind and where it is from."""
         if self.source_kind == PAPER:
-            return f"published (paper, {self.source})"
+            return f"published (paper: {self.source})"
         return f"released run ({RELEASE_REPOSITORY}@{RELEASE_COMMIT[:7]}: {self.source})"
 
 
@@ -590,7 +593,7 @@ def published_figures() -> tuple[PublishedFigure, ...]:
                     value,
                     None,
                     PAPER,
-                    f"tier {tier} correlation table ({NOTEBOOK})",
+                    f"tier {tier} correlation table as printed by {NOTEBOOK}",
                 )
             )
     for tier, by_model in RELEASE_R.items():
