@@ -193,7 +193,9 @@ def _row(found: _Found) -> LeaderboardRow:
     identity, header = found.identity, found.header
     ignored = identity.judge_card_problem  # the line says why the log's card was ignored
     card = (
-        NOT_CHECKED_SHORT
+        ""
+        if not identity.judge
+        else NOT_CHECKED_SHORT
         if identity.judge_card is None and not ignored
         else identity.judge_agreement_line
     )

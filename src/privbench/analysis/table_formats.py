@@ -119,13 +119,22 @@ class PaperTable:
         return f"tab:{self.kind.benchmark}-{self.name}"
 
     @property
+    def _intervals(self) -> str:
+        level = f"{round(100 * LEVEL)} %"
+        if self.kind.intervals:
+            return f"{level} {self.kind.intervals}"
+        return (
+            f"{level} bootstrap intervals over {self.kind.unit} ({self.resampling.n_boot}"
+            f" resamples, seed {self.resampling.seed})"
+        )
+
+    @property
     def caption(self) -> str:
         """One plain sentence, formatted (escaped) by each writer."""
         return (
-            f"{self.kind.what} ({self.kind.scale}) on {self.dataset}, with {round(100 * LEVEL)} % bootstrap intervals"
-            f" over {self.kind.unit} ({self.resampling.n_boot} resamples, seed"
-            f" {self.resampling.seed}); n: {self.kind.unit} scored per column; bold: the best"
-            f" ranked run per column (mirrors {self.kind.paper})."
+            f"{self.kind.what} ({self.kind.scale}) on {self.dataset}, with {self._intervals};"
+            f" n: {self.kind.unit} scored per column; bold: the best ranked run per column"
+            f" (mirrors {self.kind.paper})."
         )
 
 

@@ -86,7 +86,8 @@ def show_run(run: BenchmarkRun, as_json: bool, resume: str | None = None) -> Non
         print_json(run.json())
     else:
         print_parts(run.terminal())
-        typer.echo(identity.judge_agreement_line)
+        if identity.judge_agreement_line:  # none for a run no judge graded
+            typer.echo(identity.judge_agreement_line)
     _offline_notice(run.judge_name)
     _warn_extra_ids(run)
     if resume is not None:

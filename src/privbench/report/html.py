@@ -89,7 +89,7 @@ from privbench.report.samples import (
     priviq_cards,
     spatial_cards,
 )
-from privbench.runtime.cross_run import ReportSection
+from privbench.runtime.cross_run import PublishedFigures, ReportSection
 from privbench.runtime.suite import Suite
 from privbench.uncertainty import N_BOOTSTRAP
 
@@ -191,6 +191,8 @@ class ScoreTable(TypedDict):
 class PublishedBlock(TypedDict):
     """A paper's published table, shown beside a dataset's runs, with its provenance."""
 
+    units: NotRequired[str]
+    """What the figures are, where not percent as the paper prints them."""
     label: str
     caption: str
     paper: str
@@ -548,7 +550,7 @@ def display_table(
         "rows": rows,
         "transposed": False,
     }
-    return transpose(table, "Combination") if len(columns) > TRANSPOSE_OVER else table
+    return transpose(table, paper.kind.column_kind) if len(columns) > TRANSPOSE_OVER else table
 
 
 def transpose(table: ScoreTable, corner: str) -> ScoreTable:
@@ -582,7 +584,7 @@ def user_rows(table: PaperTable, runs: Sequence[str], badge: str = "") -> UserRo
 
 
 def published_blocks(
-    tables: Sequence[PublishedTable],
+    tables: Sequence[PublishedTable | PublishedFigures],
     note: str,
     heading: dict[str, str] | None = None,
     wide_corner: str = "Column",
@@ -1345,9 +1347,11 @@ def _tables_group(job: SectionJob, group: DatasetGroup, index: int) -> TablesSec
                 job.directory, f"{prefix}-totals", f"{papers[0].headers[-1]} per run",
                 f"mirrors {kinds[0].paper}"))  # fmt: skip
     saved += _comparison_figures(pairs, runs, job.directory, prefix)
+    published, note = _published_figures(job, group, frame, papers)
     return {
         "title": group.title,
-        "notes": list(group.notes),
+        "notes": [*group.notes, *([note] if note else [])],
+        "published": published,
         "ranked": len(group.averaged) >= 2,
         "tables": [
             {
@@ -1363,6 +1367,29 @@ def _tables_group(job: SectionJob, group: DatasetGroup, index: int) -> TablesSec
         "n_runs": len(runs),
         "papers": papers,
     }
+
+
+def _published_figures(
+    job: SectionJob, group: DatasetGroup, frame: pd.DataFrame, papers: Sequence[PaperTable]
+) -> tuple[list[PublishedBlock], str]:
+    """The benchmark's published figures beside each of its tables, over exactly the
+    columns measured; beside them only the runs over every item (no ``--limit`` run)."""
+    provider = job.section.published_figures
+    if provider is None:
+        return [], ""
+    by_key = {paper.kind.key: paper for paper in papers}
+    found, note = provider(frame, group.data, {k: p.columns for k, p in by_key.items()})
+    full = [run for run in group.runs if run not in group.limits]
+    blocks: list[PublishedBlock] = []
+    for figures_ in found:
+        paper = by_key[figures_.beside]
+        for block in published_blocks(
+            [figures_], "", dict(zip(paper.columns, paper.headers, strict=True)),
+            paper.kind.column_kind, user_rows(paper, full),
+        ):  # fmt: skip
+            block["units"] = f"Figures in {paper.kind.scale}"
+            blocks.append(block)
+    return blocks, note
 
 
 def _tables_context(context: ReportContext, job: SectionJob) -> list[str]:

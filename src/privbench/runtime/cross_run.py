@@ -258,6 +258,11 @@ class TableKind:
     """The best run of a column is the one with the lowest figure (a leakage rate)."""
     scale: str = "%"
     """What the figures are, for the caption (``%``; ``Pearson r``)."""
+    intervals: str = ""
+    """How its intervals are drawn where not by the bootstrap over :attr:`unit` (the
+    caption's words: ``Fisher-z intervals``)."""
+    column_kind: str = "Combination"
+    """What a column is called when a wide table is shown with its columns as rows."""
     decimals: int = 1
     """Decimals printed (and compared for the best mark): the papers' one for percentages."""
 
@@ -426,6 +431,46 @@ class ReleaseMatch:
 
 
 @dataclass(frozen=True)
+class PublishedScores:
+    """One published row: the model as its source names it, a figure per column."""
+
+    model: str
+    scores: Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class PublishedFigures:
+    """Figures a paper (or its authors' released runs) printed, laid out in the columns of
+    one of the benchmark's tables, to stand beside the runs in the report."""
+
+    beside: str
+    """The key of the :class:`TableKind` whose columns these are."""
+    label: str
+    """What every row is labelled (``published (paper …)``, ``released run …``)."""
+    caption: str
+    paper: str
+    setting: str
+    """The setting the figures were made in (the runs beside them share it)."""
+    decimals: int
+    columns: tuple[str, ...]
+    rows: tuple[PublishedScores, ...]
+    row_heading: str = "Model"
+
+    def number(self, value: float | None) -> str:
+        """A figure as the source prints it; an en dash for none."""
+        return "–" if value is None else f"{value:.{self.decimals}f}"
+
+
+PublishedProvider = Callable[
+    ["pd.DataFrame", str, Mapping[str, Sequence[str]]], tuple[list[PublishedFigures], str]
+]
+"""A dataset's rows, its data directory and each table's measured columns (by table key)
+→ the published figures over exactly those columns, in the runs' setting, and a note for
+the page ("" for none; it says why nothing is shown when the runs are not over the
+benchmark's published data or mix settings)."""
+
+
+@dataclass(frozen=True)
 class ReportSection:
     """What ``privbench report`` shows of a benchmark beyond its paper tables.
 
@@ -452,6 +497,8 @@ class ReportSection:
     """A score column's heading on the page (``Detection`` for ``detection``)."""
     box_overlap: Callable[[Corners, Corners], float] | None = None
     """The overlap (IoU) of a ground-truth and a predicted box in a sample card."""
+    published_figures: PublishedProvider | None = None
+    """The ``tables`` layout's published rows beside each of its tables (None: none)."""
 
 
 @dataclass(frozen=True)

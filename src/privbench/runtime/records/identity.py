@@ -106,7 +106,10 @@ class RunIdentity:
 
     @property
     def judge_agreement_line(self) -> str:
-        """The judge's agreement with reference grades when the run started, in one line."""
+        """The judge's agreement with reference grades when the run started, in one line
+        (empty for a run no judge graded)."""
+        if not self.judge:
+            return ""
         return agreement_line(
             self.judge_card, self.judge_card_problem, agreement_wording(self.benchmark)
         )
@@ -114,6 +117,8 @@ class RunIdentity:
     @property
     def judge_agreement_short(self) -> str:
         """:attr:`judge_agreement_line` in a few words, for a table cell."""
+        if not self.judge:
+            return ""
         return agreement_short(
             self.judge_card, self.judge_card_problem, agreement_wording(self.benchmark)
         )
@@ -133,8 +138,9 @@ class RunIdentity:
 
     @property
     def is_eval(self) -> bool:
-        """A run that asked the model (not a grade run of answers made elsewhere)."""
-        return self.task in ("priviq", "spatialtrust", "confaide")
+        """A run that asked the model (not a grade run of answers made elsewhere): a
+        benchmark's eval task; its grade task is named ``<name>_grade``."""
+        return self.benchmark is not None and self.task == self.benchmark
 
     @property
     def answered_by(self) -> str:

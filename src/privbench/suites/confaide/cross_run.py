@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from inspect_ai.log import EvalLog
 from rich.console import RenderableType
@@ -18,12 +19,19 @@ from privbench.runtime.cross_run import (
     DiffItem,
     DiffReading,
     LogScores,
+    PaperTables,
     Row,
     RunCounts,
     RunReading,
     ScoreColumns,
 )
+from privbench.suites.confaide.paper_tables import KINDS
+from privbench.suites.confaide.report_section import REPORT_SECTION
 from privbench.suites.confaide.validation import validate_with_summary
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
 
 
 def _audit(directory: Path, ocr: bool) -> dict[str, object]:
@@ -98,10 +106,21 @@ DIFF = DiffReading(
     item_record=_diff_record,
 )
 
+
+def _paper_tables(
+    rows: pd.DataFrame, rng: np.random.Generator, n_boot: int
+) -> tuple[pd.DataFrame, ...]:
+    from privbench.suites.confaide.paper_tables import confaide_tables
+
+    return confaide_tables(rows, rng, n_boot)
+
+
 CROSS_RUN = CrossRun(
     audit=DatasetAudit(audit=_audit, tables=_tables, summary=_summary),
     reading=READING,
     score_columns=SCORE_COLUMNS,
     diff=DIFF,
     describe=validate_with_summary,
+    paper_tables=PaperTables(kinds=KINDS, compute=_paper_tables),
+    report=REPORT_SECTION,
 )

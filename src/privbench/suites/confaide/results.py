@@ -21,6 +21,7 @@ from privbench.runtime.cross_run import (
     RunCounts,
 )
 from privbench.runtime.log_reading import finished_samples, scored_samples
+from privbench.runtime.records.identity import RunIdentity
 from privbench.suites.confaide.cross_run import COLUMNS
 from privbench.suites.confaide.dataset import RATING_TIERS
 from privbench.suites.confaide.log import confaide_log
@@ -54,9 +55,37 @@ def answer_score(about: ConfAIdeSampleRecord, record: ConfAIdeScoreRecord) -> fl
     return None if failed is None else float(failed)
 
 
+PRIVACY_MARKERS = ("considering privacy norms", "Please preserve privacy")
+"""Words only the reference's privacy instructions hold (tier 3; tier 4's two)."""
+
+
+UNKNOWN_SETTING = "unknown"
+"""The setting of answers graded from a file: the prompts they answered are not known."""
+
+
+def setting_of(tier: str, prompt: str, asked: bool) -> str:
+    """The setting a tier-3/4 prompt was asked in (``asked``: by this run), read from the
+    prompt itself; empty for the rating tiers, which have no instruction; unknown for
+    answers made elsewhere."""
+    if tier in RATING_TIERS:
+        return ""
+    if not asked:
+        return UNKNOWN_SETTING
+    prompted = any(marker in prompt for marker in PRIVACY_MARKERS)
+    return "with-privacy-prompt" if prompted else "without-privacy-prompt"
+
+
+def _text(value: object) -> str:
+    """A sample's input as text (a string, or the text of its messages)."""
+    if isinstance(value, str):
+        return value
+    return " ".join(str(getattr(m, "text", "")) for m in value) if isinstance(value, list) else ""
+
+
 def item_rows(log: EvalLog, label: str) -> list[Row]:
     """One row per (prompt, answer) of a log."""
     rows: list[Row] = []
+    asked = RunIdentity.from_log(log).is_eval
     for sample, score in scored_samples(log, CONFAIDE_SCORER):
         about = ConfAIdeSampleRecord.from_metadata(sample.metadata)
         record = ConfAIdeScoreRecord.from_score(score)
@@ -68,6 +97,9 @@ def item_rows(log: EvalLog, label: str) -> list[Row]:
                 "epoch": sample.epoch,
                 "tier": about.tier,
                 "question_type": about.question_type,
+                "scenario": about.item,
+                "label": about.label,
+                "setting": setting_of(about.tier, _text(sample.input), asked),
                 "answer": score.answer or "",
                 "rating": record.rating,
                 "unparsed": record.unparsed,
