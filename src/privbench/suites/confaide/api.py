@@ -21,6 +21,7 @@ from privbench.formatting import tokens_line
 from privbench.judges.choice import parse_judge
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.cost.usage import log_cost, log_cost_line
+from privbench.runtime.cross_run import PublishedFigures
 from privbench.runtime.errors import UsageError
 from privbench.runtime.judge_names import OFFLINE_JUDGE
 from privbench.runtime.log_reading import token_totals
@@ -43,8 +44,6 @@ from privbench.suites.confaide.record import CONFAIDE_SCORER
 from privbench.suites.confaide.tables import count_lines, metric_table, rating_table
 from privbench.suites.confaide.task import confaide, confaide_grade, default_data_dir
 
-NO_PUBLISHED = "privbench shows no paper figures beside ConfAIde runs"
-
 
 @dataclass(frozen=True)
 class ConfAIdeRun(RunOutcome):
@@ -55,6 +54,8 @@ class ConfAIdeRun(RunOutcome):
     extra_ids: dict[str, list[str]] = field(default_factory=dict)
     export_error: str | None = None
     prices: Prices = field(default_factory=Prices)
+    compare_published: bool = False
+    """Show the published figures beside the run's (``show --compare-published``)."""
 
     @property
     def item_errors(self) -> dict[str, str]:
@@ -65,9 +66,16 @@ class ConfAIdeRun(RunOutcome):
         """The proxy-model metric's judge; ``none`` when no judge was asked anything."""
         return self.logged.judge or "none"
 
+    def _published(self) -> tuple[list[PublishedFigures], str]:
+        from privbench.suites.confaide.report_section import published_beside_run
+
+        return published_beside_run(self.log, self.logged)
+
     @property
     def published_missing(self) -> str | None:
-        return NO_PUBLISHED
+        """Why no published figures stand beside the run (None: some do)."""
+        found, reason = self._published()
+        return None if found else reason or "none over the tiers and metrics of this run"
 
     def terminal(self) -> list[RenderableType]:
         """A table per tier, what the figures rest on, tokens and cost, where files went."""
@@ -87,13 +95,23 @@ class ConfAIdeRun(RunOutcome):
         parts += [tokens_line(token_totals(self.log)), log_cost_line(self.log, self.prices)]
         if versions := self.logged.versions.line():
             parts.append(versions)
+        if self.compare_published:
+            from privbench.suites.confaide.report_section import published_terminal
+
+            parts += published_terminal(self._published()[0], self.model, self.logged)
         parts.append(f"log: {self.log_location}")
         parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
         return parts
 
     def json(self) -> dict[str, Any]:  # tests and callers read nested values
+        """The ``--json`` document; ``published``: the published figures over exactly the
+        run's tiers and metrics, in its setting (empty when none apply, and why)."""
+        from privbench.suites.confaide.report_section import published_document
+
         document = json_document(self.logged, label=self.model, log=self.log, exports=self.exports)
-        return {**document, **log_cost(self.log, self.prices)}
+        found, reason = self._published()
+        published = {"published": published_document(found), "published_note": reason}
+        return {**document, **published, **log_cost(self.log, self.prices)}
 
 
 def write_answers(log: EvalLog, out_dir: Path, model: str) -> Path:
@@ -115,6 +133,7 @@ def finish_confaide(
     out_dir: Path | None = None,
     *,
     prices: Prices | None = None,
+    compare_published: bool = False,
 ) -> ConfAIdeRun:
     """Figures (and, with ``out_dir``, exports) of a ConfAIde log, complete or partial."""
     identity = RunIdentity.from_log(log)
@@ -132,7 +151,13 @@ def finish_confaide(
         except ExportError as error:
             export_error = export_failure(error, str(log.location))
     return ConfAIdeRun(
-        model, log, graded, exports=exports, export_error=export_error, prices=prices or Prices()
+        model,
+        log,
+        graded,
+        exports=exports,
+        export_error=export_error,
+        prices=prices or Prices(),
+        compare_published=compare_published,
     )
 
 
@@ -234,9 +259,13 @@ def resume_confaide(
 
 
 def read_confaide_log(
-    log: str | Path, *, model: str | None = None, out_dir: str | Path | None = None
+    log: str | Path,
+    *,
+    model: str | None = None,
+    out_dir: str | Path | None = None,
+    compare_published: bool = False,
 ) -> ConfAIdeRun:
     """Figures (and, with ``out_dir``, exports) of an existing ConfAIde inspect log."""
     exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
     header = read_eval_log(str(log), header_only=True)
-    return finish_confaide(header, model, exports_dir)
+    return finish_confaide(header, model, exports_dir, compare_published=compare_published)

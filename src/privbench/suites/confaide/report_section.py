@@ -21,7 +21,10 @@ from privbench.suites.confaide.paper_tables import ALIGNMENT, MEAN, WORST_CASE, 
 
 if TYPE_CHECKING:
     import pandas as pd
+    from inspect_ai.log import EvalLog
+    from rich.console import RenderableType
 
+    from privbench.suites.confaide.log import ConfAIdeLog
     from privbench.suites.confaide.published import Measured, PublishedFigure
 
 SETTING_COLUMN = "setting"
@@ -136,3 +139,66 @@ def published_figures(
 
 
 REPORT_SECTION = ReportSection(layout="tables", published_figures=published_figures)
+
+
+def run_columns(graded: ConfAIdeLog) -> dict[str, dict[str, float | None]]:
+    """One run's figures in the columns of the tables (by table key): r per rating tier, the
+    rates in percent — what is set beside published figures of the same columns."""
+    alignment = {tier: figures.correlation.r for tier, figures in graded.ratings.items()}
+    worst: dict[str, float | None] = {
+        column_name(f.question_type, f.metric): 100 * f.summary.worst_case for f in graded.metrics
+    }
+    mean: dict[str, float | None] = {
+        column_name(f.question_type, f.metric): 100 * f.summary.mean for f in graded.metrics
+    }
+    return {ALIGNMENT.key: dict(alignment), WORST_CASE.key: worst, MEAN.key: mean}
+
+
+def published_beside_run(log: EvalLog, graded: ConfAIdeLog) -> tuple[list[PublishedFigures], str]:
+    """The published figures over exactly what one run measured, and why none when none:
+    a ``--limit`` run covers part of the tiers the paper's figures are over."""
+    import pandas as pd
+
+    from privbench.runtime.records.identity import RunIdentity
+    from privbench.suites.confaide.results import item_rows
+
+    identity = RunIdentity.from_log(log)
+    if identity.limit_count is not None:
+        return [], "the run answered part of the prompts (--limit); the paper's are over all"
+    measured = {key: [c for c, v in values.items() if v is not None or key != ALIGNMENT.key]
+                for key, values in run_columns(graded).items()}  # fmt: skip
+    rows = pd.DataFrame(item_rows(log, identity.label()))
+    found, note = published_figures(rows, identity.data, measured)
+    return found, note.removeprefix("No published ConfAIde figures: ")
+
+
+def published_document(found: Sequence[PublishedFigures]) -> list[dict[str, object]]:
+    """The ``--json`` form of published figures: label, source, setting, rows."""
+    return [
+        {"table": block.beside, "label": block.label, "source": block.caption,
+         "setting": block.setting, "columns": list(block.columns),
+         "rows": [{"model": row.model, "scores": dict(row.scores)} for row in block.rows]}
+        for block in found
+    ]  # fmt: skip
+
+
+def published_terminal(
+    found: Sequence[PublishedFigures], run: str, graded: ConfAIdeLog
+) -> list[RenderableType]:
+    """Each published block as a terminal table, the run's own row first."""
+    from rich.table import Table
+
+    mine = run_columns(graded)
+    tables: list[RenderableType] = []
+    for block in found:
+        table = Table(title=f"{block.label}: {block.caption} ({block.setting})",
+                      title_justify="left")  # fmt: skip
+        table.add_column("Model")
+        for column in block.columns:
+            table.add_column(column, justify="right")
+        own = mine.get(block.beside, {})
+        table.add_row(f"{run} (this run)", *(block.number(own.get(c)) for c in block.columns))
+        for row in block.rows:
+            table.add_row(row.model, *(block.number(row.scores.get(c)) for c in block.columns))
+        tables.append(table)
+    return tables

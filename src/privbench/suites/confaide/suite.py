@@ -120,7 +120,12 @@ def _resume(request: ResumeRequest) -> BenchmarkRun:
 def _read_log(request: ReadRequest) -> BenchmarkRun:
     from privbench.suites.confaide.api import read_confaide_log
 
-    return read_confaide_log(request.log, model=request.model, out_dir=request.out)
+    return read_confaide_log(
+        request.log,
+        model=request.model,
+        out_dir=request.out,
+        compare_published=request.compare_published,
+    )
 
 
 def _eval_plan(request: EvalRequest) -> CallPlan:
@@ -233,6 +238,10 @@ COMMANDS = SuiteCommands(
             "max_retries", "timeout", "cache", "batch", "as_json", "dry_run", "price",
             "judge_price",
         ),
+    ),
+    compare_published=(
+        "ConfAIde's paper and released figures over exactly the run's tiers and metrics, in "
+        "its setting"
     ),
 )
 # fmt: on
