@@ -67,6 +67,7 @@ def run_demo(
             limit=limit,
             out=exports,
             prices=prices or Prices(),
+            settings=suite.demo_settings,
         )
         runs[suite.name] = suite.eval(request)
     logs = [run.log_location for run in runs.values()]

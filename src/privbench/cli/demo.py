@@ -45,8 +45,13 @@ def demo(
             from privbench.runtime.running import RunOptions
             from privbench.runtime.suite import EvalRequest
 
-            request = EvalRequest(None, model, RunOptions(judge=parse_judge(judge)), limit=limit)
-            plans = [suite.eval_plan(request) for suite in registry.SUITES.values()]
+            options = RunOptions(judge=parse_judge(judge))
+            plans = [
+                suite.eval_plan(
+                    EvalRequest(None, model, options, limit=limit, settings=suite.demo_settings)
+                )
+                for suite in registry.SUITES.values()
+            ]
             settings.dry_run(combined("demo", plans), prices, as_json=False)
             return
         for summary in check_suites():

@@ -306,6 +306,9 @@ class Suite:
     commands: SuiteCommands = SuiteCommands()
     """Its commands (eval, grade; generate and download where it has the hooks): their
     help and options (the command line builds them)."""
+    demo_settings: Settings = field(default_factory=_no_settings)
+    """Its own options in ``privbench demo`` (a subset where the whole benchmark would keep
+    the demo waiting for minutes)."""
     default_temperature: float | None = 0.0
     """The model under test's temperature when ``--temperature`` is not given (ConfAIde
     samples at the paper's 1; the others answer at 0, graded once)."""

@@ -69,6 +69,11 @@ def options_of(settings: Settings) -> ConfAIdeOptions:
     )
 
 
+DEMO_SETTINGS: Settings = {"samples": 1, "tier_3_questions": "free-response"}
+"""``privbench demo``: one answer per prompt, and tier 3's free-response question alone (the
+reference harness's own default): 516 prompts, every tier, instead of 13,260 answers."""
+
+
 def check_settings(kind: RunKind, settings: Settings) -> None:
     """One line for a bad value of any ConfAIde option, before anything is read."""
     options_of(settings)
@@ -270,5 +275,6 @@ SUITE = Suite(
     cross_run=CROSS_RUN,
     commands=COMMANDS,
     default_temperature=DEFAULT_TEMPERATURE,
+    demo_settings=DEMO_SETTINGS,
     old_logs=OldLogs(CONFAIDE_SCORER, INSPECT_TASKS),
 )
