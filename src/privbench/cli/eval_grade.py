@@ -61,6 +61,8 @@ def _with_help(annotation: object, text: str | None) -> object:
 def _own(option: SuiteOption) -> object:
     """The typer declaration of one of a benchmark's own options."""
     value: object = option.kind if option.default is not None else option.kind | None
+    if option.repeatable:
+        value = list[option.kind] | None  # type: ignore[name-defined]
     info = typer.Option(*option.names, help=option.help, min=option.minimum, hidden=option.hidden)
     return Annotated[value, info]
 
@@ -104,8 +106,9 @@ def command_function(kind: RunKind, suite: str, spec: CommandSpec) -> Callable[.
     parameters = [_parameter(kind, option) for option in spec.options]
     settings = frozenset(parameter.name for parameter, setting in parameters if setting)
 
-    def command(**values: SettingValue) -> None:
-        run_benchmark(_arguments(kind, suite, values, settings))
+    def command(**values: SettingValue | list[str]) -> None:
+        joined = {k: ",".join(v) if isinstance(v, list) else v for k, v in values.items()}
+        run_benchmark(_arguments(kind, suite, joined, settings))
 
     signature = inspect.Signature([parameter for parameter, _ in parameters])
     command.__signature__ = signature  # type: ignore[attr-defined]

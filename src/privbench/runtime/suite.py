@@ -172,6 +172,9 @@ class SuiteOption:
     """The least value accepted (numbers only)."""
     hidden: bool = False
     """Left out of ``--help`` (an old spelling kept for old scripts)."""
+    repeatable: bool = False
+    """Text given more than once (``--tier 1 --tier 3``) reaches the settings joined with
+    commas, as the one-argument form ``--tier 1,3`` does."""
 
 
 @dataclass(frozen=True)

@@ -192,3 +192,16 @@ def test_inspect_finds_the_tasks_through_the_entry_point() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "10"
+
+
+def test_tiers_and_question_types_repeat_or_take_a_comma_list(tmp_path: Path) -> None:
+    """``--tier 1 --tier 2b`` plans what ``--tier 1,2b`` plans: tier 1's 10 prompts and tier
+    2b's 98, once each; the question types likewise."""
+    plans = []
+    for args in (("--tier", "1", "--tier", "2b"), ("--tier", "1,2b"),
+                 ("--tier", "3", "--tier-3-questions", "control", "--tier-3-questions",
+                  "free-response")):  # fmt: skip
+        result = privbench(*_eval(tmp_path, *args, "--samples", "1", "--dry-run", "--json"))
+        assert result.returncode == 0, result.stderr
+        plans.append(json.loads(result.stdout)["calls"]["model"])
+    assert plans == [108, 108, 540]

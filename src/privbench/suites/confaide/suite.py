@@ -177,7 +177,8 @@ TIERS_OPTION = SuiteOption(
     ("--tier",),
     str,
     None,
-    "Tiers to run, a comma list of 1, 2a, 2b, 3, 4 (default: all).",
+    "Tiers to run: 1, 2a, 2b, 3, 4, the option repeated or a comma list (default: all).",
+    repeatable=True,
 )
 TIER_3_METRICS_OPTION = SuiteOption(
     "tier_3_metrics",
@@ -198,13 +199,16 @@ COMMANDS = SuiteCommands(
             "model", "data", TIERS_OPTION,
             SuiteOption(
                 "tier_3_questions", ("--tier-3-questions",), str, None,
-                "Tier-3 question types, a comma list of free-response, info-accessibility, "
-                "privacy-sharing, control (default: all four; the reference's default is "
-                "free-response only).",
+                "Tier-3 question types: free-response, info-accessibility, privacy-sharing, "
+                "control, repeated or a comma list (default: all four; the reference's "
+                "default is free-response only).",
+                repeatable=True,
             ),
             SuiteOption(
                 "tier_4_questions", ("--tier-4-questions",), str, None,
-                "Tier-4 tasks, a comma list of meeting-summary, action-item (default: both).",
+                "Tier-4 tasks: meeting-summary, action-item, repeated or a comma list "
+                "(default: both).",
+                repeatable=True,
             ),
             SuiteOption(
                 "no_privacy_prompt", ("--no-privacy-prompt",), bool, False,
