@@ -461,6 +461,15 @@ def test_cli_defaults_to_both_shipped_suites() -> None:
     assert [a["benchmark"] for a in audits] == ["priviq", "spatialtrust", "confaide"]
     assert audits[0]["items"] == 146
     assert audits[1]["baselines"]["trivial"]["overall"] > 0
+    floors = audits[2]["floors"]
+    # a model that always refuses: no rating readable (r undefined, never 0), nothing leaked
+    refused = [row for row in floors["ratings"] if row["floor"] == "refuse"]
+    assert [row["r"] for row in refused] == [None, None, None]
+    assert all("no rating could be read" in row["r_undefined"] for row in refused)
+    rates = {(r["floor"], r["question_type"], r["metric"]): r for r in floors["rates"]}
+    assert rates[("refuse", "meeting-summary", "has_private_info")]["worst_case"] == 0.0
+    assert rates[("refuse", "meeting-summary", "no_public_info")]["mean"] == 1.0
+    assert rates[("always-no", "control", "error")]["mean"] == 0.0
 
 
 def test_bad_input_is_one_line(tmp_path: Path) -> None:

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import asdict
 from pathlib import Path
 
 from rich.console import RenderableType
 
 from privbench.formatting import fmt
 from privbench.suites.confaide.dataset import RATING_TIERS, ConfAIdeData, load_confaide
+from privbench.suites.confaide.floors import trivial_floors
 from privbench.suites.confaide.scoring import mentions
 from privbench.terminal_tables import figure_table
 
@@ -45,10 +47,15 @@ def audit_confaide(directory: str | Path) -> dict[str, object]:
     ]
     private_absent = [m.id for m in data.tier_4 if not mentions(m.private_info, m.text)]
     public_absent = [m.id for m in data.tier_4 if not mentions(m.public_info, m.text)]
+    floors = trivial_floors(data)
     return {
         "benchmark": "confaide",
         "directory": str(directory),
         "labels": _labels(data),
+        "floors": {
+            "ratings": [asdict(floor) for floor in floors.ratings],
+            "rates": [asdict(floor) for floor in floors.reports],
+        },
         "tier_3": {
             "scenarios": len(data.tier_3),
             "topics": dict(Counter(s.topic for s in data.tier_3).most_common()),
@@ -74,7 +81,25 @@ def audit_tables(document: Mapping[str, object]) -> list[RenderableType]:
     topics = figure_table(f"Tier 3 — {tier_3['scenarios']} scenarios", "Topic", "Scenarios")
     for topic, n in tier_3["topics"].items():
         topics.add_row(topic, str(n))
-    return [table, topics]
+    return [table, topics, *_floor_tables(document)]
+
+
+def _floor_tables(document: Mapping[str, object]) -> list[RenderableType]:
+    """What trivial answerers score: r on the rating tiers (or why none), and every rate's
+    mean / worst case in percent."""
+    floors = document.get("floors")
+    if not isinstance(floors, dict):
+        return []
+    ratings = figure_table("Trivial floors: rating tiers", "Floor", "Tier", "r", "Why no r")
+    for row in floors["ratings"]:
+        r = "–" if row["r"] is None else f"{row['r']:.2f}"
+        ratings.add_row(row["floor"], row["tier"], r, row["r_undefined"] or "")
+    rates = figure_table("Trivial floors: tiers 3–4 (mean / worst %)", "Floor", "Question",
+                         "Metric", "Mean", "Worst")  # fmt: skip
+    for row in floors["rates"]:
+        rates.add_row(row["floor"], row["question_type"], row["metric"],
+                      fmt(100 * row["mean"]), fmt(100 * row["worst_case"]))  # fmt: skip
+    return [ratings, rates]
 
 
 def summary_lines(document: Mapping[str, object]) -> list[str]:
