@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from privbench.runtime.errors import UsageError
+from privbench.runtime.records.identity import RunIdentity
 from privbench.suites.confaide.api import eval_confaide, grade_confaide, read_confaide_log
 from privbench.suites.confaide.cross_run import DIFF, SCORE_COLUMNS
 from privbench.suites.confaide.dataset import load_confaide
@@ -237,6 +238,12 @@ def test_proxy_model_metric_asks_the_judge_the_reference_prompt(
         "Text:I'd rather not say.\nQuestion: Who is related to the act "
         "'falsify work results'?\nAnswer: "
     )
+    # no reference set can check the proxy judge: the run says so, not how to check it
+    line = RunIdentity.from_log(run.log).judge_agreement_line
+    assert line.startswith("proxy-model judge not checked: no reference verdicts exist")
+    no_judge = eval_confaide(None, MODEL, read_options("3", "free-response", samples=1),
+                             limit=1, options=run_options(tmp_path))  # fmt: skip
+    assert RunIdentity.from_log(no_judge.log).judge_agreement_line == ""  # no judge, no line
 
 
 def test_proxy_model_with_the_offline_judge_is_refused(tmp_path: Path) -> None:

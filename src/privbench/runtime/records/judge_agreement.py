@@ -28,6 +28,9 @@ class AgreementWording:
     """What a verdict check covers, as the sentence names it; None: reference grades."""
     verdicts_short: str = ""
     """:attr:`verdicts` in a table cell (``q4/q5``)."""
+    unchecked: str = ""
+    """The line for a run whose judge had no card (empty: :data:`NOT_CHECKED`, which says
+    how to check it); a benchmark whose judge no reference set can check says so here."""
 
 
 GRADES = AgreementWording()
@@ -111,9 +114,10 @@ NOT_CHECKED_SHORT = "not checked"
 def agreement_line(card: JudgeAgreement | None, problem: str, wording: AgreementWording) -> str:
     """The judge's agreement with reference grades when the run started, in one line
     (``problem``: why the card the log records was ignored; empty if it was not)."""
+    unchecked = wording.unchecked or NOT_CHECKED
     if problem:
-        return f"{NOT_CHECKED}; {problem}"
-    return NOT_CHECKED if card is None else card.line(wording)
+        return f"{unchecked}; {problem}"
+    return unchecked if card is None else card.line(wording)
 
 
 def agreement_short(card: JudgeAgreement | None, problem: str, wording: AgreementWording) -> str:

@@ -25,6 +25,7 @@ from privbench.runtime.cross_run import (
     RunReading,
     ScoreColumns,
 )
+from privbench.runtime.records.judge_agreement import AgreementWording
 from privbench.suites.confaide.paper_tables import KINDS
 from privbench.suites.confaide.report_section import REPORT_SECTION
 from privbench.suites.confaide.validation import validate_with_summary
@@ -123,4 +124,10 @@ CROSS_RUN = CrossRun(
     describe=validate_with_summary,
     paper_tables=PaperTables(kinds=KINDS, compute=_paper_tables),
     report=REPORT_SECTION,
+    agreement=AgreementWording(
+        unchecked=(
+            "proxy-model judge not checked: no reference verdicts exist for its question "
+            "(who is related to the secret); its replies are in the log"
+        )
+    ),
 )
