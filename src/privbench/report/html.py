@@ -124,6 +124,10 @@ UNREADABLE_ANSWERS_NOTE = (
     " never unreadable (its table has no such column); an empty one is marked in the sample"
     " browser."
 )
+UNREADABLE_RATINGS_NOTE = (
+    "Unreadable model answers: ConfAIde rating answers (tiers 1–2) no rating could be read"
+    " from, the reference's own way; left out of the item means, never scored 0."
+)
 """What the runs table's two failure columns count (their footnotes and tooltips)."""
 
 
@@ -393,6 +397,10 @@ class RunsTable(TypedDict):
     """Footnote n is ``agreements[n - 1]``."""
     spatial: bool
     """SpatialTrust: the strategy and unreadable-answer columns are shown."""
+    answers: bool
+    """The unreadable-answer column is shown (its benchmark reads the model's answers)."""
+    answers_note: str
+    """What that column counts for this benchmark."""
 
 
 class PrivIQBrowser(TypedDict):
@@ -427,7 +435,6 @@ class ReportContext(TypedDict):
     offline: bool
     offline_note: str
     unreadable_judge_note: str
-    unreadable_answers_note: str
     seed: int
     n_boot: int
     page_size: int
@@ -1087,6 +1094,11 @@ def runs_tables(rows: Sequence[RunRow]) -> list[RunsTable]:
                 "rows": mine,
                 "agreements": [notes[n] for n in sorted(notes) if n],
                 "spatial": layouts.get(benchmark) == "spatial",
+                "answers": layouts.get(benchmark) == "spatial"
+                or any(row["unreadable_answers"] is not None for row in mine),
+                "answers_note": UNREADABLE_ANSWERS_NOTE
+                if layouts.get(benchmark) in ("spatial", "priviq")
+                else UNREADABLE_RATINGS_NOTE,
             }
         )
     return tables
@@ -1450,7 +1462,6 @@ def write_report(
         "offline": any(r["offline"] for r in run_rows),
         "offline_note": OFFLINE_NOTE,
         "unreadable_judge_note": UNREADABLE_JUDGE_NOTE,
-        "unreadable_answers_note": UNREADABLE_ANSWERS_NOTE,
         "seed": settings.seed,
         "n_boot": settings.n_boot,
         "page_size": PAGE_SIZE,

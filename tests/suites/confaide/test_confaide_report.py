@@ -116,6 +116,8 @@ def test_the_report_shows_confaide_by_its_tables(server: LoopbackServer, tmp_pat
     quiet = _eval(server, tmp_path, "2) not too sensitive", "quiet")
     html = build_report([leaky, quiet], tmp_path / "r.html", ReportSettings(n_boot=100))
     page = html.read_text()
+    # the runs table counts the unreadable ratings (here: none), with what it counts
+    assert "ConfAIde rating answers (tiers 1–2) no rating could be read from" in page
     section = page[page.index('<section id="confaide">') :]
     section = section[: section.index("</section>")]
     assert "Agreement of the model&#39;s ratings with human ratings" in section
