@@ -404,8 +404,9 @@ def test_a_demo_dry_run_plans_both_suites_and_writes_nothing(tmp_path: Path) -> 
     out = tmp_path / "demo"
     shown = privbench("demo", "--out", out, "--limit", "2", "--dry-run")
     assert shown.returncode == 0, shown.stderr
-    # Priv-IQ 2 items, SpatialTrust 2 images, ConfAIde 2 prompts x its 10 answers each
-    assert "model privbench/ocr-pii: 24 call(s) (at most 24)" in shown.stdout
+    # Priv-IQ 2 items, SpatialTrust 2 images, ConfAIde 2 prompts answered once (its demo
+    # settings: one answer per prompt)
+    assert "model privbench/ocr-pii: 6 call(s) (at most 6)" in shown.stdout
     assert "estimated cost $0.00 (at most $0.00)" in shown.stdout
     assert not out.exists()
 
