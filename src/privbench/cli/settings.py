@@ -115,17 +115,18 @@ def run_options(
             f"--judge-protocol: unknown judge protocol '{protocol}' "
             f"(choose from {', '.join(protocols)})"
         )
+    choice = parse_judge(judge)  # the one reading of --judge
     if (
         settings is not None
         and settings.judge_temperature
-        and parse_judge(judge).temperature(settings.judge_temperature) is None
+        and choice.temperature(settings.judge_temperature) is None
     ):
         raise UsageError(
             "--judge-temperature: the offline judge has no temperature (its rules give the "
             "same grade every time)"
         )
     return RunOptions(
-        judge=parse_judge(judge),
+        judge=choice,
         judge_runs=judge_runs,
         protocol=protocol,
         judge_connections=judge_connections,
