@@ -18,6 +18,7 @@ from inspect_ai.solver import Solver
 from privbench.dataset_identity import dataset_hash
 from privbench.judges.choice import parse_judge
 from privbench.runtime.records.task import TaskRecord
+from privbench.runtime.solvers import answer_once
 from privbench.suites.confaide.dataset import DATA_DIR, ConfAIdeData, load_confaide
 from privbench.suites.confaide.options import ConfAIdeOptions, read_options
 from privbench.suites.confaide.predictions import load_predictions, sample_id
@@ -30,7 +31,7 @@ from privbench.suites.confaide.prompts import (
 )
 from privbench.suites.confaide.record import ConfAIdeSampleRecord
 from privbench.suites.confaide.scorer import confaide_scorer
-from privbench.suites.confaide.solvers import answer_once, stored_answer
+from privbench.suites.confaide.solvers import stored_answer
 
 
 def default_data_dir() -> Path:

@@ -26,6 +26,7 @@ from privbench.dataset_identity import dataset_hash
 from privbench.judges.cards import find_card
 from privbench.judges.choice import parse_judge
 from privbench.runtime.records.task import TaskRecord
+from privbench.runtime.solvers import answer_once
 from privbench.shipped import PRIVIQ_SUITE
 from privbench.suites.priviq.competencies import combination_label
 from privbench.suites.priviq.dataset import PrivIQItem, load_priviq
@@ -33,7 +34,7 @@ from privbench.suites.priviq.judge import MAX_TRIES
 from privbench.suites.priviq.predictions import load_predictions
 from privbench.suites.priviq.record import PrivIQSampleRecord
 from privbench.suites.priviq.scorer import priviq_judge, protocol_identity
-from privbench.suites.priviq.solvers import answer_once, stored_answer
+from privbench.suites.priviq.solvers import stored_answer
 
 
 def default_data_dir() -> Path:
