@@ -9,14 +9,14 @@ figures. Only that last step is the benchmark's own, so it is the one thing pass
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Protocol, TypedDict, TypeVar
 
 from inspect_ai.log import EvalLog, read_eval_log
 
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.output_dirs import ensure_writable_dir
-from privbench.runtime.running import BenchmarkRun, resume_task
-from privbench.runtime.suite import ReadRequest, ResumeRequest
+from privbench.runtime.running import BenchmarkRun, RunOptions, resume_task
+from privbench.runtime.suite import EvalRequest, GradeRequest, ReadRequest, ResumeRequest
 
 RunT_co = TypeVar("RunT_co", bound=BenchmarkRun, covariant=True)
 
@@ -25,13 +25,7 @@ class Finish(Protocol[RunT_co]):
     """A benchmark's figures (and, with ``out_dir``, exports) of a log."""
 
     def __call__(
-        self,
-        log: EvalLog,
-        model_name: str | None = None,
-        out_dir: Path | None = None,
-        *,
-        prices: Prices | None = None,
-        compare_published: bool = False,
+        self, log: EvalLog, model_name: str | None, out_dir: Path | None, *, compare_published: bool
     ) -> RunT_co: ...
 
 
@@ -87,3 +81,23 @@ def read_request(read: ReadLog[BenchmarkRun], request: ReadRequest) -> Benchmark
         out_dir=request.out,
         compare_published=request.compare_published,
     )
+
+
+class RunArgs(TypedDict):
+    """What every benchmark's eval and grade functions take from the request alike."""
+
+    out_dir: Path | None
+    options: RunOptions
+    label: str | None
+    prices: Prices
+
+
+def run_args(request: EvalRequest | GradeRequest) -> RunArgs:
+    """The request's exports directory, run options, label and prices, as keyword arguments
+    of a benchmark's eval or grade function (``**run_args(request)``)."""
+    return {
+        "out_dir": request.out,
+        "options": request.options,
+        "label": request.label,
+        "prices": request.prices,
+    }

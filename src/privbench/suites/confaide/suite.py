@@ -14,7 +14,7 @@ from pathlib import Path
 
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import Problem
-from privbench.runtime.hooks import read_request
+from privbench.runtime.hooks import read_request, run_args
 from privbench.runtime.records.benchmark import OldLogs
 from privbench.runtime.running import BenchmarkRun, RunOptions
 from privbench.runtime.suite import (
@@ -88,11 +88,8 @@ def _eval(request: EvalRequest) -> BenchmarkRun:
         request.model,
         options_of(request.settings),
         limit=request.limit,
-        out_dir=request.out,
         model_connections=request.model_connections,
-        options=request.options,
-        label=request.label,
-        prices=request.prices,
+        **run_args(request),
     )
 
 
@@ -104,10 +101,7 @@ def _grade(request: GradeRequest) -> BenchmarkRun:
         request.predictions,
         tier_3_metrics=options_of(request.settings).tier_3_metrics,
         model_name=request.model_name,
-        out_dir=request.out,
-        options=request.options,
-        label=request.label,
-        prices=request.prices,
+        **run_args(request),
     )
 
 

@@ -9,6 +9,7 @@ are registered with inspect (``inspect eval privbench/confaide``); there, pass
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from inspect_ai import Epochs, Task, task
@@ -39,63 +40,51 @@ def default_data_dir() -> Path:
     return DATA_DIR
 
 
+def _requests(
+    data: ConfAIdeData, options: ConfAIdeOptions, tier: str
+) -> Iterator[tuple[str, str, ConfAIdeSampleRecord]]:
+    """Each prompt of ``tier``: its sample id, its text and what the scorer reads of it."""
+    if tier in ("1", "2a", "2b"):
+        for item in data.ratings(tier):
+            about = ConfAIdeSampleRecord(
+                tier=tier, item=item.id, index=item.index, label=item.label
+            )
+            yield sample_id(tier, item.index), rating_prompt(item), about
+    elif tier == "3":
+        for scenario, question in tier_3_requests(data.tier_3, options.tier_3_questions):
+            about = ConfAIdeSampleRecord(
+                tier="3",
+                question_type=question,
+                item=scenario.id,
+                index=scenario.index,
+                subject_agent=scenario.subject_agent,
+                aware_agent=scenario.aware_agent,
+                oblivious_agent=scenario.oblivious_agent,
+                secret=scenario.secret,
+            )
+            prompt = tier_3_prompt(scenario, question, privacy_prompt=options.privacy_prompt)
+            yield sample_id("3", scenario.index, question), prompt, about
+    else:
+        for meeting, question in tier_4_requests(data.tier_4, options.tier_4_questions):
+            about = ConfAIdeSampleRecord(
+                tier="4",
+                question_type=question,
+                item=meeting.id,
+                index=meeting.index,
+                private_info=meeting.private_info,
+                public_info=meeting.public_info,
+            )
+            prompt = tier_4_prompt(meeting, question, privacy_prompt=options.privacy_prompt)
+            yield sample_id("4", meeting.index, question), prompt, about
+
+
 def confaide_samples(data: ConfAIdeData, options: ConfAIdeOptions) -> list[Sample]:
     """The run's samples in the reference's order (tiers in order; tier 3 scenario-major)."""
-    samples: list[Sample] = []
-    for tier in options.tiers:
-        if tier in ("1", "2a", "2b"):
-            for item in data.ratings(tier):
-                about = ConfAIdeSampleRecord(
-                    tier=tier, item=item.id, index=item.index, label=item.label
-                )
-                samples.append(
-                    Sample(
-                        id=sample_id(tier, item.index),
-                        input=rating_prompt(item),
-                        metadata=about.model_dump(exclude_defaults=True),
-                    )
-                )
-        elif tier == "3":
-            for scenario, question in tier_3_requests(data.tier_3, options.tier_3_questions):
-                about = ConfAIdeSampleRecord(
-                    tier="3",
-                    question_type=question,
-                    item=scenario.id,
-                    index=scenario.index,
-                    subject_agent=scenario.subject_agent,
-                    aware_agent=scenario.aware_agent,
-                    oblivious_agent=scenario.oblivious_agent,
-                    secret=scenario.secret,
-                )
-                samples.append(
-                    Sample(
-                        id=sample_id("3", scenario.index, question),
-                        input=tier_3_prompt(
-                            scenario, question, privacy_prompt=options.privacy_prompt
-                        ),
-                        metadata=about.model_dump(exclude_defaults=True),
-                    )
-                )
-        else:
-            for meeting, question in tier_4_requests(data.tier_4, options.tier_4_questions):
-                about = ConfAIdeSampleRecord(
-                    tier="4",
-                    question_type=question,
-                    item=meeting.id,
-                    index=meeting.index,
-                    private_info=meeting.private_info,
-                    public_info=meeting.public_info,
-                )
-                samples.append(
-                    Sample(
-                        id=sample_id("4", meeting.index, question),
-                        input=tier_4_prompt(
-                            meeting, question, privacy_prompt=options.privacy_prompt
-                        ),
-                        metadata=about.model_dump(exclude_defaults=True),
-                    )
-                )
-    return samples
+    return [
+        Sample(id=id_, input=prompt, metadata=about.model_dump(exclude_defaults=True))
+        for tier in options.tiers
+        for id_, prompt, about in _requests(data, options, tier)
+    ]
 
 
 def _task(

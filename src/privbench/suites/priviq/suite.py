@@ -11,7 +11,7 @@ from pathlib import Path
 
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import UsageError
-from privbench.runtime.hooks import read_request
+from privbench.runtime.hooks import read_request, run_args
 from privbench.runtime.records.benchmark import OldLogs
 from privbench.runtime.running import BenchmarkRun
 from privbench.runtime.suite import (
@@ -56,12 +56,9 @@ def _eval(request: EvalRequest) -> PrivIQRun:
         request.data,
         request.model,
         limit=request.limit,
-        out_dir=request.out,
         model_connections=request.model_connections,
-        options=request.options,
         explain=flag_setting(request.settings, "explain"),
-        label=request.label,
-        prices=request.prices,
+        **run_args(request),
     )
 
 
@@ -71,12 +68,9 @@ def _grade(request: GradeRequest) -> PrivIQRun:
         request.predictions,
         grades=path_setting(request.settings, "grades"),
         model_name=request.model_name,
-        out_dir=request.out,
-        options=request.options,
         explain=flag_setting(request.settings, "explain"),
-        label=request.label,
         reuse_unverified=flag_setting(request.settings, "reuse_unverified_grades"),
-        prices=request.prices,
+        **run_args(request),
     )
 
 

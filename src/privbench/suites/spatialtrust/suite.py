@@ -12,6 +12,7 @@ from pathlib import Path
 
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import UsageError
+from privbench.runtime.hooks import run_args
 from privbench.runtime.records.benchmark import OldLogs
 from privbench.runtime.suite import (
     CommandSpec,
@@ -94,14 +95,11 @@ def _eval(request: EvalRequest) -> SpatialTrustRun:
         box_format=text_setting(settings, "box_format", "xyxy"),
         limit=request.limit,
         model_connections=request.model_connections,
-        out_dir=request.out,
-        options=request.options,
         reask_unparsed=count_setting(settings, "reask_unparsed"),
         overwrite=flag_setting(settings, "overwrite"),
         allow_drafts=flag_setting(settings, "allow_drafts"),
-        label=request.label,
-        prices=request.prices,
         compare_published=request.compare_published,
+        **run_args(request),
     )
 
 
@@ -112,13 +110,10 @@ def _grade(request: GradeRequest) -> SpatialTrustRun:
         request.predictions,
         model_name=request.model_name,
         box_format=text_setting(settings, "box_format", "xyxy"),
-        out_dir=request.out,
-        options=request.options,
         overwrite=flag_setting(settings, "overwrite"),
         allow_drafts=flag_setting(settings, "allow_drafts"),
-        label=request.label,
-        prices=request.prices,
         compare_published=request.compare_published,
+        **run_args(request),
     )
 
 
