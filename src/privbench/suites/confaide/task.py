@@ -16,9 +16,8 @@ from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.solver import Solver
 
-from privbench.dataset_identity import dataset_hash
+from privbench.dataset_identity import task_metadata
 from privbench.judges.choice import parse_judge
-from privbench.runtime.records.task import TaskRecord
 from privbench.runtime.solvers import answer_once
 from privbench.suites.confaide.dataset import DATA_DIR, ConfAIdeData, load_confaide
 from privbench.suites.confaide.options import ConfAIdeOptions, read_options
@@ -103,15 +102,12 @@ def _task(
         scorer=confaide_scorer(judge=proxy_judge, proxy=options.proxy),
         epochs=Epochs(options.samples),
         model_roles=roles,
-        metadata=TaskRecord.model_validate(
-            {
-                "benchmark": "confaide",
-                "data": str(directory),
-                "dataset_hash": dataset_hash(directory),
-                "judge": proxy_judge,
-                **({"predictions": predictions} if predictions else {}),
-            }
-        ).metadata(),
+        metadata=task_metadata(
+            "confaide",
+            directory,
+            judge=proxy_judge,
+            **({"predictions": predictions} if predictions else {}),
+        ),
     )
 
 
