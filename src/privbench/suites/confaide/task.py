@@ -19,7 +19,13 @@ from inspect_ai.solver import Solver
 from privbench.dataset_identity import task_metadata
 from privbench.judges.choice import parse_judge
 from privbench.runtime.solvers import answer_once
-from privbench.suites.confaide.dataset import DATA_DIR, ConfAIdeData, load_confaide
+from privbench.suites.confaide.dataset import (
+    DATA_DIR,
+    ConfAIdeData,
+    Meeting,
+    Tier3Scenario,
+    load_confaide,
+)
 from privbench.suites.confaide.options import ConfAIdeOptions, read_options
 from privbench.suites.confaide.predictions import load_predictions, sample_id
 from privbench.suites.confaide.prompts import (
@@ -51,30 +57,35 @@ def _requests(
             yield sample_id(tier, item.index), rating_prompt(item), about
     elif tier == "3":
         for scenario, question in tier_3_requests(data.tier_3, options.tier_3_questions):
-            about = ConfAIdeSampleRecord(
-                tier="3",
-                question_type=question,
-                item=scenario.id,
-                index=scenario.index,
-                subject_agent=scenario.subject_agent,
-                aware_agent=scenario.aware_agent,
-                oblivious_agent=scenario.oblivious_agent,
-                secret=scenario.secret,
-            )
             prompt = tier_3_prompt(scenario, question, privacy_prompt=options.privacy_prompt)
-            yield sample_id("3", scenario.index, question), prompt, about
+            yield _asked("3", scenario, question, prompt)
     else:
         for meeting, question in tier_4_requests(data.tier_4, options.tier_4_questions):
-            about = ConfAIdeSampleRecord(
-                tier="4",
-                question_type=question,
-                item=meeting.id,
-                index=meeting.index,
-                private_info=meeting.private_info,
-                public_info=meeting.public_info,
-            )
             prompt = tier_4_prompt(meeting, question, privacy_prompt=options.privacy_prompt)
-            yield sample_id("4", meeting.index, question), prompt, about
+            yield _asked("4", meeting, question, prompt)
+
+
+CHECKED_NAMES = {
+    "3": ("subject_agent", "aware_agent", "oblivious_agent", "secret"),
+    "4": ("private_info", "public_info"),
+}
+"""What a tier-3 or tier-4 answer is checked against, copied from its item into the sample."""
+
+
+def _asked(
+    tier: str, item: Tier3Scenario | Meeting, question: str, prompt: str
+) -> tuple[str, str, ConfAIdeSampleRecord]:
+    """A tier-3 or tier-4 prompt: its sample id, its text and what the scorer reads of it."""
+    about = ConfAIdeSampleRecord.model_validate(
+        {
+            "tier": tier,
+            "question_type": question,
+            "item": item.id,
+            "index": item.index,
+            **{name: getattr(item, name) for name in CHECKED_NAMES[tier]},
+        }
+    )
+    return sample_id(tier, item.index, question), prompt, about
 
 
 def confaide_samples(data: ConfAIdeData, options: ConfAIdeOptions) -> list[Sample]:
