@@ -16,8 +16,8 @@ from typing import Any
 from inspect_ai.log import EvalLog, read_eval_log_sample_summaries
 from rich.console import RenderableType
 
-from privbench.exports import ExportError, export_failure, write_export
-from privbench.formatting import tokens_line
+from privbench.exports import ExportError, export_failure, write_answers_json, write_export
+from privbench.formatting import usage_lines
 from privbench.judges.choice import parse_judge
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.cost.usage import log_cost, log_cost_line
@@ -89,12 +89,12 @@ class ConfAIdeRun(RunOutcome):
                 parts.append(table)
         parts.append(f"answers per prompt: {self.logged.samples}")
         parts += count_lines(self.logged)
-        calls = self.logged.calls.line()
-        if calls:
-            parts.append(calls)
-        parts += [tokens_line(token_totals(self.log)), log_cost_line(self.log, self.prices)]
-        if versions := self.logged.versions.line():
-            parts.append(versions)
+        parts += usage_lines(
+            token_totals(self.log),
+            log_cost_line(self.log, self.prices),
+            self.logged.versions.line(),
+            self.logged.calls.line(),
+        )
         if self.compare_published:
             from privbench.suites.confaide.report_section import published_terminal
 
@@ -123,8 +123,7 @@ def write_answers(log: EvalLog, out_dir: Path, model: str) -> Path:
         score = (summary.scores or {}).get(CONFAIDE_SCORER)
         if score is not None:
             answers.setdefault(str(summary.id), []).append(score.answer or "")
-    path = out_dir / f"{file_part(model)}-confaide-answers.json"
-    return write_export(path, json.dumps(answers, indent=2, ensure_ascii=False))
+    return write_answers_json(out_dir, model, "confaide-answers.json", answers)
 
 
 def finish_confaide(

@@ -10,7 +10,6 @@ continues such a run from its log, and a grade file can be passed back with
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
@@ -18,8 +17,8 @@ from typing import Any, TypedDict
 from inspect_ai.log import EvalLog, read_eval_log_sample
 from rich.console import RenderableType
 
-from privbench.exports import ExportError, export_failure, write_export
-from privbench.formatting import tokens_line
+from privbench.exports import ExportError, export_failure, write_answers_json
+from privbench.formatting import usage_lines
 from privbench.published import PublishedTable
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.cost.usage import log_cost, log_cost_line
@@ -29,7 +28,7 @@ from privbench.runtime.log_reading import token_totals
 from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.records.task import expected_ids
-from privbench.runtime.run_names import answers_name, file_part, label_task
+from privbench.runtime.run_names import answers_name, label_task
 from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
@@ -150,12 +149,12 @@ class PrivIQRun(RunOutcome):
             refusal_line(self.scores),
             *completeness_lines(self.scores, self.logged),
         ]
-        calls = self.logged.calls.line()
-        if calls:
-            parts.append(calls)
-        parts += [tokens_line(token_totals(self.log)), log_cost_line(self.log, self.prices)]
-        if versions := self.logged.versions.line():
-            parts.append(versions)
+        parts += usage_lines(
+            token_totals(self.log),
+            log_cost_line(self.log, self.prices),
+            self.logged.versions.line(),
+            self.logged.calls.line(),
+        )
         parts += truncation_lines(self.logged)
         parts += rule_lines(self.scores, self.logged)
         if self.release_note not in (None, NOTE):  # data that look like the release, unverified
@@ -233,8 +232,7 @@ def write_answers(log: EvalLog, graded: PrivIQLog, out_dir: Path, model: str) ->
         sample = read_eval_log_sample(location, item_id, 1)
         output = sample.output
         answers[item_id] = output.completion if output and output.choices else ""
-    path = out_dir / f"{file_part(model)}-results.json"
-    return write_export(path, json.dumps(answers, indent=2, ensure_ascii=False))
+    return write_answers_json(out_dir, model, "results.json", answers)
 
 
 def finish_priviq(

@@ -11,7 +11,7 @@ from rich.console import RenderableType
 
 from privbench.dataset_identity import dataset_hash
 from privbench.exports import ExportError, export_failure
-from privbench.formatting import tokens_line
+from privbench.formatting import usage_lines
 from privbench.published import PublishedTable
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.cost.usage import log_cost, log_cost_line
@@ -116,9 +116,11 @@ class SpatialTrustRun(RunOutcome):
                 f"PARTIAL: {len(self.logged.missing)} image(s) not run, "
                 f"{len(self.logged.errors)} failed"
             )
-        parts += [tokens_line(token_totals(self.log)), log_cost_line(self.log, self.prices)]
-        if versions := self.logged.versions.line():
-            parts.append(versions)
+        parts += usage_lines(
+            token_totals(self.log),
+            log_cost_line(self.log, self.prices),
+            self.logged.versions.line(),
+        )
         parts += published_beside(self.model, self.scores, self.published)
         parts.append(f"log: {self.log_location}")
         parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
