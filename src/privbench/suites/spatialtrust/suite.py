@@ -20,7 +20,6 @@ from privbench.runtime.suite import (
     GenerateCommand,
     GradeRequest,
     ReadRequest,
-    ResumeRequest,
     RunKind,
     Settings,
     SharedOption,
@@ -114,18 +113,6 @@ def _grade(request: GradeRequest) -> SpatialTrustRun:
         allow_drafts=flag_setting(settings, "allow_drafts"),
         compare_published=request.compare_published,
         **run_args(request),
-    )
-
-
-def _resume(request: ResumeRequest) -> SpatialTrustRun:
-    return resume_spatialtrust(
-        request.log,
-        model_name=request.model_name,
-        out_dir=request.out,
-        options=request.options,
-        overwrite=flag_setting(request.settings, "overwrite"),
-        prices=request.prices,
-        compare_published=request.compare_published,
     )
 
 
@@ -266,7 +253,7 @@ SUITE = Suite(
     validate=validate_spatialtrust,
     eval=_eval,
     grade=_grade,
-    resume=_resume,
+    resume=resume_spatialtrust,
     read_log=_read_log,
     eval_plan=_eval_plan,
     grade_plan=_grade_plan,
