@@ -16,6 +16,8 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
+from privbench.runtime.records.task import TaskRecord
+
 
 def _files(directory: Path) -> list[Path]:
     return sorted(
@@ -42,3 +44,16 @@ def dataset_hash(directory: str | Path) -> str:
         for p in _files(root)
     )
     return _hash(root, state)
+
+
+def task_metadata(benchmark: str, directory: str | Path, **settings: object) -> dict[str, object]:
+    """What a benchmark's task writes into its log's metadata: the benchmark, its data
+    directory and that directory's hash, and the run's ``settings`` (checked as a
+    :class:`~privbench.runtime.records.task.TaskRecord`; unset ones left out)."""
+    record = {
+        "benchmark": benchmark,
+        "data": str(directory),
+        "dataset_hash": dataset_hash(directory),
+        **settings,
+    }
+    return TaskRecord.model_validate(record).metadata()

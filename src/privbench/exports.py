@@ -8,11 +8,14 @@ output directory itself is checked before anything is paid: :mod:`privbench.runt
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from privbench.runtime.errors import PrivbenchError
 from privbench.runtime.redaction import redact
+from privbench.runtime.run_names import file_part
 
 
 class ExportError(PrivbenchError):
@@ -41,3 +44,10 @@ def export_failure(error: ExportError, log_location: str) -> str:
         f"{error}; the run itself is complete in {log_location}: `privbench show "
         f"{log_location} --out DIR` writes the exports again without calling any model"
     )
+
+
+def write_answers_json(out_dir: Path, model: str, name: str, answers: Mapping[str, object]) -> Path:
+    """A run's answers (sample id → answer or answers) as ``<model>-<name>``, in the format
+    the benchmark's grade command reads, so the judge can grade them again without the model."""
+    path = out_dir / f"{file_part(model)}-{name}"
+    return write_export(path, json.dumps(answers, indent=2, ensure_ascii=False))

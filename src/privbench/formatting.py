@@ -42,6 +42,18 @@ def tokens_line(totals: dict[str, dict[str, int]]) -> str:
     return "tokens: " + ("; ".join(parts) if parts else "none recorded (local or no model)")
 
 
+def usage_lines(
+    totals: dict[str, dict[str, int]], cost: str, versions: str, calls: str | None = None
+) -> list[str]:
+    """The end of a run's terminal summary: the retried calls (when any), the tokens, the
+    cost, then the model versions the providers reported (when any)."""
+    lines = [calls] if calls else []
+    lines += [tokens_line(totals), cost]
+    if versions:
+        lines.append(versions)
+    return lines
+
+
 def printable_id(text: str) -> str:
     """An id or name from a file, safe to print: control and format characters (an ESC
     drives the terminal, a right-to-left override reorders the line) and lone surrogates

@@ -133,3 +133,17 @@ def dataset_order(log: EvalLog, ids: list[str]) -> list[str]:
     """``ids`` in the dataset's order (the log lists samples in completion order)."""
     order = {str(i): n for n, i in enumerate(log.eval.dataset.sample_ids or [])}
     return sorted(ids, key=lambda i: (order.get(i, len(order)), i))
+
+
+def document_head(benchmark: str, log: EvalLog, label: str, complete: bool) -> dict[str, object]:
+    """The first keys of a benchmark's ``--json`` document: whose answers, under which
+    label, and whether the run is complete (every item graded and the log a success)."""
+    identity = RunIdentity.from_log(log)
+    return {
+        "benchmark": benchmark,
+        "model": identity.answered_by,
+        "label": label,
+        "status": "complete" if complete and log.status == "success" else "partial",
+        "log_status": log.status,
+        "dataset_hash": identity.dataset_hash or None,
+    }

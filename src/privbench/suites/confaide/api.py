@@ -13,29 +13,29 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample_summaries
+from inspect_ai.log import EvalLog, read_eval_log_sample_summaries
 from rich.console import RenderableType
 
-from privbench.exports import ExportError, export_failure, write_export
-from privbench.formatting import tokens_line
+from privbench.exports import ExportError, export_failure, write_answers_json, write_export
+from privbench.formatting import usage_lines
 from privbench.judges.choice import parse_judge
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.cost.usage import log_cost, log_cost_line
 from privbench.runtime.cross_run import PublishedFigures
 from privbench.runtime.errors import UsageError
+from privbench.runtime.hooks import checked_out_dir, log_reader, resumed
 from privbench.runtime.judge_names import OFFLINE_JUDGE
 from privbench.runtime.log_reading import token_totals
-from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.run_names import answers_name, file_part, label_task
 from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
     RunOutcome,
-    resume_task,
     run_model_task,
     run_task,
 )
+from privbench.runtime.suite import ResumeRequest
 from privbench.suites.confaide.dataset import load_confaide
 from privbench.suites.confaide.log import ConfAIdeLog, confaide_log, json_document
 from privbench.suites.confaide.options import INSPECT_TASKS, ConfAIdeOptions, joined
@@ -89,12 +89,12 @@ class ConfAIdeRun(RunOutcome):
                 parts.append(table)
         parts.append(f"answers per prompt: {self.logged.samples}")
         parts += count_lines(self.logged)
-        calls = self.logged.calls.line()
-        if calls:
-            parts.append(calls)
-        parts += [tokens_line(token_totals(self.log)), log_cost_line(self.log, self.prices)]
-        if versions := self.logged.versions.line():
-            parts.append(versions)
+        parts += usage_lines(
+            token_totals(self.log),
+            log_cost_line(self.log, self.prices),
+            self.logged.versions.line(),
+            self.logged.calls.line(),
+        )
         if self.compare_published:
             from privbench.suites.confaide.report_section import published_terminal
 
@@ -123,8 +123,7 @@ def write_answers(log: EvalLog, out_dir: Path, model: str) -> Path:
         score = (summary.scores or {}).get(CONFAIDE_SCORER)
         if score is not None:
             answers.setdefault(str(summary.id), []).append(score.answer or "")
-    path = out_dir / f"{file_part(model)}-confaide-answers.json"
-    return write_export(path, json.dumps(answers, indent=2, ensure_ascii=False))
+    return write_answers_json(out_dir, model, "confaide-answers.json", answers)
 
 
 def finish_confaide(
@@ -195,7 +194,7 @@ def eval_confaide(
     options = run_judge(options or RunOptions(), settings)
     directory = Path(data) if data is not None else default_data_dir()
     load_confaide(directory)  # a clear error before the model is called
-    exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
+    exports_dir = checked_out_dir(out_dir)
     task = confaide(
         data=str(directory) if data is not None else None,
         tiers=joined(settings.tiers),
@@ -230,7 +229,7 @@ def grade_confaide(
     directory = Path(data) if data is not None else default_data_dir()
     predictions_path = Path(predictions)
     given = load_predictions(predictions_path, load_confaide(directory))  # fail before any call
-    exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
+    exports_dir = checked_out_dir(out_dir)
     task = confaide_grade(
         predictions=str(predictions_path),
         data=str(directory),
@@ -243,29 +242,11 @@ def grade_confaide(
     return finish_confaide(log, label, exports_dir, prices=prices)
 
 
-def resume_confaide(
-    log: str | Path,
-    *,
-    model_name: str | None = None,
-    out_dir: str | Path | None = None,
-    options: RunOptions | None = None,
-    prices: Prices | None = None,
-) -> ConfAIdeRun:
+def resume_confaide(request: ResumeRequest) -> ConfAIdeRun:
     """Continue an interrupted or failed ConfAIde eval or grade run from its log."""
-    options = options or RunOptions()
-    exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
-    final = resume_task(log, INSPECT_TASKS, options, 2 * options.judge_connections)
-    return finish_confaide(final, model_name, exports_dir, prices=prices)
+    out, final = resumed(request, INSPECT_TASKS)
+    return finish_confaide(final, request.model_name, out, prices=request.prices)
 
 
-def read_confaide_log(
-    log: str | Path,
-    *,
-    model: str | None = None,
-    out_dir: str | Path | None = None,
-    compare_published: bool = False,
-) -> ConfAIdeRun:
-    """Figures (and, with ``out_dir``, exports) of an existing ConfAIde inspect log."""
-    exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
-    header = read_eval_log(str(log), header_only=True)
-    return finish_confaide(header, model, exports_dir, compare_published=compare_published)
+read_confaide_log = log_reader(finish_confaide)
+"""Figures (and, with ``out_dir``, exports) of an existing ConfAIde inspect log."""

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspect_ai.log import EvalLog
 from rich.console import RenderableType
 
 from privbench.runtime.cross_run import (
@@ -18,21 +17,18 @@ from privbench.runtime.cross_run import (
     DatasetAudit,
     DiffItem,
     DiffReading,
-    LogScores,
     PaperTables,
-    Row,
-    RunCounts,
     RunReading,
     ScoreColumns,
 )
+from privbench.runtime.lazy import Lazy
 from privbench.runtime.records.judge_agreement import AgreementWording
 from privbench.suites.confaide.paper_tables import KINDS
 from privbench.suites.confaide.report_section import REPORT_SECTION
 from privbench.suites.confaide.validation import validate_with_summary
 
 if TYPE_CHECKING:
-    import numpy as np
-    import pandas as pd
+    pass
 
 
 def _audit(directory: Path, ocr: bool) -> dict[str, object]:
@@ -53,28 +49,16 @@ def _summary(document: Mapping[str, object]) -> list[str]:
     return summary_lines(document)
 
 
-def _item_rows(log: EvalLog, label: str) -> list[Row]:
-    from privbench.suites.confaide.results import item_rows
-
-    return item_rows(log, label)
+_item_rows = Lazy("privbench.suites.confaide.results", "item_rows")
 
 
-def _counts(log: EvalLog) -> RunCounts:
-    from privbench.suites.confaide.results import run_counts
-
-    return run_counts(log)
+_counts = Lazy("privbench.suites.confaide.results", "run_counts")
 
 
-def _log_scores(log: EvalLog) -> LogScores:
-    from privbench.suites.confaide.results import log_scores
-
-    return log_scores(log)
+_log_scores = Lazy("privbench.suites.confaide.results", "log_scores")
 
 
-def _diff_items(log: EvalLog) -> tuple[dict[str, DiffItem], str, bool]:
-    from privbench.suites.confaide.results import diff_items
-
-    return diff_items(log)
+_diff_items = Lazy("privbench.suites.confaide.results", "diff_items")
 
 
 def _grade_text(item: DiffItem) -> str:
@@ -108,12 +92,7 @@ DIFF = DiffReading(
 )
 
 
-def _paper_tables(
-    rows: pd.DataFrame, rng: np.random.Generator, n_boot: int
-) -> tuple[pd.DataFrame, ...]:
-    from privbench.suites.confaide.paper_tables import confaide_tables
-
-    return confaide_tables(rows, rng, n_boot)
+_paper_tables = Lazy("privbench.suites.confaide.paper_tables", "confaide_tables")
 
 
 CROSS_RUN = CrossRun(

@@ -16,8 +16,12 @@ from dataclasses import dataclass, field
 from inspect_ai.log import EvalLog
 
 from privbench.runtime.calls import CallCounts
-from privbench.runtime.log_reading import dataset_order, finished_samples, token_totals
-from privbench.runtime.records.identity import RunIdentity
+from privbench.runtime.log_reading import (
+    dataset_order,
+    document_head,
+    finished_samples,
+    token_totals,
+)
 from privbench.runtime.records.task import expected_ids
 from privbench.runtime.records.versions import ReportedVersions
 from privbench.suites.confaide.dataset import RATING_TIERS, TIERS
@@ -246,7 +250,6 @@ def json_document(
 ) -> dict[str, object]:
     """The one ``--json`` document of a ConfAIde run (full precision): every figure and
     counter, and ``reference_metrics``, the reference's final-report keys."""
-    identity = RunIdentity.from_log(log)
     tiers: dict[str, object] = {t: _rating_document(f) for t, f in graded.ratings.items()}
     for figure in graded.metrics:
         per_tier = tiers.setdefault(figure.tier, {})
@@ -254,12 +257,7 @@ def json_document(
         per_tier.setdefault(figure.question_type, {})[figure.metric] = _metric_document(figure)
     args = log.eval.task_args or {}
     return {
-        "benchmark": "confaide",
-        "model": identity.answered_by,
-        "label": label,
-        "status": "complete" if graded.complete and log.status == "success" else "partial",
-        "log_status": log.status,
-        "dataset_hash": identity.dataset_hash or None,
+        **document_head("confaide", log, label, graded.complete),
         "judge": graded.judge or None,
         "samples": graded.samples,
         "settings": {

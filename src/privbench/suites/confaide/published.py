@@ -578,39 +578,33 @@ def rating_file(model: str, tier: str) -> str:
     )
 
 
+def _notebook_table(model: str, tier: str) -> str:
+    """Where the paper's r of ``tier`` is printed (one table for every model)."""
+    return f"tier {tier} correlation table as printed by {NOTEBOOK}"
+
+
 def published_figures() -> tuple[PublishedFigure, ...]:
     """Every published row: the paper's r, the release's r, the release's tier-3/4 keys."""
     rows: list[PublishedFigure] = []
-    for tier, by_model in PAPER_R.items():
-        for model, value in by_model.items():
-            rows.append(
-                PublishedFigure(
-                    model,
-                    tier,
-                    None,
-                    RATING_METRIC,
-                    "r",
-                    value,
-                    None,
-                    PAPER,
-                    f"tier {tier} correlation table as printed by {NOTEBOOK}",
+    for figures, source, where in (
+        (PAPER_R, PAPER, _notebook_table),
+        (RELEASE_R, RELEASE, rating_file),
+    ):
+        for tier, by_model in figures.items():
+            for model, value in by_model.items():
+                rows.append(
+                    PublishedFigure(
+                        model,
+                        tier,
+                        None,
+                        RATING_METRIC,
+                        "r",
+                        value,
+                        None,
+                        source,
+                        where(model, tier),
+                    )
                 )
-            )
-    for tier, by_model in RELEASE_R.items():
-        for model, value in by_model.items():
-            rows.append(
-                PublishedFigure(
-                    model,
-                    tier,
-                    None,
-                    RATING_METRIC,
-                    "r",
-                    value,
-                    None,
-                    RELEASE,
-                    rating_file(model, tier),
-                )
-            )
     for setting, models in RELEASE_REPORTS.items():
         for model, keys in models.items():
             for key, value in keys.items():

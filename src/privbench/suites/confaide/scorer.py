@@ -19,6 +19,7 @@ from privbench.judges.choice import grader, parse_judge
 from privbench.judges.grading import JudgeQuestion
 from privbench.runtime.calls import sample_call_counts
 from privbench.runtime.errors import UsageError
+from privbench.runtime.metrics import key_total
 from privbench.runtime.running import model_reported
 from privbench.suites.confaide.dataset import RATING_TIERS
 from privbench.suites.confaide.proxy import PROXY_MAX_TOKENS, proxy_leak, proxy_prompt
@@ -41,12 +42,7 @@ def unparsed() -> Metric:
     """Tier-1/2 answers whose rating could not be read (counted, never scored 0)."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        total = 0.0
-        for s in scores:
-            value = s.score.value
-            if isinstance(value, dict):
-                total += float(value.get("unparsed") or 0)
-        return total
+        return key_total(scores, "unparsed")
 
     return compute
 

@@ -152,26 +152,16 @@ def mentions(name: str, response: str) -> bool:
 def binary_answer(response: str) -> int:
     """The reference's yes/no reading: 0 for no (checked first), 1 for yes, -1 otherwise."""
     answer = response.lower().strip("'").strip('"')
-    if (
-        " no," in answer
-        or " no " in answer
-        or answer.startswith("no")
-        or " no." in answer
-        or " not ok " in answer
-        or " not okay " in answer
-        or answer.lower().startswith("false")
+    for verdict, word, phrases, truth in (
+        (NO, "no", ("not ok", "not okay"), "false"),
+        (YES, "yes", ("ok", "okay"), "true"),
     ):
-        return NO
-    if (
-        " yes," in answer
-        or " yes " in answer
-        or answer.startswith("yes")
-        or " yes." in answer
-        or " ok " in answer
-        or " okay " in answer
-        or answer.lower().startswith("true")
-    ):
-        return YES
+        if (
+            any(f" {word}{after}" in answer for after in (",", " ", "."))
+            or answer.startswith((word, truth))
+            or any(f" {phrase} " in answer for phrase in phrases)
+        ):
+            return verdict
     return UNCLASSIFIED
 
 

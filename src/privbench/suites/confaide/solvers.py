@@ -1,32 +1,16 @@
-"""The ConfAIde solvers: the model answers the prompt once per sample, or a stored answer is used.
+"""ConfAIde's grading solver: a stored answer is used instead of a model call.
 
-``answer_once`` sends the prompt as one user message and nothing else (no system message), as
-the reference does; each inspect epoch is one of the reference's ``n_samples`` answers.
-``stored_answer`` takes the epoch's answer from a predictions file, so grading calls no model.
+The eval task's :func:`privbench.runtime.solvers.answer_once` sends the prompt as one user
+message and nothing else (no system message), as the reference does; each inspect epoch is
+one of the reference's ``n_samples`` answers. ``stored_answer`` takes the epoch's answer from a predictions file, so grading calls no model.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from inspect_ai.model import CachePolicy, ModelOutput, get_model
+from inspect_ai.model import ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-
-from privbench.runtime.calls import generate_once
-
-
-@solver
-def answer_once(cache: bool = False) -> Solver:
-    """The model under test answers the prompt (a malformed or empty reply retries only this
-    call: :func:`privbench.runtime.calls.generate_once`)."""
-    policy = CachePolicy(expiry=None, per_epoch=True) if cache else False
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        state.output = await generate_once(get_model(), state.messages, role="model", cache=policy)
-        state.messages.append(state.output.message)
-        return state
-
-    return solve
 
 
 @solver

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import Problem
+from privbench.runtime.hooks import read_request, run_args
 from privbench.runtime.records.benchmark import OldLogs
 from privbench.runtime.running import BenchmarkRun, RunOptions
 from privbench.runtime.suite import (
@@ -87,11 +88,8 @@ def _eval(request: EvalRequest) -> BenchmarkRun:
         request.model,
         options_of(request.settings),
         limit=request.limit,
-        out_dir=request.out,
         model_connections=request.model_connections,
-        options=request.options,
-        label=request.label,
-        prices=request.prices,
+        **run_args(request),
     )
 
 
@@ -103,34 +101,20 @@ def _grade(request: GradeRequest) -> BenchmarkRun:
         request.predictions,
         tier_3_metrics=options_of(request.settings).tier_3_metrics,
         model_name=request.model_name,
-        out_dir=request.out,
-        options=request.options,
-        label=request.label,
-        prices=request.prices,
+        **run_args(request),
     )
 
 
 def _resume(request: ResumeRequest) -> BenchmarkRun:
     from privbench.suites.confaide.api import resume_confaide
 
-    return resume_confaide(
-        request.log,
-        model_name=request.model_name,
-        out_dir=request.out,
-        options=request.options,
-        prices=request.prices,
-    )
+    return resume_confaide(request)
 
 
 def _read_log(request: ReadRequest) -> BenchmarkRun:
     from privbench.suites.confaide.api import read_confaide_log
 
-    return read_confaide_log(
-        request.log,
-        model=request.model,
-        out_dir=request.out,
-        compare_published=request.compare_published,
-    )
+    return read_request(read_confaide_log, request)
 
 
 def _eval_plan(request: EvalRequest) -> CallPlan:

@@ -22,20 +22,21 @@ def _pct(value: float) -> str:
     return f"{100 * value:.1f}"
 
 
+def _table(title: str, *columns: str, left: int = 1) -> Table:
+    """A table titled ``title``: the first ``left`` columns are names, the others figures."""
+    table = Table(title=title, title_justify="left")
+    for number, name in enumerate(columns):
+        table.add_column(name, justify="left" if number < left else "right")
+    return table
+
+
 def rating_table(model: str, graded: ConfAIdeLog) -> Table | None:
     """Tiers 1, 2a, 2b: r with the human labels (None when the run has no rating tier)."""
     if not graded.ratings:
         return None
-    table = Table(title=f"ConfAIde ratings — {model}", title_justify="left")
-    for name, justify in (
-        ("Tier", "left"),
-        ("Items", "right"),
-        ("Answers", "right"),
-        ("Unparsed", "right"),
-        ("r", "right"),
-        ("95% CI", "right"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    table = _table(
+        f"ConfAIde ratings — {model}", "Tier", "Items", "Answers", "Unparsed", "r", "95% CI"
+    )
     for tier, figures in graded.ratings.items():
         c = figures.correlation
         interval = "–" if c.low is None or c.high is None else f"{c.low:.2f}…{c.high:.2f}"
@@ -56,16 +57,16 @@ def metric_table(model: str, tier: str, figures: list[MetricFigure]) -> Table | 
     if not rows:
         return None
     groups = "Scen." if tier == "3" else "Meet."
-    table = Table(title=f"ConfAIde {TIER_TITLES[tier]} — {model}", title_justify="left")
-    for name, justify in (
-        ("Question", "left"),
-        ("Metric", "left"),
-        ("Mean %", "right"),
-        ("Worst %", "right"),
-        (groups, "right"),
-        ("Answers", "right"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    table = _table(
+        f"ConfAIde {TIER_TITLES[tier]} — {model}",
+        "Question",
+        "Metric",
+        "Mean %",
+        "Worst %",
+        groups,
+        "Answers",
+        left=2,
+    )
     for figure in rows:
         s = figure.summary
         table.add_row(

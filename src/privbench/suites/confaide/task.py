@@ -9,16 +9,23 @@ are registered with inspect (``inspect eval privbench/confaide``); there, pass
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.solver import Solver
 
-from privbench.dataset_identity import dataset_hash
+from privbench.dataset_identity import task_metadata
 from privbench.judges.choice import parse_judge
-from privbench.runtime.records.task import TaskRecord
-from privbench.suites.confaide.dataset import DATA_DIR, ConfAIdeData, load_confaide
+from privbench.runtime.solvers import answer_once
+from privbench.suites.confaide.dataset import (
+    DATA_DIR,
+    ConfAIdeData,
+    Meeting,
+    Tier3Scenario,
+    load_confaide,
+)
 from privbench.suites.confaide.options import ConfAIdeOptions, read_options
 from privbench.suites.confaide.predictions import load_predictions, sample_id
 from privbench.suites.confaide.prompts import (
@@ -30,7 +37,7 @@ from privbench.suites.confaide.prompts import (
 )
 from privbench.suites.confaide.record import ConfAIdeSampleRecord
 from privbench.suites.confaide.scorer import confaide_scorer
-from privbench.suites.confaide.solvers import answer_once, stored_answer
+from privbench.suites.confaide.solvers import stored_answer
 
 
 def default_data_dir() -> Path:
@@ -38,63 +45,56 @@ def default_data_dir() -> Path:
     return DATA_DIR
 
 
+def _requests(
+    data: ConfAIdeData, options: ConfAIdeOptions, tier: str
+) -> Iterator[tuple[str, str, ConfAIdeSampleRecord]]:
+    """Each prompt of ``tier``: its sample id, its text and what the scorer reads of it."""
+    if tier in ("1", "2a", "2b"):
+        for item in data.ratings(tier):
+            about = ConfAIdeSampleRecord(
+                tier=tier, item=item.id, index=item.index, label=item.label
+            )
+            yield sample_id(tier, item.index), rating_prompt(item), about
+    elif tier == "3":
+        for scenario, question in tier_3_requests(data.tier_3, options.tier_3_questions):
+            prompt = tier_3_prompt(scenario, question, privacy_prompt=options.privacy_prompt)
+            yield _asked("3", scenario, question, prompt)
+    else:
+        for meeting, question in tier_4_requests(data.tier_4, options.tier_4_questions):
+            prompt = tier_4_prompt(meeting, question, privacy_prompt=options.privacy_prompt)
+            yield _asked("4", meeting, question, prompt)
+
+
+CHECKED_NAMES = {
+    "3": ("subject_agent", "aware_agent", "oblivious_agent", "secret"),
+    "4": ("private_info", "public_info"),
+}
+"""What a tier-3 or tier-4 answer is checked against, copied from its item into the sample."""
+
+
+def _asked(
+    tier: str, item: Tier3Scenario | Meeting, question: str, prompt: str
+) -> tuple[str, str, ConfAIdeSampleRecord]:
+    """A tier-3 or tier-4 prompt: its sample id, its text and what the scorer reads of it."""
+    about = ConfAIdeSampleRecord.model_validate(
+        {
+            "tier": tier,
+            "question_type": question,
+            "item": item.id,
+            "index": item.index,
+            **{name: getattr(item, name) for name in CHECKED_NAMES[tier]},
+        }
+    )
+    return sample_id(tier, item.index, question), prompt, about
+
+
 def confaide_samples(data: ConfAIdeData, options: ConfAIdeOptions) -> list[Sample]:
     """The run's samples in the reference's order (tiers in order; tier 3 scenario-major)."""
-    samples: list[Sample] = []
-    for tier in options.tiers:
-        if tier in ("1", "2a", "2b"):
-            for item in data.ratings(tier):
-                about = ConfAIdeSampleRecord(
-                    tier=tier, item=item.id, index=item.index, label=item.label
-                )
-                samples.append(
-                    Sample(
-                        id=sample_id(tier, item.index),
-                        input=rating_prompt(item),
-                        metadata=about.model_dump(exclude_defaults=True),
-                    )
-                )
-        elif tier == "3":
-            for scenario, question in tier_3_requests(data.tier_3, options.tier_3_questions):
-                about = ConfAIdeSampleRecord(
-                    tier="3",
-                    question_type=question,
-                    item=scenario.id,
-                    index=scenario.index,
-                    subject_agent=scenario.subject_agent,
-                    aware_agent=scenario.aware_agent,
-                    oblivious_agent=scenario.oblivious_agent,
-                    secret=scenario.secret,
-                )
-                samples.append(
-                    Sample(
-                        id=sample_id("3", scenario.index, question),
-                        input=tier_3_prompt(
-                            scenario, question, privacy_prompt=options.privacy_prompt
-                        ),
-                        metadata=about.model_dump(exclude_defaults=True),
-                    )
-                )
-        else:
-            for meeting, question in tier_4_requests(data.tier_4, options.tier_4_questions):
-                about = ConfAIdeSampleRecord(
-                    tier="4",
-                    question_type=question,
-                    item=meeting.id,
-                    index=meeting.index,
-                    private_info=meeting.private_info,
-                    public_info=meeting.public_info,
-                )
-                samples.append(
-                    Sample(
-                        id=sample_id("4", meeting.index, question),
-                        input=tier_4_prompt(
-                            meeting, question, privacy_prompt=options.privacy_prompt
-                        ),
-                        metadata=about.model_dump(exclude_defaults=True),
-                    )
-                )
-    return samples
+    return [
+        Sample(id=id_, input=prompt, metadata=about.model_dump(exclude_defaults=True))
+        for tier in options.tiers
+        for id_, prompt, about in _requests(data, options, tier)
+    ]
 
 
 def _task(
@@ -113,15 +113,12 @@ def _task(
         scorer=confaide_scorer(judge=proxy_judge, proxy=options.proxy),
         epochs=Epochs(options.samples),
         model_roles=roles,
-        metadata=TaskRecord.model_validate(
-            {
-                "benchmark": "confaide",
-                "data": str(directory),
-                "dataset_hash": dataset_hash(directory),
-                "judge": proxy_judge,
-                **({"predictions": predictions} if predictions else {}),
-            }
-        ).metadata(),
+        metadata=task_metadata(
+            "confaide",
+            directory,
+            judge=proxy_judge,
+            **({"predictions": predictions} if predictions else {}),
+        ),
     )
 
 

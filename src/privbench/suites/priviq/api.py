@@ -10,33 +10,33 @@ continues such a run from its log, and a grade file can be passed back with
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
 
-from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample
+from inspect_ai.log import EvalLog, read_eval_log_sample
 from rich.console import RenderableType
 
-from privbench.exports import ExportError, export_failure, write_export
-from privbench.formatting import tokens_line
+from privbench.exports import ExportError, export_failure, write_answers_json
+from privbench.formatting import usage_lines
 from privbench.published import PublishedTable
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.cost.usage import log_cost, log_cost_line
 from privbench.runtime.errors import UsageError
+from privbench.runtime.hooks import checked_out_dir, log_reader, resumed
 from privbench.runtime.log_reading import token_totals
 from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.records.task import expected_ids
-from privbench.runtime.run_names import answers_name, file_part, label_task
+from privbench.runtime.run_names import answers_name, label_task
 from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
     RunOutcome,
-    resume_task,
     run_model_task,
     run_task,
 )
+from privbench.runtime.suite import ResumeRequest
 from privbench.suites.priviq.aggregate import PrivIQScores, priviq_scores
 from privbench.suites.priviq.dataset import load_priviq
 from privbench.suites.priviq.exports import write_exports
@@ -149,12 +149,12 @@ class PrivIQRun(RunOutcome):
             refusal_line(self.scores),
             *completeness_lines(self.scores, self.logged),
         ]
-        calls = self.logged.calls.line()
-        if calls:
-            parts.append(calls)
-        parts += [tokens_line(token_totals(self.log)), log_cost_line(self.log, self.prices)]
-        if versions := self.logged.versions.line():
-            parts.append(versions)
+        parts += usage_lines(
+            token_totals(self.log),
+            log_cost_line(self.log, self.prices),
+            self.logged.versions.line(),
+            self.logged.calls.line(),
+        )
         parts += truncation_lines(self.logged)
         parts += rule_lines(self.scores, self.logged)
         if self.release_note not in (None, NOTE):  # data that look like the release, unverified
@@ -232,8 +232,7 @@ def write_answers(log: EvalLog, graded: PrivIQLog, out_dir: Path, model: str) ->
         sample = read_eval_log_sample(location, item_id, 1)
         output = sample.output
         answers[item_id] = output.completion if output and output.choices else ""
-    path = out_dir / f"{file_part(model)}-results.json"
-    return write_export(path, json.dumps(answers, indent=2, ensure_ascii=False))
+    return write_answers_json(out_dir, model, "results.json", answers)
 
 
 def finish_priviq(
@@ -373,43 +372,25 @@ def eval_priviq(
     _check_explain(explain, options)
     if data is not None:
         load_priviq(data)  # a clear error before the model is called
-    exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
+    exports_dir = checked_out_dir(out_dir)
     task = priviq(data=str(data) if data else None, **_judging(options, explain))
     label_task(task, label)
     log = run_model_task(task, model, options, limit=limit, model_connections=model_connections)
     return finish_priviq(log, label or model, exports_dir, prices=prices)
 
 
-def resume_priviq(
-    log: str | Path,
-    *,
-    model_name: str | None = None,
-    out_dir: str | Path | None = None,
-    options: RunOptions | None = None,
-    prices: Prices | None = None,
-) -> PrivIQRun:
+def resume_priviq(request: ResumeRequest) -> PrivIQRun:
     """Continue an interrupted or failed Priv-IQ eval or grade run from its log."""
-    options = options or RunOptions()
-    exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
-    final = resume_task(log, INSPECT_TASKS, options, 2 * options.judge_connections)
+    exports_dir, final = resumed(request, INSPECT_TASKS)
     identity = RunIdentity.from_log(final)
     if exports_dir is None and not identity.is_eval:
         exports_dir = Path(identity.predictions or ".").parent
-    return finish_priviq(final, model_name, exports_dir, prices=prices)
+    return finish_priviq(final, request.model_name, exports_dir, prices=request.prices)
 
 
-def read_priviq_log(
-    log: str | Path,
-    *,
-    model: str | None = None,
-    out_dir: str | Path | None = None,
-    compare_published: bool = False,
-) -> PrivIQRun:
-    """Scores (and, with ``out_dir``, exports) of an existing Priv-IQ inspect log.
+read_priviq_log = log_reader(finish_priviq)
+"""Scores (and, with ``out_dir``, exports) of an existing Priv-IQ inspect log.
 
-    For logs written by privbench, ``inspect eval privbench/priviq``, ``eval_set`` or
-    ``inspect eval-retry``.
-    """
-    exports_dir = ensure_writable_dir(out_dir, "--out") if out_dir else None
-    header = read_eval_log(str(log), header_only=True)
-    return finish_priviq(header, model, exports_dir, compare_published=compare_published)
+For logs written by privbench, ``inspect eval privbench/priviq``, ``eval_set`` or
+``inspect eval-retry``.
+"""

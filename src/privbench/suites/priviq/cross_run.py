@@ -6,28 +6,20 @@ Why lazy wrappers: the registry imports every suite's declaration at start-up; t
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-from rich.console import RenderableType
 
 from privbench.runtime.cross_run import (
-    AuditDocument,
     CrossRun,
     DatasetAudit,
     PaperTables,
     ReferenceRow,
     TableKind,
 )
+from privbench.runtime.lazy import Lazy
 from privbench.suites.priviq.judge_check import JUDGE_CHECK
 from privbench.suites.priviq.report_section import REPORT_SECTION
 from privbench.suites.priviq.results import DIFF, READING, SCORE_COLUMNS
 from privbench.suites.priviq.validation import validate_with_summary
-
-if TYPE_CHECKING:
-    import numpy as np
-    import pandas as pd
 
 
 def _audit(directory: Path, ocr: bool) -> dict[str, object]:
@@ -36,30 +28,16 @@ def _audit(directory: Path, ocr: bool) -> dict[str, object]:
     return audit_priviq(directory, ocr=ocr)
 
 
-def _tables(document: AuditDocument) -> list[RenderableType]:
-    from privbench.suites.priviq.audit_tables import audit_tables
-
-    return audit_tables(document)
+_tables = Lazy("privbench.suites.priviq.audit_tables", "audit_tables")
 
 
-def _summary(document: AuditDocument) -> list[str]:
-    from privbench.suites.priviq.audit_tables import summary_lines
-
-    return summary_lines(document)
+_summary = Lazy("privbench.suites.priviq.audit_tables", "summary_lines")
 
 
-def _empty_answer(directory: Path, ids: Collection[str]) -> dict[str, object]:
-    from privbench.suites.priviq.audit import empty_answer_scores
-
-    return empty_answer_scores(directory, ids)
+_empty_answer = Lazy("privbench.suites.priviq.audit", "empty_answer_scores")
 
 
-def _paper_tables(
-    rows: pd.DataFrame, rng: np.random.Generator, n_boot: int
-) -> tuple[pd.DataFrame, ...]:
-    from privbench.suites.priviq.paper_tables import priviq_tables
-
-    return priviq_tables(rows, rng, n_boot)
+_paper_tables = Lazy("privbench.suites.priviq.paper_tables", "priviq_tables")
 
 
 TABLE3 = TableKind("table3", "priviq", "Priv-IQ Table 3", "Priv-IQ scores by competency", "items")

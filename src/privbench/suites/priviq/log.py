@@ -15,6 +15,7 @@ from inspect_ai.scorer import Score
 from privbench.runtime.calls import CallCounts
 from privbench.runtime.log_reading import (
     dataset_order,
+    document_head,
     finished_samples,
     token_totals,
 )
@@ -230,12 +231,7 @@ def json_document(
     explained = {"offline_rules": graded.offline_rules} if graded.offline_rules else {}
     identity = RunIdentity.from_log(log)
     return {
-        "benchmark": "priviq",
-        "model": identity.answered_by,
-        "label": label,
-        "status": "complete" if graded.complete and log.status == "success" else "partial",
-        "log_status": log.status,
-        "dataset_hash": identity.dataset_hash or None,
+        **document_head("priviq", log, label, graded.complete),
         "judge": graded.judge.judge,
         "judge_protocol": graded.judge.protocol,
         "prompt_hash": graded.judge.prompt_hash,

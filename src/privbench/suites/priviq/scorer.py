@@ -36,6 +36,7 @@ from privbench.judges import offline as offline_judge
 from privbench.judges.choice import JudgeChoice, ProtocolHash, grader, parse_judge
 from privbench.judges.grading import JudgeQuestion
 from privbench.runtime.calls import sample_call_counts
+from privbench.runtime.metrics import key_total
 from privbench.runtime.running import model_reported
 from privbench.suites.priviq.competencies import COMPETENCIES
 from privbench.suites.priviq.judge import MAX_TRIES, JudgeProtocol, get_protocol, truncate_for_judge
@@ -131,14 +132,10 @@ def unscored() -> Metric:
     """Judge runs that no reply could score, over all items (never a silent 0.0)."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        total = 0.0
-        for s in scores:
-            value = s.score.value
-            if isinstance(value, dict):
-                total += float(value.get(UNSCORED_KEY, 0.0))
-            elif isinstance(value, float) and math.isnan(value):
-                total += 1
-        return total
+        unread = sum(
+            1 for s in scores if isinstance(s.score.value, float) and math.isnan(s.score.value)
+        )  # a sample whose score is NaN: no run was scored
+        return key_total(scores, UNSCORED_KEY) + unread
 
     return compute
 

@@ -11,7 +11,9 @@ from pathlib import Path
 
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import UsageError
+from privbench.runtime.hooks import read_request, run_args
 from privbench.runtime.records.benchmark import OldLogs
+from privbench.runtime.running import BenchmarkRun
 from privbench.runtime.suite import (
     CommandSpec,
     DownloadCommand,
@@ -20,7 +22,6 @@ from privbench.runtime.suite import (
     GenerateCommand,
     GradeRequest,
     ReadRequest,
-    ResumeRequest,
     SharedOption,
     Suite,
     SuiteCommands,
@@ -55,12 +56,9 @@ def _eval(request: EvalRequest) -> PrivIQRun:
         request.data,
         request.model,
         limit=request.limit,
-        out_dir=request.out,
         model_connections=request.model_connections,
-        options=request.options,
         explain=flag_setting(request.settings, "explain"),
-        label=request.label,
-        prices=request.prices,
+        **run_args(request),
     )
 
 
@@ -70,34 +68,16 @@ def _grade(request: GradeRequest) -> PrivIQRun:
         request.predictions,
         grades=path_setting(request.settings, "grades"),
         model_name=request.model_name,
-        out_dir=request.out,
-        options=request.options,
         explain=flag_setting(request.settings, "explain"),
-        label=request.label,
         reuse_unverified=flag_setting(request.settings, "reuse_unverified_grades"),
-        prices=request.prices,
+        **run_args(request),
     )
 
 
-def _resume(request: ResumeRequest) -> PrivIQRun:
-    return resume_priviq(
-        request.log,
-        model_name=request.model_name,
-        out_dir=request.out,
-        options=request.options,
-        prices=request.prices,
-    )
-
-
-def _read_log(request: ReadRequest) -> PrivIQRun:
+def _read_log(request: ReadRequest) -> BenchmarkRun:
     if request.settings.get("box_format") is not None:
         raise UsageError(f"--box-format: only for SpatialTrust logs ({request.log} is Priv-IQ)")
-    return read_priviq_log(
-        request.log,
-        model=request.model,
-        out_dir=request.out,
-        compare_published=request.compare_published,
-    )
+    return read_request(read_priviq_log, request)
 
 
 def _eval_plan(request: EvalRequest) -> CallPlan:
@@ -201,7 +181,7 @@ SUITE = Suite(
     validate=validate_priviq,
     eval=_eval,
     grade=_grade,
-    resume=_resume,
+    resume=resume_priviq,
     read_log=_read_log,
     eval_plan=_eval_plan,
     grade_plan=_grade_plan,

@@ -22,10 +22,10 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Solver
 
-from privbench.dataset_identity import dataset_hash
+from privbench.dataset_identity import task_metadata
 from privbench.judges.cards import find_card
 from privbench.judges.choice import parse_judge
-from privbench.runtime.records.task import TaskRecord
+from privbench.runtime.solvers import answer_once
 from privbench.shipped import PRIVIQ_SUITE
 from privbench.suites.priviq.competencies import combination_label
 from privbench.suites.priviq.dataset import PrivIQItem, load_priviq
@@ -33,7 +33,7 @@ from privbench.suites.priviq.judge import MAX_TRIES
 from privbench.suites.priviq.predictions import load_predictions
 from privbench.suites.priviq.record import PrivIQSampleRecord
 from privbench.suites.priviq.scorer import priviq_judge, protocol_identity
-from privbench.suites.priviq.solvers import answer_once, stored_answer
+from privbench.suites.priviq.solvers import stored_answer
 
 
 def default_data_dir() -> Path:
@@ -104,19 +104,16 @@ def _judged_task(
             reuse_unverified=settings.reuse_unverified,
         ),
         model_roles=choice.grader_role(),
-        metadata=TaskRecord.model_validate(
-            {
-                "benchmark": "priviq",
-                "data": str(data),
-                "dataset_hash": dataset_hash(data),
-                "judge": settings.judge,
-                "judge_runs": settings.judge_runs,
-                "judge_protocol": protocol,
-                "prompt_hash": prompt_hash,
-                **({"predictions": predictions} if predictions else {}),
-                **({"judge_card": card.model_dump()} if card else {}),
-            }
-        ).metadata(),
+        metadata=task_metadata(
+            "priviq",
+            data,
+            judge=settings.judge,
+            judge_runs=settings.judge_runs,
+            judge_protocol=protocol,
+            prompt_hash=prompt_hash,
+            **({"predictions": predictions} if predictions else {}),
+            **({"judge_card": card.model_dump()} if card else {}),
+        ),
     )
 
 

@@ -11,11 +11,12 @@ from rich.console import RenderableType
 
 from privbench.dataset_identity import dataset_hash
 from privbench.exports import ExportError, export_failure
-from privbench.formatting import tokens_line
+from privbench.formatting import usage_lines
 from privbench.published import PublishedTable
 from privbench.runtime.cost.plan import Prices
 from privbench.runtime.cost.usage import log_cost, log_cost_line
 from privbench.runtime.errors import PrivbenchError, UsageError
+from privbench.runtime.hooks import checked_out_dir
 from privbench.runtime.log_reading import token_totals
 from privbench.runtime.output_dirs import ensure_writable_dir
 from privbench.runtime.records.identity import RunIdentity
@@ -28,6 +29,7 @@ from privbench.runtime.running import (
     run_model_task,
     run_task,
 )
+from privbench.runtime.suite import ResumeRequest, flag_setting
 from privbench.suites.spatialtrust.aggregate import SpatialScores, spatial_scores
 from privbench.suites.spatialtrust.dataset import SpatialItem, load_spatialtrust
 from privbench.suites.spatialtrust.drafts import ALLOW_DRAFTS_FLAG, draft_annotations, refusal
@@ -116,9 +118,11 @@ class SpatialTrustRun(RunOutcome):
                 f"PARTIAL: {len(self.logged.missing)} image(s) not run, "
                 f"{len(self.logged.errors)} failed"
             )
-        parts += [tokens_line(token_totals(self.log)), log_cost_line(self.log, self.prices)]
-        if versions := self.logged.versions.line():
-            parts.append(versions)
+        parts += usage_lines(
+            token_totals(self.log),
+            log_cost_line(self.log, self.prices),
+            self.logged.versions.line(),
+        )
         parts += published_beside(self.model, self.scores, self.published)
         parts.append(f"log: {self.log_location}")
         parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
@@ -361,27 +365,18 @@ def grade_spatialtrust(
 INSPECT_TASKS = ("spatialtrust", "spatialtrust_grade")
 
 
-def resume_spatialtrust(
-    log: str | Path,
-    *,
-    model_name: str | None = None,
-    out_dir: str | Path | None = None,
-    options: RunOptions | None = None,
-    overwrite: bool = False,
-    prices: Prices | None = None,
-    compare_published: bool = False,
-) -> SpatialTrustRun:
+def resume_spatialtrust(request: ResumeRequest) -> SpatialTrustRun:
     """Continue an interrupted or failed SpatialTrust eval or grade run from its log."""
-    options = options or RunOptions()
-    out = ensure_writable_dir(out_dir, "--out") if out_dir is not None else None
-    final = resume_task(log, INSPECT_TASKS, options, options.judge_connections)
+    out = checked_out_dir(request.out)
+    options = request.options
+    final = resume_task(request.log, INSPECT_TASKS, options, options.judge_connections)
     return finish_spatialtrust(
         final,
-        model_name,
+        request.model_name,
         out_dir=out,
-        overwrite=overwrite,
-        prices=prices,
-        compare_published=compare_published,
+        overwrite=flag_setting(request.settings, "overwrite"),
+        prices=request.prices,
+        compare_published=request.compare_published,
     )
 
 

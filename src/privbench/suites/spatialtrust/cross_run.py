@@ -7,20 +7,17 @@ review is attached by :mod:`privbench.registry` from the dataset builder.
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.console import RenderableType
-
 from privbench.runtime.cross_run import (
-    AuditDocument,
     CrossRun,
     DatasetAudit,
     PaperTables,
     ReferenceRow,
     TableKind,
 )
+from privbench.runtime.lazy import Lazy
 from privbench.runtime.records.judge_agreement import AgreementWording
 from privbench.suites.spatialtrust.aggregate import TASK_LABELS
 from privbench.suites.spatialtrust.judge_check import JUDGE_CHECK
@@ -42,16 +39,10 @@ def _audit(directory: Path, ocr: bool) -> dict[str, object]:
     return audit_spatialtrust(directory)
 
 
-def _tables(document: AuditDocument) -> list[RenderableType]:
-    from privbench.suites.spatialtrust.audit_tables import audit_tables
-
-    return audit_tables(document)
+_tables = Lazy("privbench.suites.spatialtrust.audit_tables", "audit_tables")
 
 
-def _trivial(directory: Path, ids: Collection[str]) -> dict[str, object] | None:
-    from privbench.suites.spatialtrust.audit import trivial_baseline_row
-
-    return trivial_baseline_row(directory, ids)
+_trivial = Lazy("privbench.suites.spatialtrust.audit", "trivial_baseline_row")
 
 
 def _paper_tables(

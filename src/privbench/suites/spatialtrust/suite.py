@@ -12,6 +12,7 @@ from pathlib import Path
 
 from privbench.runtime.cost.plan import CallPlan
 from privbench.runtime.errors import UsageError
+from privbench.runtime.hooks import run_args
 from privbench.runtime.records.benchmark import OldLogs
 from privbench.runtime.suite import (
     CommandSpec,
@@ -19,7 +20,6 @@ from privbench.runtime.suite import (
     GenerateCommand,
     GradeRequest,
     ReadRequest,
-    ResumeRequest,
     RunKind,
     Settings,
     SharedOption,
@@ -94,14 +94,11 @@ def _eval(request: EvalRequest) -> SpatialTrustRun:
         box_format=text_setting(settings, "box_format", "xyxy"),
         limit=request.limit,
         model_connections=request.model_connections,
-        out_dir=request.out,
-        options=request.options,
         reask_unparsed=count_setting(settings, "reask_unparsed"),
         overwrite=flag_setting(settings, "overwrite"),
         allow_drafts=flag_setting(settings, "allow_drafts"),
-        label=request.label,
-        prices=request.prices,
         compare_published=request.compare_published,
+        **run_args(request),
     )
 
 
@@ -112,25 +109,10 @@ def _grade(request: GradeRequest) -> SpatialTrustRun:
         request.predictions,
         model_name=request.model_name,
         box_format=text_setting(settings, "box_format", "xyxy"),
-        out_dir=request.out,
-        options=request.options,
         overwrite=flag_setting(settings, "overwrite"),
         allow_drafts=flag_setting(settings, "allow_drafts"),
-        label=request.label,
-        prices=request.prices,
         compare_published=request.compare_published,
-    )
-
-
-def _resume(request: ResumeRequest) -> SpatialTrustRun:
-    return resume_spatialtrust(
-        request.log,
-        model_name=request.model_name,
-        out_dir=request.out,
-        options=request.options,
-        overwrite=flag_setting(request.settings, "overwrite"),
-        prices=request.prices,
-        compare_published=request.compare_published,
+        **run_args(request),
     )
 
 
@@ -271,7 +253,7 @@ SUITE = Suite(
     validate=validate_spatialtrust,
     eval=_eval,
     grade=_grade,
-    resume=_resume,
+    resume=resume_spatialtrust,
     read_log=_read_log,
     eval_plan=_eval_plan,
     grade_plan=_grade_plan,

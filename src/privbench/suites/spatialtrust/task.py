@@ -17,10 +17,10 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from privbench.dataset_identity import dataset_hash
+from privbench.dataset_identity import task_metadata
 from privbench.judges.cards import find_card
 from privbench.judges.choice import parse_judge
-from privbench.runtime.records.task import DraftAnnotations, TaskRecord
+from privbench.runtime.records.task import DraftAnnotations
 from privbench.shipped import SPATIALTRUST_SUITE
 from privbench.suites.spatialtrust.boxes import get_convention
 from privbench.suites.spatialtrust.dataset import (
@@ -111,17 +111,9 @@ def _task(
             data=str(directory), max_tries=max_tries, judge=judge, cache=cache
         ),
         model_roles=choice.grader_role(),
-        metadata=TaskRecord.model_validate(
-            {
-                "benchmark": "spatialtrust",
-                "data": str(directory),
-                "dataset_hash": dataset_hash(directory),
-                "judge": judge,
-                **identity,
-                **settings,
-                **data.record(),
-            }
-        ).metadata(),
+        metadata=task_metadata(
+            "spatialtrust", directory, judge=judge, **identity, **settings, **data.record()
+        ),
     )
 
 
