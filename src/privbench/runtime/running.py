@@ -94,30 +94,27 @@ class Generation:
     batch: bool = False
     judge_temperature: float = 0.0
 
-    def model_config(self, connections: int | None = None) -> GenerateConfig:
-        """The model under test's settings."""
+    def _config(self, connections: int | None, **role: float | int | None) -> GenerateConfig:
+        """What the model's and the judge's settings share (seed, retries, timeout,
+        connections, batch), with the role's own (``role``: temperature, output length)."""
         return GenerateConfig(
-            temperature=self.temperature,
             seed=self.seed,
-            max_tokens=self.max_tokens,
             max_retries=self.max_retries,
             attempt_timeout=self.timeout,
             max_connections=connections,
             batch=self.batch or None,
+            **role,  # type: ignore[arg-type]  # temperature: float; max_tokens: int
         )
+
+    def model_config(self, connections: int | None = None) -> GenerateConfig:
+        """The model under test's settings."""
+        return self._config(connections, temperature=self.temperature, max_tokens=self.max_tokens)
 
     def judge_config(self, connections: int) -> GenerateConfig:
         """The judge's settings: the temperature of its first try (the re-asks raise it,
         :func:`~privbench.judges.asking.attempt_temperature`); the output length comes
         from the protocol. In the log as the ``grader`` role's settings."""
-        return GenerateConfig(
-            temperature=self.judge_temperature,
-            seed=self.seed,
-            max_retries=self.max_retries,
-            attempt_timeout=self.timeout,
-            max_connections=connections,
-            batch=self.batch or None,
-        )
+        return self._config(connections, temperature=self.judge_temperature)
 
 
 @dataclass(frozen=True)

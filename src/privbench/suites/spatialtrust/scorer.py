@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from dataclasses import dataclass
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
@@ -91,61 +92,60 @@ def rule_scores(item: SpatialItem, answer: SpatialAnswer) -> dict[str, float]:
     return scores
 
 
-async def explanation_verdict(
-    judge: Grader,
-    question: ExplanationQuestion,
-    given: ExplanationAnswer,
-    max_tries: int,
-    cache: bool = False,
-) -> tuple[ExplanationVerdict | None, JudgeDetail]:
-    """The judge's verdict on one q4/q5 answer (``None``: no reply validated) and what it
-    said.
+@dataclass(frozen=True)
+class ExplanationJudge:
+    """The q4/q5 judge as a run asks it: the grader, its tries per verdict, and whether
+    inspect's model cache serves repeated questions (the three always travel together).
 
     Why on its own: a run scores the verdict against boxes, and ``privbench judge check``
     compares it with reference verdicts; both must ask the judge in exactly the same way.
     """
-    reply = await judge.ask(
-        JudgeQuestion(
-            prompt=lambda attempt: st_judge.judge_prompt(question, given, retry=attempt > 0),
-            parse=lambda text: st_judge.parse_verdict(
-                text, len(question.factors), len(given.factors)
-            ),
-            rules=lambda: st_judge.offline_verdict(question, given),
-            max_tries=max_tries,
-            max_tokens=st_judge.MAX_TOKENS,
-            cache=cache,
+
+    grader: Grader
+    max_tries: int
+    cache: bool = False
+
+    async def verdict(
+        self, question: ExplanationQuestion, given: ExplanationAnswer
+    ) -> tuple[ExplanationVerdict | None, JudgeDetail]:
+        """The judge's verdict on one q4/q5 answer (``None``: no reply validated) and what
+        it said."""
+        reply = await self.grader.ask(
+            JudgeQuestion(
+                prompt=lambda attempt: st_judge.judge_prompt(question, given, retry=attempt > 0),
+                parse=lambda text: st_judge.parse_verdict(
+                    text, len(question.factors), len(given.factors)
+                ),
+                rules=lambda: st_judge.offline_verdict(question, given),
+                max_tries=self.max_tries,
+                max_tokens=st_judge.MAX_TOKENS,
+                cache=self.cache,
+            )
         )
-    )
-    said: dict[str, object] = (
-        {"replies": reply.replies, "reported_model": reply.reported_model}
-        if reply.replies  # the rules send nothing: no reply, no reporting model
-        else {}
-    )
-    if reply.verdict is None:
-        return None, JudgeDetail.model_validate(said)
-    return reply.verdict, JudgeDetail.model_validate(
-        {**said, "verdict": st_judge.verdict_record(reply.verdict)}
-    )
+        said: dict[str, object] = (
+            {"replies": reply.replies, "reported_model": reply.reported_model}
+            if reply.replies  # the rules send nothing: no reply, no reporting model
+            else {}
+        )
+        if reply.verdict is None:
+            return None, JudgeDetail.model_validate(said)
+        return reply.verdict, JudgeDetail.model_validate(
+            {**said, "verdict": st_judge.verdict_record(reply.verdict)}
+        )
 
-
-async def judge_explanation(
-    judge: Grader,
-    item: SpatialItem,
-    qid: str,
-    answer: SpatialAnswer,
-    max_tries: int,
-    cache: bool = False,
-) -> tuple[float | None, JudgeDetail]:
-    """Score q4 or q5 (eqs. 5–6): the judge's verdict, IoU computed here."""
-    given, question = answer.explanation(qid), item.explanation(qid)
-    if given is None:
-        return 0.0, JudgeDetail()
-    verdict, detail = await explanation_verdict(judge, question, given, max_tries, cache)
-    if verdict is None:
-        return None, detail
-    boxes = [factor.box for factor in given.factors]
-    truth = [f.box for f in question.factors]
-    return score_explanation(verdict, truth, boxes), detail
+    async def score(
+        self, item: SpatialItem, qid: str, answer: SpatialAnswer
+    ) -> tuple[float | None, JudgeDetail]:
+        """Score q4 or q5 (eqs. 5–6): the judge's verdict, IoU computed here."""
+        given, question = answer.explanation(qid), item.explanation(qid)
+        if given is None:
+            return 0.0, JudgeDetail()
+        verdict, detail = await self.verdict(question, given)
+        if verdict is None:
+            return None, detail
+        boxes = [factor.box for factor in given.factors]
+        truth = [f.box for f in question.factors]
+        return score_explanation(verdict, truth, boxes), detail
 
 
 @metric
@@ -195,11 +195,9 @@ def spatialtrust_scorer(
         answer = stored_answer(state, item, convention)
         values: dict[str, float] = dict(rule_scores(item, answer))
         judge = grader(choice)
+        explaining = ExplanationJudge(judge, max_tries, cache)
         judged = await asyncio.gather(
-            *(
-                judge_explanation(judge, item, qid, answer, max_tries, cache)
-                for qid in EXPLANATION_QUESTIONS
-            )
+            *(explaining.score(item, qid, answer) for qid in EXPLANATION_QUESTIONS)
         )
         unscored = []
         details: dict[str, JudgeDetail] = {}
@@ -224,7 +222,7 @@ def spatialtrust_scorer(
         first = first_answer(state, item)
         if first is not None:
             record.without_reask = await score_without_reask(
-                judge, item, first, answer, values, max_tries, cache
+                explaining, item, first, answer, values
             )
             record.first_parse_failures = first.failures
         return Score(
@@ -237,13 +235,11 @@ def spatialtrust_scorer(
 
 
 async def score_without_reask(
-    judge: Grader,
+    judge: ExplanationJudge,
     item: SpatialItem,
     first: SpatialAnswer,
     final: SpatialAnswer,
     final_values: dict[str, float],
-    max_tries: int,
-    cache: bool,
 ) -> dict[str, float | None]:
     """The image's scores had the first (unreadable) answer been kept, as the one-pass
     protocol would score it: q1–q3 by rule; a q4/q5 the re-ask did not change keeps its
@@ -254,5 +250,5 @@ async def score_without_reask(
             final_value = final_values[qid]
             values[qid] = None if math.isnan(final_value) else final_value
         else:
-            values[qid], _ = await judge_explanation(judge, item, qid, first, max_tries, cache)
+            values[qid], _ = await judge.score(item, qid, first)
     return values

@@ -4,7 +4,7 @@ Why: a q4/q5 score is only as good as the judge's structured verdict (per ground
 factor *identified*, *explanation correct* and its match; per answer *unsupported* and
 *states none*). A verdict set holds answers with the verdict a careful judge gives them;
 this module asks a judge for its verdict on each of them through the very code a run
-uses (:func:`privbench.suites.spatialtrust.scorer.explanation_verdict`: the same prompt, parser,
+uses (:meth:`privbench.suites.spatialtrust.scorer.ExplanationJudge.verdict`: the same prompt, parser,
 re-asks, token limit and cache), inside an inspect task, so the check measures the judge
 a run would get, and then compares field by field: the share agreeing and Cohen's κ.
 
@@ -53,7 +53,7 @@ from privbench.suites.spatialtrust.dataset import EXPLANATION_QUESTIONS, Explana
 from privbench.suites.spatialtrust.judge import MAX_TRIES, verdict_from_record
 from privbench.suites.spatialtrust.question_design import QUESTION_TEXTS
 from privbench.suites.spatialtrust.reading import ExplanationAnswer, PredictedFactor
-from privbench.suites.spatialtrust.scorer import explanation_verdict
+from privbench.suites.spatialtrust.scorer import ExplanationJudge
 from privbench.suites.spatialtrust.scoring import ExplanationVerdict, FactorVerdict, verdict_problem
 
 TASK_NAME = "spatialtrust_judge_check"
@@ -515,8 +515,8 @@ def spatial_verdict_scorer(
     async def score(state: TaskState, target: Target) -> Score:
         item = sample_item(state.metadata, state.sample_id)
         judging = grader(choice)
-        verdict, detail = await explanation_verdict(
-            judging, item.question, item.answer, max_tries, cache
+        verdict, detail = await ExplanationJudge(judging, max_tries, cache).verdict(
+            item.question, item.answer
         )
         value = math.nan if verdict is None else float(not item_disagreements(item, verdict))
         return Score(
