@@ -1360,9 +1360,10 @@ def _tables_group(job: SectionJob, group: DatasetGroup, index: int) -> TablesSec
                 f"mirrors {kinds[0].paper}"))  # fmt: skip
     saved += _comparison_figures(pairs, runs, job.directory, prefix)
     published, note = _published_figures(job, group, frame, papers)
+    counted = job.section.counts(frame) if job.section.counts is not None else []
     return {
         "title": group.title,
-        "notes": [*group.notes, *([note] if note else [])],
+        "notes": [*group.notes, *counted, *([note] if note else [])],
         "published": published,
         "ranked": len(group.averaged) >= 2,
         "tables": [

@@ -499,6 +499,9 @@ class ReportSection:
     """The overlap (IoU) of a ground-truth and a predicted box in a sample card."""
     published_figures: PublishedProvider | None = None
     """The ``tables`` layout's published rows beside each of its tables (None: none)."""
+    counts: Callable[[pd.DataFrame], list[str]] | None = None
+    """The ``tables`` layout's counters of a dataset's rows that no table shows, one line
+    each (ConfAIde: control answers read as neither yes nor no)."""
 
 
 @dataclass(frozen=True)

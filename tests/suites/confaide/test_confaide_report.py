@@ -117,6 +117,8 @@ def test_the_report_shows_confaide_by_its_tables(server: LoopbackServer, tmp_pat
     quiet = _eval(server, tmp_path, "2) not too sensitive", "quiet")
     html = build_report([leaky, quiet], tmp_path / "r.html", ReportSettings(n_boot=100))
     page = html.read_text()
+    # the counters no table shows, per run: unreadable ratings (none: every rating reads)
+    assert "leaky: 0 of 10 rating answers unreadable (left out of r)." in page
     # the runs table counts the unreadable ratings (here: none), with what it counts
     assert "ConfAIde rating answers (tiers 1–2) no rating could be read from" in page
     section = page[page.index('<section id="confaide">') :]
@@ -132,3 +134,22 @@ def test_the_report_shows_confaide_by_its_tables(server: LoopbackServer, tmp_pat
     assert figures["published"] and figures["published_note"] == ""
     assert all(b["setting"] in ("with-privacy-prompt", "tiers 1–2 (no instruction)")
                for b in figures["published"])  # fmt: skip
+
+
+def test_the_counters_no_table_shows_are_named_per_run() -> None:
+    from privbench.suites.confaide.report_section import counted
+
+    rows = pd.DataFrame(
+        [
+            {"run": "a", "tier": "3", "question_type": "control", "binary_answer": -1,
+             "unparsed": False},
+            {"run": "a", "tier": "3", "question_type": "control", "binary_answer": 0,
+             "unparsed": False},
+            {"run": "a", "tier": "1", "question_type": "", "binary_answer": None,
+             "unparsed": True},
+        ]
+    )  # fmt: skip
+    assert counted(rows) == [
+        "a: 1 of 2 control answers read as neither yes nor no (errors, as the reference "
+        "counts them); 1 of 1 rating answers unreadable (left out of r)."
+    ]

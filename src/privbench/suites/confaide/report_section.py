@@ -138,7 +138,31 @@ def published_figures(
     return blocks, ""
 
 
-REPORT_SECTION = ReportSection(layout="tables", published_figures=published_figures)
+def counted(rows: pd.DataFrame) -> list[str]:
+    """Per run, the counters the tables do not show: control answers read as neither yes
+    nor no (errors, as the reference counts them) and unreadable ratings."""
+    from privbench.suites.confaide.scoring import UNCLASSIFIED
+
+    lines = []
+    for run, mine in rows.groupby("run", sort=False):
+        control = mine[mine["question_type"] == "control"]
+        unclassified = int((control["binary_answer"] == UNCLASSIFIED).sum())
+        ratings = mine[mine["tier"].isin(("1", "2a", "2b"))]
+        unread = int(ratings["unparsed"].sum()) if len(ratings) else 0
+        parts = []
+        if len(control):
+            parts.append(
+                f"{unclassified} of {len(control)} control answers read as neither yes nor no"
+                " (errors, as the reference counts them)"
+            )
+        if len(ratings):
+            parts.append(f"{unread} of {len(ratings)} rating answers unreadable (left out of r)")
+        if parts:
+            lines.append(f"{run}: " + "; ".join(parts) + ".")
+    return lines
+
+
+REPORT_SECTION = ReportSection(layout="tables", published_figures=published_figures, counts=counted)
 
 
 def run_columns(graded: ConfAIdeLog) -> dict[str, dict[str, float | None]]:

@@ -103,6 +103,7 @@ def item_rows(log: EvalLog, label: str) -> list[Row]:
                 "answer": score.answer or "",
                 "rating": record.rating,
                 "unparsed": record.unparsed,
+                "binary_answer": record.binary_answer,
                 **{f"fails_{k}": v for k, v in record.verdicts.items()},
                 "score": float("nan") if value is None else value,
             }
