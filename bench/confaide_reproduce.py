@@ -31,6 +31,7 @@ from pathlib import Path
 
 from privbench.suites.confaide.dataset import load_confaide
 from privbench.suites.confaide.prompts import tier_4_prompt
+from privbench.suites.confaide.published import PAPER_R
 from privbench.suites.confaide.reference_outputs import (
     final_report_path,
     parse_eval_name,
@@ -39,34 +40,6 @@ from privbench.suites.confaide.reference_outputs import (
     read_final_report,
     recompute,
 )
-
-PAPER_R = {
-    # plots/ipynb/table_tiers_alighnment.ipynb, printed table (2 decimals)
-    "1": {
-        "gpt-4-0613": 0.86,
-        "gpt-3.5-turbo-0613": 0.92,
-        "text-davinci-003": 0.49,
-        "llama-2-70b-chat-tg": 0.71,
-        "llama-2-70b-tg": 0.67,
-        "flan-ul2": 0.71,
-    },
-    "2a": {
-        "gpt-4-0613": 0.47,
-        "gpt-3.5-turbo-0613": 0.49,
-        "text-davinci-003": 0.40,
-        "llama-2-70b-chat-tg": 0.28,
-        "llama-2-70b-tg": 0.16,
-        "flan-ul2": 0.50,
-    },
-    "2b": {
-        "gpt-4-0613": 0.76,
-        "gpt-3.5-turbo-0613": 0.74,
-        "text-davinci-003": 0.75,
-        "llama-2-70b-chat-tg": 0.63,
-        "llama-2-70b-tg": -0.03,
-        "flan-ul2": 0.63,
-    },
-}
 
 
 def export_results(mirror: Path, target: Path) -> tuple[Path, list[str]]:
