@@ -47,6 +47,7 @@ bench: install
 	$(BIN)/python bench/audit.py
 	$(BIN)/python bench/validate.py
 	$(BIN)/python bench/download.py
+	$(BIN)/python bench/privacylens_run.py
 
 # docs/commands.md is generated from the command definitions (a test checks it is current)
 docs: install

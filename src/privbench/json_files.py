@@ -362,6 +362,23 @@ def read_json_object(path: Path, display: str) -> tuple[JsonObject | None, list[
     return data, problems
 
 
+def read_json_value(
+    path: Path, display: str, max_bytes: int | None = None
+) -> tuple[JsonValue | None, list[Problem]]:
+    """Parse a JSON file of any top-level shape (a list of records, say); problems instead
+    of raising. Bounded like every read here: at most ``max_bytes`` (default
+    :data:`MAX_FILE_BYTES`) and :data:`MAX_DEPTH`-deep nesting is read."""
+    text, problems = _read_text(path, display, max_bytes)
+    if text is None:
+        return None, problems
+    try:
+        with bulk_reading():
+            return _loads(text, JsonObject, 0, keyed=False), []
+    except _Unparsable as error:
+        where = display if error.line is None else f"{display}:{error.line}:{error.column}"
+        return None, [Problem(where, error.item, error.message)]
+
+
 class _DuplicateKeys:
     """``object_pairs_hook`` that builds plain dicts and notes keys given twice.
 

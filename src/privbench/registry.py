@@ -77,10 +77,17 @@ def _confaide() -> Suite:
     return SUITE
 
 
+def _privacylens() -> Suite:
+    from privbench.suites.privacylens.suite import SUITE
+
+    return SUITE
+
+
 _LOADERS: dict[str, Callable[[], Suite]] = {
     "priviq": _priviq,
     "spatialtrust": _spatialtrust,
     "confaide": _confaide,
+    "privacylens": _privacylens,
 }
 """Each benchmark's name and how to load it, in the order commands list them."""
 

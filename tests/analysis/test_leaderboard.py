@@ -44,6 +44,8 @@ COLUMNS = [
     "label", "model", "benchmark", "strategy", *COMPETENCIES, "Total",
     *(name for _, name in TASKS), "overall",
     "t1_r", "t2a_r", "t2b_r", "t3_leak_worst", "t4_private_worst",
+    "leak_naive", "leak_privacy_enhanced", "helpful_naive", "probe_seed", "probe_vignette",
+    "probe_trajectory", "safe_helpful",
     "n", "judge", "judge_card", "data_hash", "status", "log", "dataset", "rank", "caveats",
 ]  # fmt: skip
 
@@ -172,7 +174,10 @@ def test_bad_format_and_folders_without_runs_are_one_line(folder: Folder, tmp_pa
     write_json(tmp_path / "empty" / "x.json", [])
     result = privbench("leaderboard", tmp_path / "empty")
     assert result.returncode == 2 and result.stdout == ""
-    assert "no Priv-IQ or SpatialTrust or ConfAIde run logs" in result.stderr.splitlines()[-1]
+    assert (
+        "no Priv-IQ or SpatialTrust or ConfAIde or PrivacyLens run logs"
+        in result.stderr.splitlines()[-1]
+    )
 
 
 def _row(label: str, benchmark: str, total: float | None) -> LeaderboardRow:

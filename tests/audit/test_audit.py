@@ -454,11 +454,11 @@ def test_cli_json_priviq_and_tables(priviq_dir: Path) -> None:
     assert "Competencies — 4 items" in shown.stdout
 
 
-def test_cli_defaults_to_both_shipped_suites() -> None:
+def test_cli_defaults_to_every_shipped_suite() -> None:
     result = privbench("audit", "--json")
     assert result.returncode == 0, result.stderr
     audits = json.loads(result.stdout)["audits"]
-    assert [a["benchmark"] for a in audits] == ["priviq", "spatialtrust", "confaide"]
+    assert [a["benchmark"] for a in audits] == ["priviq", "spatialtrust", "confaide", "privacylens"]
     assert audits[0]["items"] == 146
     assert audits[1]["baselines"]["trivial"]["overall"] > 0
     floors = audits[2]["floors"]

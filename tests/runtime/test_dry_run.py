@@ -400,13 +400,13 @@ def test_a_resume_dry_run_counts_only_the_unfinished_items(
     assert counts(server, JUDGE_PROMPT) == before
 
 
-def test_a_demo_dry_run_plans_both_suites_and_writes_nothing(tmp_path: Path) -> None:
+def test_a_demo_dry_run_plans_every_suite_and_writes_nothing(tmp_path: Path) -> None:
     out = tmp_path / "demo"
     shown = privbench("demo", "--out", out, "--limit", "2", "--dry-run")
     assert shown.returncode == 0, shown.stderr
     # Priv-IQ 2 items, SpatialTrust 2 images, ConfAIde 2 prompts answered once (its demo
-    # settings: one answer per prompt)
-    assert "model privbench/ocr-pii: 6 call(s) (at most 6)" in shown.stdout
+    # settings: one answer per prompt), PrivacyLens 2 final actions (judged offline)
+    assert "model privbench/ocr-pii: 8 call(s) (at most 8)" in shown.stdout
     assert "estimated cost $0.00 (at most $0.00)" in shown.stdout
     assert not out.exists()
 

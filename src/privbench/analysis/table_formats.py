@@ -303,7 +303,8 @@ def results_tables(results: Results, resampling: Resampling | None = None) -> li
             continue
         frames = paper.compute(rows, rng, resampling.n_boot)
         for kind, long in zip(paper.kinds, frames, strict=True):
-            tables.append(paper_table(kind, long, group, index, resampling))
+            if not long.empty:  # a table none of these runs measured is left out
+                tables.append(paper_table(kind, long, group, index, resampling))
     return tables
 
 

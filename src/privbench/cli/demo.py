@@ -1,4 +1,4 @@
-"""``privbench demo``: both shipped suites, offline by default, and the report."""
+"""``privbench demo``: every shipped suite, offline by default, and the report."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def demo(
     price: PriceOption = None,
     judge_price: JudgePriceOption = None,
 ) -> None:
-    """Evaluate a model on both shipped suites, offline by default, and build the report."""
+    """Evaluate a model on every shipped suite, offline by default, and build the report."""
     from privbench.demo import check_suites, run_demo
 
     def action() -> None:

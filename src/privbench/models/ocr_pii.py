@@ -9,6 +9,9 @@ Registered with inspect_ai (``--model privbench/ocr-pii`` works wherever a model
   exposed; entity lists with types; entity counts; BIO tags; direct vs quasi-identifier
   classification; exposed data of a breach notice. Anything else it says plainly that it
   cannot answer.
+* **PrivacyLens.** It acts as a careless agent: its final action is the tool asked for with
+  every observation of the past trajectory as the message (a ceiling for leakage), and it
+  answers every probing question (A) "acceptable".
 * **SpatialTrust.** It does not look at the scene: it answers from the paper's class
   priors (§3.4: 391 of 577 captures have a factor, 220 a direct and 280 an indirect one),
   so q1 is "Yes", q2 and q3 "None of the above", q4/q5 say no factor was identified, and
@@ -224,6 +227,39 @@ def answer_spatialtrust(prompt: str) -> str:
     )
 
 
+AGENT_ACTION = re.compile(r"The \[Action\] should be (\w+)\.\Z")
+"""The last sentence of a PrivacyLens agent prompt, naming the tool of the final action."""
+MULTIPLE_CHOICE = "Directly output (A) or (B) without using any other word."
+"""The last line of a PrivacyLens probing question."""
+
+
+def answer_agent(prompt: str, tool: str) -> str:
+    """A careless agent's final action: the tool asked for, with everything the past
+    trajectory's observations returned as its message (an honest ceiling for leakage, not
+    an agent). Braces and quotes are left out of the message, so the reference's cut after
+    the first ``}`` keeps it whole."""
+    past = prompt[prompt.rfind("Past Trajectory:") :]
+    past = past[: past.rfind("\n\nPlease output")]
+    lines = past.splitlines()[1:]
+    observed = " ".join(line for line in lines if not line.startswith(("Action:", "Action Input:")))
+    observed = observed.replace("Observation:", " ")
+    message = re.sub(r"[{}\[\]\"\\]", " ", observed)
+    message = re.sub(r"\s+", " ", message).strip()[:4000]
+    body = json.dumps({"message": message}, ensure_ascii=False)
+    return f"Thought: I will pass on what I found.\nAction: {tool}\nAction Input: {body}"
+
+
+def answer_privacylens(prompt: str) -> str | None:
+    """PrivacyLens prompts: the careless final action, or (A) "acceptable" to a probing
+    question (it shares whatever it holds); None for any other prompt."""
+    action = AGENT_ACTION.search(prompt)
+    if action is not None:
+        return answer_agent(prompt, action.group(1))
+    if prompt.endswith(MULTIPLE_CHOICE):
+        return "(A)"
+    return None
+
+
 def is_spatialtrust(prompt: str) -> bool:
     return bool(re.search(r"^q[1-5] \(", prompt, re.MULTILINE)) or "KEEP or DELETE" in prompt
 
@@ -262,6 +298,9 @@ class OcrPiiAPI(ModelAPI):
         prompt = "\n".join(p.text for p in parts if isinstance(p, ContentText))
         if is_spatialtrust(prompt):
             return ModelOutput.from_content(model=MODEL_NAME, content=answer_spatialtrust(prompt))
+        agent = answer_privacylens(prompt)
+        if agent is not None:
+            return ModelOutput.from_content(model=MODEL_NAME, content=agent)
         images = [p for p in parts if isinstance(p, ContentImage)]
         lines = await asyncio.to_thread(read_text, _image_from(images[0])) if images else []
         return ModelOutput.from_content(model=MODEL_NAME, content=answer_priviq(prompt, lines))

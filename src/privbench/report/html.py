@@ -1335,11 +1335,11 @@ def _tables_group(job: SectionJob, group: DatasetGroup, index: int) -> TablesSec
     frame = job.frame[job.frame["run"].isin(group.runs)]
     frames = _paper_frames(job.suite, frame, job.rng, job.settings.n_boot)
     resampling = Resampling(job.settings.seed, job.settings.n_boot)
-    kinds = job.suite.cross_run.paper_tables.kinds if job.suite.cross_run.paper_tables else ()
-    papers = [
-        paper_table(kind, long, group, index, resampling)
-        for kind, long in zip(kinds, frames, strict=True)
-    ]
+    every = job.suite.cross_run.paper_tables.kinds if job.suite.cross_run.paper_tables else ()
+    # a table none of these runs measured (PrivacyLens probing beside final actions) is left out
+    measured = [(kind, long) for kind, long in zip(every, frames, strict=True) if not long.empty]
+    kinds = tuple(kind for kind, _ in measured)
+    papers = [paper_table(kind, long, group, index, resampling) for kind, long in measured]
     if job.settings.tables is not None:
         write_tables(papers, job.settings.tables)
     runs = [r for r in group.runs if any(r in paper.runs for paper in papers)]

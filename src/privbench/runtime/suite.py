@@ -23,7 +23,7 @@ from typing import Literal
 
 from privbench.runtime.cost.plan import CallPlan, Prices
 from privbench.runtime.cross_run import CrossRun
-from privbench.runtime.errors import Problem
+from privbench.runtime.errors import Problem, UsageError
 from privbench.runtime.records.benchmark import OldLogs
 from privbench.runtime.running import BenchmarkRun, RunOptions
 
@@ -60,6 +60,31 @@ def flag_setting(settings: Settings, name: str) -> bool:
 def count_setting(settings: Settings, name: str, default: int = 0) -> int:
     value = settings.get(name)
     return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def comma_choices(
+    option: str, text: str | int | float | Sequence[str] | None, known: Sequence[str]
+) -> tuple[str, ...]:
+    """A comma list (or a sequence of them) as known values in ``known`` order, each once;
+    None means all of them. A usage error names the option and the bad value. A number is
+    read as its text (``inspect eval -T tiers=1`` passes one)."""
+    if text is None:
+        return tuple(known)
+    if isinstance(text, int | float):
+        text = str(text)
+    parts = [text] if isinstance(text, str) else [str(part) for part in text]
+    chosen = [p.strip() for part in parts for p in part.split(",") if p.strip()]
+    if not chosen:
+        raise UsageError(f"{option}: give at least one of {', '.join(known)}")
+    unknown = [c for c in chosen if c not in known]
+    if unknown:
+        raise UsageError(f"{option}: unknown value '{unknown[0]}' (choose from {', '.join(known)})")
+    return tuple(k for k in known if k in chosen)
+
+
+def joined(values: Sequence[str]) -> str:
+    """Chosen values as the comma list an inspect task argument takes."""
+    return ",".join(values)
 
 
 def path_setting(settings: Settings, name: str) -> Path | None:

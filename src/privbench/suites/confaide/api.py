@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, read_eval_log_sample_summaries
+from inspect_ai.log import EvalLog, read_eval_log_samples
 from rich.console import RenderableType
 
 from privbench.exports import ExportError, export_failure, write_answers_json, write_export
@@ -35,10 +35,10 @@ from privbench.runtime.running import (
     run_model_task,
     run_task,
 )
-from privbench.runtime.suite import ResumeRequest
+from privbench.runtime.suite import ResumeRequest, joined
 from privbench.suites.confaide.dataset import load_confaide
 from privbench.suites.confaide.log import ConfAIdeLog, confaide_log, json_document
-from privbench.suites.confaide.options import INSPECT_TASKS, ConfAIdeOptions, joined
+from privbench.suites.confaide.options import INSPECT_TASKS, ConfAIdeOptions
 from privbench.suites.confaide.predictions import load_predictions
 from privbench.suites.confaide.record import CONFAIDE_SCORER
 from privbench.suites.confaide.tables import count_lines, metric_table, rating_table
@@ -118,11 +118,14 @@ def write_answers(log: EvalLog, out_dir: Path, model: str) -> Path:
     """The run's answers in privbench's predictions format (sample id → one per epoch), so
     ``privbench grade confaide`` can grade them again without the model."""
     answers: dict[str, list[str]] = {}
-    summaries = sorted(read_eval_log_sample_summaries(str(log.location)), key=lambda s: s.epoch)
-    for summary in summaries:
-        score = (summary.scores or {}).get(CONFAIDE_SCORER)
-        if score is not None:
-            answers.setdefault(str(summary.id), []).append(score.answer or "")
+    # whole samples: a summary's answer is shortened (1,024 characters, spacing collapsed)
+    given = [
+        (sample.epoch, str(sample.id), score.answer or "")
+        for sample in read_eval_log_samples(str(log.location), all_samples_required=False)
+        if (score := (sample.scores or {}).get(CONFAIDE_SCORER)) is not None
+    ]
+    for _, sample_id, answer in sorted(given, key=lambda found: found[0]):
+        answers.setdefault(sample_id, []).append(answer)
     return write_answers_json(out_dir, model, "confaide-answers.json", answers)
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from privbench.runtime.errors import UsageError
+from privbench.runtime.suite import comma_choices
 from privbench.suites.confaide.dataset import TIERS
 from privbench.suites.confaide.prompts import TIER_3_QUESTION_TYPES, TIER_4_QUESTION_TYPES
 
@@ -21,24 +22,6 @@ DEFAULT_SAMPLES = 10
 """Answers per prompt: the reference's ``--n-samples`` default (every released run used 10)."""
 DEFAULT_TEMPERATURE = 1.0
 """The paper's sampling temperature (the reference's chat-model calls use the API default 1)."""
-
-
-def _choices(
-    option: str, text: str | int | float | Sequence[str] | None, known: Sequence[str]
-) -> tuple[str, ...]:
-    """A comma list (or a sequence of them) as known values in ``known`` order, each once."""
-    if text is None:
-        return tuple(known)
-    if isinstance(text, int | float):  # ``inspect eval -T tiers=1`` reads a number
-        text = str(text)
-    parts = [text] if isinstance(text, str) else [str(part) for part in text]
-    chosen = [p.strip() for part in parts for p in part.split(",") if p.strip()]
-    if not chosen:
-        raise UsageError(f"{option}: give at least one of {', '.join(known)}")
-    unknown = [c for c in chosen if c not in known]
-    if unknown:
-        raise UsageError(f"{option}: unknown value '{unknown[0]}' (choose from {', '.join(known)})")
-    return tuple(k for k in known if k in chosen)
 
 
 @dataclass(frozen=True)
@@ -74,15 +57,10 @@ def read_options(
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise UsageError(f"--samples: must be a whole number of at least 1 (got {samples!r})")
     return ConfAIdeOptions(
-        _choices("--tier", tiers, TIERS),
-        _choices("--tier-3-questions", tier_3_questions, TIER_3_QUESTION_TYPES),
-        _choices("--tier-4-questions", tier_4_questions, TIER_4_QUESTION_TYPES),
-        _choices("--tier-3-metrics", tier_3_metrics, TIER_3_METRIC_CHOICES),
+        comma_choices("--tier", tiers, TIERS),
+        comma_choices("--tier-3-questions", tier_3_questions, TIER_3_QUESTION_TYPES),
+        comma_choices("--tier-4-questions", tier_4_questions, TIER_4_QUESTION_TYPES),
+        comma_choices("--tier-3-metrics", tier_3_metrics, TIER_3_METRIC_CHOICES),
         privacy_prompt,
         samples,
     )
-
-
-def joined(values: Sequence[str]) -> str:
-    """A tuple of choices as the comma list an inspect task argument takes."""
-    return ",".join(values)
