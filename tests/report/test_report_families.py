@@ -374,3 +374,20 @@ def test_a_run_with_nothing_scored_is_drawn_as_not_available() -> None:
     labels = {text.get_text(): text.get_color() for text in figure.axes[0].texts}
     assert labels["n/a (nothing scored)"] == MUTED
     assert "58.8" in labels
+
+
+def test_offline_caveat_names_each_benchmarks_own_rules() -> None:
+    """A benchmark with offline rules of its own (PrivacyLens) gets its caveat, not the one
+    of privbench's offline judge (whose agreement figures are Priv-IQ's)."""
+    from typing import cast
+
+    from privbench.report.html import OFFLINE_NOTE, RunRow, _offline_note
+    from privbench.suites.privacylens.report_section import OFFLINE_NOTE as LENS_NOTE
+
+    def row(benchmark: str, offline: bool) -> RunRow:
+        return cast(RunRow, {"benchmark": benchmark, "offline": offline})
+
+    assert _offline_note([row("PrivacyLens", True)]) == LENS_NOTE
+    both = _offline_note([row("PrivacyLens", True), row("Priv-IQ", True), row("Priv-IQ", True)])
+    assert both == f"{LENS_NOTE} {OFFLINE_NOTE}"
+    assert _offline_note([row("PrivacyLens", False)]) == ""

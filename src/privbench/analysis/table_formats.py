@@ -318,6 +318,9 @@ def log_tables(
     tables = results_tables(results, resampling)
     judges = {j.strip() for text in results.runs["judge"] for j in str(text).split(",")}
     caveats = [notice for j in sorted(judges) if (notice := offline_notice(j))]
+    section = registry.get(_benchmark(results)).cross_run.report
+    if caveats and section is not None and section.offline_note:
+        caveats = [section.offline_note]  # the benchmark's own offline rules graded
     return tables, [*results.notes, *caveats]
 
 

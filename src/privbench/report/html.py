@@ -89,7 +89,7 @@ from privbench.report.samples import (
     priviq_cards,
     spatial_cards,
 )
-from privbench.runtime.cross_run import PublishedFigures, ReportSection
+from privbench.runtime.cross_run import PublishedFigures, ReportSection, TableKind
 from privbench.runtime.suite import Suite
 from privbench.uncertainty import N_BOOTSTRAP
 
@@ -452,6 +452,33 @@ def scripts_present(texts: Sequence[str]) -> list[str]:
     """Which non-Latin scripts that need a font of their own occur in ``texts``."""
     joined = "\n".join(texts)
     return [name for name, pattern in SCRIPTS.items() if re.search(pattern, joined)]
+
+
+def _interval_kind(kind: TableKind) -> str:
+    """What a table's intervals are, in a few words (``Wilson intervals``); bootstrap
+    intervals unless the table says otherwise."""
+    return kind.intervals.split(" over ")[0] if kind.intervals else "bootstrap interval"
+
+
+def _offline_note(rows: Sequence[RunRow]) -> str:
+    """The caveats of the page's offline-judged runs: privbench's offline judge's, and a
+    benchmark's own where its offline rules are its own."""
+    sections = {
+        suite.title: suite.cross_run.report
+        for suite in registry.SUITES.values()
+        if suite.cross_run.report is not None
+    }
+    notes: list[str] = []
+    for row in rows:
+        if not row["offline"]:
+            continue
+        section = sections.get(str(row["benchmark"]))
+        note = (
+            section.offline_note if section is not None and section.offline_note else OFFLINE_NOTE
+        )
+        if note not in notes:
+            notes.append(note)
+    return " ".join(notes)
 
 
 def _interval(low: float, high: float, decimals: int = 1) -> str:
@@ -1355,7 +1382,7 @@ def _tables_group(job: SectionJob, group: DatasetGroup, index: int) -> TablesSec
         if not total.empty:
             saved.append(figures.save(
                 figures.run_bars(total, f"{papers[0].headers[-1]} ({kinds[0].scale}), 95 % "
-                                 "bootstrap interval", _colors(group)),
+                                 f"{_interval_kind(kinds[0])}", _colors(group)),
                 job.directory, f"{prefix}-totals", f"{papers[0].headers[-1]} per run",
                 f"mirrors {kinds[0].paper}"))  # fmt: skip
     saved += _comparison_figures(pairs, runs, job.directory, prefix)
@@ -1461,7 +1488,7 @@ def write_report(
         "run_tables": runs_tables(run_rows),
         "notes": list(results.notes),
         "offline": any(r["offline"] for r in run_rows),
-        "offline_note": OFFLINE_NOTE,
+        "offline_note": _offline_note(run_rows),
         "unreadable_judge_note": UNREADABLE_JUDGE_NOTE,
         "seed": settings.seed,
         "n_boot": settings.n_boot,

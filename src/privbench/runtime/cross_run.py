@@ -502,6 +502,9 @@ class ReportSection:
     counts: Callable[[pd.DataFrame], list[str]] | None = None
     """The ``tables`` layout's counters of a dataset's rows that no table shows, one line
     each (ConfAIde: control answers read as neither yes nor no)."""
+    offline_note: str = ""
+    """The caveat on the page for this benchmark's runs judged offline, where its offline
+    rules are its own (PrivacyLens); empty: privbench's offline judge's caveat."""
 
 
 @dataclass(frozen=True)

@@ -139,8 +139,12 @@ class RunIdentity:
     @property
     def is_eval(self) -> bool:
         """A run that asked the model (not a grade run of answers made elsewhere): a
-        benchmark's eval task; its grade task is named ``<name>_grade``."""
-        return self.benchmark is not None and self.task == self.benchmark
+        benchmark's eval task, ``<name>`` or a variant ``<name>_<part>`` (PrivacyLens's
+        ``privacylens_probing``); its grade task is named ``<name>_grade``."""
+        if self.benchmark is None:
+            return False
+        variant = self.task.startswith(f"{self.benchmark}_") and not self.task.endswith("_grade")
+        return self.task == self.benchmark or variant
 
     @property
     def answered_by(self) -> str:

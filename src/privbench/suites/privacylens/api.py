@@ -45,6 +45,7 @@ from privbench.suites.privacylens.options import (
     PrivacyLensOptions,
 )
 from privbench.suites.privacylens.predictions import load_actions
+from privbench.suites.privacylens.prompts import check_protocol
 from privbench.suites.privacylens.record import PRIVACYLENS_SCORER
 from privbench.suites.privacylens.tables import count_lines, run_tables
 from privbench.suites.privacylens.task import (
@@ -195,6 +196,7 @@ def eval_privacylens(
             data=given,
             prompt_types=joined(settings.prompt_types),
             judge=options.task_judge,
+            protocol=check_protocol(options.protocol),
             cache=options.generation.cache,
         )
     label_task(task, label)
@@ -224,6 +226,7 @@ def grade_privacylens(
         data=str(directory),
         prompt_type=prompt_type,
         judge=options.task_judge,
+        protocol=check_protocol(options.protocol),
     )
     graded_model = model_name or answers_name(predictions_path.absolute())
     label_task(task, label, graded_model)

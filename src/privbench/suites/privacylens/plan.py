@@ -47,6 +47,7 @@ def _add_judge(
     cases: dict[str, PrivacyLensCase],
     samples: Sequence[Sample],
     answers: dict[str, str],
+    protocol: str,
 ) -> None:
     """Each action's judge questions: one per sensitive item, and its helpfulness."""
     for sample in samples:
@@ -55,10 +56,10 @@ def _add_judge(
         extra = 0 if str(sample.id) in answers else TYPICAL_ACTION_TOKENS
         prompts = [
             *(
-                leakage_prompt(case.trajectory.user_name, secret, action)
+                leakage_prompt(case.trajectory.user_name, secret, action, protocol)
                 for secret in case.trajectory.sensitive_info_items
             ),
-            helpfulness_prompt(case, action),
+            helpfulness_prompt(case, action, protocol),
         ]
         for prompt in prompts:
             plan.add(
@@ -114,7 +115,7 @@ def eval_plan(
         plan.notes.append(
             "judge: one leakage question per sensitive item and one helpfulness question per action holding 'Action:' (counted for every case)"
         )
-        _add_judge(plan, {c.name: c for c in cases}, samples, {})
+        _add_judge(plan, {c.name: c for c in cases}, samples, {}, options.protocol)
     return plan
 
 
@@ -139,9 +140,8 @@ def grade_plan(
     plan.notes.append(
         f"{len(given.answers) - len(judged)} actions without 'Action:' are not judged"
     )
-    _add_judge(
-        plan, {c.name: c for c in cases}, [s for s in samples if str(s.id) in judged], judged
-    )
+    chosen = [s for s in samples if str(s.id) in judged]
+    _add_judge(plan, {c.name: c for c in cases}, chosen, judged, options.protocol)
     return plan
 
 

@@ -58,4 +58,12 @@ def counted(rows: pd.DataFrame) -> list[str]:
     return lines
 
 
-REPORT_SECTION = ReportSection(layout="tables", counts=counted)
+OFFLINE_NOTE = (
+    "PrivacyLens judged offline: leakage by privbench's word-overlap rules for PrivacyLens"
+    " (an approximation of the paper's LLM judge; their agreement with hand labels on held-out"
+    " pairs is in docs/privacylens.md) and helpfulness by the action's form only. Use an LLM"
+    " judge for published numbers."
+)
+"""The caveat on the page for PrivacyLens runs judged offline."""
+
+REPORT_SECTION = ReportSection(layout="tables", counts=counted, offline_note=OFFLINE_NOTE)

@@ -38,6 +38,7 @@ from privbench.suites.privacylens.options import (
     PrivacyLensOptions,
     read_options,
 )
+from privbench.suites.privacylens.prompts import JUDGE_PROTOCOLS
 from privbench.suites.privacylens.record import PRIVACYLENS_SCORER
 from privbench.suites.privacylens.toolkits import PROMPT_TYPES
 from privbench.suites.privacylens.validation import resolve_data
@@ -155,6 +156,12 @@ PROMPT_TYPE_HELP = (
     "comma list (default: naive)."
 )
 
+PROTOCOL_OPTION = SharedOption(
+    "judge_protocol",
+    "paper (the reference's judge prompts) or hardened (the action fenced as untrusted data; "
+    "the same Yes/No and 0–3 reading).",
+)
+
 # fmt: off
 COMMANDS = SuiteCommands(
     eval=CommandSpec(
@@ -179,7 +186,7 @@ COMMANDS = SuiteCommands(
             SharedOption("judge", "Judge of final actions: a model (the paper's is "
                          "Mistral-7B-Instruct-v0.2), or offline (word-overlap rules, an "
                          "approximation)."),
-            "judge_temperature",
+            "judge_temperature", PROTOCOL_OPTION,
             SharedOption("limit", "Only the first N samples (in the reference's order)."),
             SharedOption("out", "Also write the figures and the actions (grade format) here."),
             "label", "judge_connections", "max_connections", "log_dir", "resume",
@@ -198,7 +205,7 @@ COMMANDS = SuiteCommands(
                         "The agent prompt the actions answered, where the file does not say "
                         "(naive or privacy_enhanced)."),
             SharedOption("judge", "Judge: a model, or offline (an approximation)."),
-            "judge_temperature",
+            "judge_temperature", PROTOCOL_OPTION,
             SharedOption("out", "Also write the figures here."),
             "model_name", "label", "judge_connections", "log_dir", "resume", "seed",
             "max_retries", "timeout", "cache", "batch", "as_json", "dry_run", "price",
@@ -234,4 +241,5 @@ SUITE = Suite(
     default_temperature=0.0,
     demo_settings=DEMO_SETTINGS,
     old_logs=OldLogs(PRIVACYLENS_SCORER, INSPECT_TASKS),
+    judge_protocols=JUDGE_PROTOCOLS,
 )

@@ -31,7 +31,7 @@ from privbench.suites.privacylens.options import (
     read_options,
 )
 from privbench.suites.privacylens.predictions import action_id, load_actions
-from privbench.suites.privacylens.prompts import agent_prompt, is_swapped, probe, swapped
+from privbench.suites.privacylens.prompts import PAPER, agent_prompt, is_swapped, probe, swapped
 from privbench.suites.privacylens.record import PrivacyLensSampleRecord
 from privbench.suites.privacylens.scorer import privacylens_scorer
 from privbench.suites.privacylens.scoring import ORIGINAL, SHUFFLED
@@ -100,16 +100,18 @@ def _task(
     directory: Path,
     judge: str | None,
     max_tokens: int,
+    protocol: str = PAPER,
     **settings: object,
 ) -> Task:
     roles = parse_judge(judge).grader_role() if judge is not None else None
+    judged = {"judge_protocol": protocol} if judge is not None else {}
     return Task(
         dataset=MemoryDataset(samples, name="privacylens"),
         solver=solver,
-        scorer=privacylens_scorer(data=str(directory), judge=judge),
+        scorer=privacylens_scorer(data=str(directory), judge=judge, protocol=protocol),
         config=GenerateConfig(max_tokens=max_tokens),
         model_roles=roles,
-        metadata=task_metadata("privacylens", directory, judge=judge, **settings),
+        metadata=task_metadata("privacylens", directory, judge=judge, **judged, **settings),
     )
 
 
@@ -118,6 +120,7 @@ def privacylens(
     data: str | None = None,
     prompt_types: str = "naive",
     judge: str | None = None,
+    protocol: str = PAPER,
     cache: bool = False,
 ) -> Task:
     """PrivacyLens: the model writes each case's final action; the judge says per sensitive
@@ -127,12 +130,14 @@ def privacylens(
         data: a folder holding ``main_data.json``; the shipped copy if omitted.
         prompt_types: comma list of ``naive``, ``privacy_enhanced`` (the agent prompt).
         judge: the judge model, or ``offline``; else the ``grader`` role.
+        protocol: the judge's: ``paper`` (the reference's prompts) or ``hardened`` (the action
+            fenced as untrusted data).
         cache: use inspect's model cache for the model's calls.
     """
     options = read_options(ACTION, prompt_types)
     directory = Path(data) if data else DATA_DIR
     samples = action_samples(load_privacylens(directory), options.prompt_types)
-    return _task(samples, answer_once(cache), directory, judge, ACTION_MAX_TOKENS)
+    return _task(samples, answer_once(cache), directory, judge, ACTION_MAX_TOKENS, protocol)
 
 
 @task
@@ -162,6 +167,7 @@ def privacylens_grade(
     data: str | None = None,
     prompt_type: str = "naive",
     judge: str | None = None,
+    protocol: str = PAPER,
 ) -> Task:
     """Judge final actions made elsewhere: the reference's ``name,final_action`` CSV or
     privbench's answers JSON.
@@ -171,6 +177,7 @@ def privacylens_grade(
         data: a folder holding ``main_data.json``; the shipped copy if omitted.
         prompt_type: the agent prompt the actions answered, where the file does not say.
         judge: the judge model, or ``offline``; else the ``grader`` role.
+        protocol: the judge's: ``paper`` or ``hardened``.
     """
     directory = Path(data) if data else DATA_DIR
     cases = load_privacylens(directory)
@@ -183,5 +190,6 @@ def privacylens_grade(
         directory,
         judge,
         ACTION_MAX_TOKENS,
+        protocol,
         predictions=predictions,
     )
