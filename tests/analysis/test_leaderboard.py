@@ -28,9 +28,8 @@ from helpers import (
 from helpers.loopback_server import LoopbackServer
 from inspect_ai.log import read_eval_log, write_eval_log
 
+from privbench import registry
 from privbench.analysis.leaderboard import (
-    PRIVIQ_COLUMNS,
-    SPATIAL_COLUMNS,
     LeaderboardRow,
     sort_rows,
     to_markdown,
@@ -39,6 +38,15 @@ from privbench.suites.priviq.api import eval_priviq, grade_priviq
 from privbench.suites.priviq.competencies import COMPETENCIES
 from privbench.suites.spatialtrust.aggregate import TASKS
 from privbench.suites.spatialtrust.api import grade_spatialtrust
+
+
+def _score_columns(name: str) -> tuple[str, ...]:
+    table = registry.get(name).cross_run.score_columns
+    assert table is not None
+    return table.columns
+
+
+PRIVIQ_COLUMNS, SPATIAL_COLUMNS = _score_columns("priviq"), _score_columns("spatialtrust")
 
 COLUMNS = [
     "label", "model", "benchmark", "strategy", *COMPETENCIES, "Total",

@@ -10,8 +10,9 @@ Rows are the scores ``privbench show`` prints for each log (the benchmark's own 
 and aggregate). Runs are ranked only against runs they can be compared with
 (:func:`privbench.analysis.groups.dataset_groups`): within one benchmark and one dataset
 (content hash), over the same items. Each dataset is a section of its own; within it the
-runs over the dataset's shared item set are ranked by total (Priv-IQ) or overall
-(SpatialTrust), best first (a dataset with only ``--limit`` runs ranks the largest set
+runs over the dataset's shared item set are ranked by the benchmark's ranking column
+(:attr:`~privbench.runtime.cross_run.ScoreColumns.total`: Priv-IQ's total, SpatialTrust's
+overall, …), best first (a dataset with only ``--limit`` runs ranks the largest set
 of them over the same items), and a ``--limit`` run or one over another item set follows,
 unranked; ``caveats`` says so, and names ``--limit`` and unreviewed draft annotations. Files that are not privbench runs are skipped and counted by reason; a
 cancelled or failed log that a retry of the same inspect task supersedes is skipped too.
@@ -49,11 +50,6 @@ BENCHMARKS: tuple[tuple[str, str, ScoreColumns], ...] = tuple(
     if (table := suite.cross_run.score_columns) is not None
 )
 """Every benchmark on the board, in the registry's order: name, title, score table."""
-PRIVIQ_COLUMNS, SPATIAL_COLUMNS = (
-    next(table.columns for name, _, table in BENCHMARKS if name == wanted)
-    for wanted in ("priviq", "spatialtrust")
-)
-"""Table 3's and Table 2's columns (the score tables of the two first benchmarks)."""
 FORMATS = ("csv", "markdown")
 
 NOT_A_LOG = "not an inspect log"
@@ -85,7 +81,7 @@ class LeaderboardRow:
     scores: dict[str, float | None]
     """Paper column → percentage (None where nothing was scored)."""
     n: int
-    """Items (Priv-IQ) or images (SpatialTrust) scored."""
+    """What was scored, in the benchmark's unit (items, images, prompts, samples)."""
     judge: str
     judge_card: str
     """The judge card's agreement line when the run started, or ``not checked``."""
@@ -103,7 +99,8 @@ class LeaderboardRow:
 
     @property
     def total(self) -> float | None:
-        """Total (Priv-IQ) or overall (SpatialTrust): what the rows are sorted by."""
+        """The benchmark's ranking column (Priv-IQ's total, SpatialTrust's overall, …): what the
+        rows are sorted by."""
         return self.scores.get(_table(self.benchmark).total)
 
 
@@ -245,7 +242,8 @@ def _labelled(rows: list[LeaderboardRow], found: list[_Found]) -> list[Leaderboa
 
 
 def sort_rows(rows: Sequence[LeaderboardRow]) -> list[LeaderboardRow]:
-    """Priv-IQ first, then SpatialTrust; best total/overall first; unscored runs last."""
+    """Benchmarks in the registry's order; within one, the best ranking figure first;
+    unscored runs last."""
     order = {benchmark: index for index, (benchmark, _, _) in enumerate(BENCHMARKS)}
     return sorted(
         rows,
