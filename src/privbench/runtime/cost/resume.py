@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from inspect_ai.log import EvalLog
 
 from privbench.runtime import answers
 from privbench.runtime.records.task import expected_ids
 from privbench.runtime.running import read_log_header, sample_summaries
+
+T = TypeVar("T")
+
+
+def planned_items(
+    items: Sequence[T], item_id: Callable[[T], str], limit: int | None, only: Sequence[str] | None
+) -> list[T]:
+    """The items a run sends, in its order: the first ``limit`` (``--limit``), then of
+    those only the ids in ``only`` (the unfinished ones ``--resume`` sends again)."""
+    chosen = list(items[:limit] if limit is not None else items)
+    if only is None:
+        return chosen
+    wanted = set(only)
+    return [item for item in chosen if item_id(item) in wanted]
 
 
 def unfinished_items(location: str | Path) -> tuple[EvalLog, list[str]]:

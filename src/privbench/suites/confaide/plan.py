@@ -16,7 +16,7 @@ from inspect_ai.dataset import Sample
 
 from privbench.judges.choice import parse_judge
 from privbench.runtime.cost.plan import CallPlan
-from privbench.runtime.cost.resume import unfinished_items
+from privbench.runtime.cost.resume import planned_items, unfinished_items
 from privbench.runtime.cost.tokens import text_tokens
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.running import NO_MODEL, RunOptions
@@ -75,10 +75,7 @@ def eval_plan(
 ) -> CallPlan:
     """What ``eval confaide`` will send (``only``: just these prompts, as ``--resume`` does)."""
     samples = confaide_samples(load_confaide(data or default_data_dir()), settings)
-    samples = samples[:limit] if limit is not None else samples
-    if only is not None:
-        wanted = set(only)
-        samples = [s for s in samples if str(s.id) in wanted]
+    samples = planned_items(samples, lambda s: str(s.id), limit, only)
     judge = options.judge.model if settings.proxy else None
     plan = CallPlan(command, model, judge)
     max_tokens = options.generation.max_tokens

@@ -18,7 +18,7 @@ from inspect_ai.dataset import Sample
 
 from privbench.judges.choice import parse_judge
 from privbench.runtime.cost.plan import CallPlan
-from privbench.runtime.cost.resume import unfinished_items
+from privbench.runtime.cost.resume import planned_items, unfinished_items
 from privbench.runtime.cost.tokens import text_tokens
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.running import NO_MODEL, RunOptions
@@ -89,10 +89,7 @@ def eval_plan(
         samples = probing_samples(cases, settings.levels, settings.shuffled)
     else:
         samples = action_samples(cases, settings.prompt_types)
-    samples = samples[:limit] if limit is not None else samples
-    if only is not None:
-        wanted = set(only)
-        samples = [s for s in samples if str(s.id) in wanted]
+    samples = planned_items(samples, lambda s: str(s.id), limit, only)
     judge = None if probing else options.judge.model
     plan = CallPlan(command, model, judge)
     limit_tokens = options.generation.max_tokens or (

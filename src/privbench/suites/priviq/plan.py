@@ -19,7 +19,7 @@ from pathlib import Path
 from privbench.images import image_size
 from privbench.judges.choice import parse_judge
 from privbench.runtime.cost.plan import CallPlan
-from privbench.runtime.cost.resume import answered_items, unfinished_items
+from privbench.runtime.cost.resume import answered_items, planned_items, unfinished_items
 from privbench.runtime.cost.tokens import CHARS_PER_TOKEN, image_tokens, text_tokens
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.running import NO_MODEL, RunOptions
@@ -116,10 +116,7 @@ def eval_plan(
     """What ``eval priviq`` will send (``only``: just these items, as ``--resume`` sends;
     ``answered``: items whose answer the model already gave, which a resume reuses)."""
     items = load_priviq(data or default_data_dir())
-    items = items[:limit] if limit is not None else items
-    if only is not None:
-        wanted = set(only)
-        items = [item for item in items if item.id in wanted]
+    items = planned_items(items, lambda item: item.id, limit, only)
     judge = _judge_name(options)
     plan = CallPlan(command, model, judge)
     max_tokens = options.generation.max_tokens

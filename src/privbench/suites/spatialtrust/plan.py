@@ -19,7 +19,7 @@ from pathlib import Path
 
 from privbench.judges.choice import parse_judge
 from privbench.runtime.cost.plan import CallPlan
-from privbench.runtime.cost.resume import unfinished_items
+from privbench.runtime.cost.resume import planned_items, unfinished_items
 from privbench.runtime.cost.tokens import image_tokens, text_tokens
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.running import NO_MODEL, RunOptions
@@ -182,10 +182,7 @@ def _items(
     data: str | Path | None, limit: int | None, only: Sequence[str] | None
 ) -> list[SpatialItem]:
     items = load_spatialtrust(Path(data) if data else default_data_dir())
-    items = items[:limit] if limit is not None else items
-    if only is not None:
-        wanted = set(only)
-        items = [item for item in items if item.id in wanted]
+    items = planned_items(items, lambda item: item.id, limit, only)
     return items
 
 
