@@ -33,6 +33,10 @@ class ScoreRecord(Record):
 
     SUMMARY_FIELDS: ClassVar[tuple[str, ...]] = ()
     """The fields the log readers need, which a usable summary must hold whole."""
+    SCORER: ClassVar[str] = ""
+    """The inspect scorer whose score metadata this record is."""
+    SAMPLE_KEY: ClassVar[str] = ""
+    """A key every sample of the benchmark carries in its metadata."""
 
     @model_validator(mode="before")
     @classmethod
@@ -45,6 +49,15 @@ class ScoreRecord(Record):
     def holds_whole(cls, metadata: Mapping[str, object]) -> bool:
         """Whether none of :attr:`SUMMARY_FIELDS` was thinned out of ``metadata``."""
         return all(metadata.get(name) != THINNED for name in cls.SUMMARY_FIELDS)
+
+    @classmethod
+    def summary_is_complete(cls, summary: EvalSampleSummary) -> bool:
+        """Whether a sample summary holds what the readers need whole: the
+        :attr:`SCORER`'s metadata unthinned and the sample's :attr:`SAMPLE_KEY` (inspect
+        thins metadata values over 1 kB in summaries; such a sample is read in full)."""
+        score = (summary.scores or {}).get(cls.SCORER)
+        metadata = (score.metadata if score is not None else None) or {}
+        return cls.holds_whole(metadata) and cls.SAMPLE_KEY in summary.metadata
 
 
 def finite_score(value: object) -> float | None:

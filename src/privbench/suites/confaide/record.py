@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from inspect_ai.log import EvalSampleSummary
 from inspect_ai.scorer import Score
 from pydantic import Field
 
@@ -66,6 +65,8 @@ class ConfAIdeScoreRecord(CallCountsRecord):
     model_reported: str = ""
 
     SUMMARY_FIELDS: ClassVar[tuple[str, ...]] = ("verdicts", "proxy_replies")
+    SCORER: ClassVar[str] = CONFAIDE_SCORER
+    SAMPLE_KEY: ClassVar[str] = "tier"
 
     def metadata(self) -> dict[str, object]:
         """What the scorer stores as ``Score.metadata``."""
@@ -81,11 +82,3 @@ class ConfAIdeScoreRecord(CallCountsRecord):
             "model": {self.model_reported} - {""},
             "judge": {self.judge_reported_model} - {""},
         }
-
-    @classmethod
-    def summary_is_complete(cls, summary: EvalSampleSummary) -> bool:
-        """Whether a sample summary holds what the readers need whole (inspect thins
-        metadata values over 1 kB in summaries; such a sample is read in full)."""
-        score = (summary.scores or {}).get(CONFAIDE_SCORER)
-        metadata = (score.metadata if score is not None else None) or {}
-        return cls.holds_whole(metadata) and "tier" in summary.metadata

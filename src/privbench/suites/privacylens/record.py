@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from inspect_ai.log import EvalSampleSummary
 from inspect_ai.scorer import Score
 from pydantic import Field
 
@@ -86,6 +85,8 @@ class PrivacyLensScoreRecord(CallCountsRecord):
     model_reported: str = ""
 
     SUMMARY_FIELDS: ClassVar[tuple[str, ...]] = ("leak_replies", "helpfulness_replies", "action")
+    SCORER: ClassVar[str] = PRIVACYLENS_SCORER
+    SAMPLE_KEY: ClassVar[str] = "part"
 
     @property
     def leaked(self) -> bool | None:
@@ -117,11 +118,3 @@ class PrivacyLensScoreRecord(CallCountsRecord):
             "model": {self.model_reported} - {""},
             "judge": {self.judge_reported_model} - {""},
         }
-
-    @classmethod
-    def summary_is_complete(cls, summary: EvalSampleSummary) -> bool:
-        """Whether a sample summary holds what the readers need whole (inspect thins
-        metadata values over 1 kB in summaries; such a sample is read in full)."""
-        score = (summary.scores or {}).get(PRIVACYLENS_SCORER)
-        metadata = (score.metadata if score is not None else None) or {}
-        return cls.holds_whole(metadata) and "part" in summary.metadata

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from inspect_ai.log import EvalSampleSummary
 from inspect_ai.scorer import Score, Value
 from pydantic import Field
 
@@ -91,6 +90,8 @@ class PrivIQScoreRecord(CallCountsRecord):
     """The score's value, kept for logs whose runs are only in it (not written)."""
 
     SUMMARY_FIELDS: ClassVar[tuple[str, ...]] = ("runs", "replies", "judge_reported_model")
+    SCORER: ClassVar[str] = PRIVIQ_SCORER
+    SAMPLE_KEY: ClassVar[str] = "competencies"
 
     def metadata(self) -> dict[str, object]:
         """What the scorer stores as ``Score.metadata`` (the fields it set)."""
@@ -129,14 +130,6 @@ class PrivIQScoreRecord(CallCountsRecord):
         if isinstance(reported, list):
             return str(reported[index]) if index < len(reported) else ""
         return str(reported or "")
-
-    @classmethod
-    def summary_is_complete(cls, summary: EvalSampleSummary) -> bool:
-        """Whether a sample summary holds the judge's replies whole (inspect thins metadata
-        values over 1 kB in summaries; such a sample is read in full)."""
-        score = (summary.scores or {}).get(PRIVIQ_SCORER)
-        metadata = (score.metadata if score is not None else None) or {}
-        return cls.holds_whole(metadata) and "competencies" in summary.metadata
 
 
 class PrivIQSampleRecord(Record):
