@@ -6,11 +6,8 @@ Why wrappers: the registry imports every suite's declaration at start-up; the re
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from rich.console import RenderableType
 
 from privbench.runtime.cross_run import (
     CrossRun,
@@ -37,16 +34,8 @@ def _audit(directory: Path, ocr: bool) -> dict[str, object]:
     return audit_confaide(directory)  # no images: ``ocr`` means nothing here
 
 
-def _tables(document: Mapping[str, object]) -> list[RenderableType]:
-    from privbench.suites.confaide.audit import audit_tables
-
-    return audit_tables(document)
-
-
-def _summary(document: Mapping[str, object]) -> list[str]:
-    from privbench.suites.confaide.audit import summary_lines
-
-    return summary_lines(document)
+_tables = Lazy("privbench.suites.confaide.audit", "audit_tables")
+_summary = Lazy("privbench.suites.confaide.audit", "summary_lines")
 
 
 _item_rows = Lazy("privbench.suites.confaide.results", "item_rows")

@@ -7,10 +7,7 @@ Why wrappers: the registry imports every suite's declaration at start-up; the re
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-
-from rich.console import RenderableType
 
 from privbench.runtime.cross_run import (
     CrossRun,
@@ -46,16 +43,8 @@ def _audit(directory: Path, ocr: bool) -> dict[str, object]:
     return audit_privacylens(directory)  # no images: ``ocr`` means nothing here
 
 
-def _tables(document: Mapping[str, object]) -> list[RenderableType]:
-    from privbench.suites.privacylens.audit import audit_tables
-
-    return audit_tables(document)
-
-
-def _summary(document: Mapping[str, object]) -> list[str]:
-    from privbench.suites.privacylens.audit import summary_lines
-
-    return summary_lines(document)
+_tables = Lazy("privbench.suites.privacylens.audit", "audit_tables")
+_summary = Lazy("privbench.suites.privacylens.audit", "summary_lines")
 
 
 def _grade_text(item: DiffItem) -> str:
