@@ -35,7 +35,6 @@ from privbench.suites.privacylens.scoring import (
     CaseVerdict,
     ProbeAnswer,
     ProbingFigures,
-    Rate,
     action_figures,
     probing_figures,
 )
@@ -161,22 +160,18 @@ def privacylens_log(log: EvalLog) -> PrivacyLensLog:
     )
 
 
-def _rate(value: Rate) -> dict[str, object]:
-    return value.record()
-
-
 def _action_document(figures: ActionFigures) -> dict[str, object]:
     return {
         "cases": figures.cases,
         "no_action": figures.no_action,
-        "leakage": _rate(figures.leakage),
+        "leakage": figures.leakage.record(),
         "unscored": figures.unscored,
         "helpfulness_mean": figures.helpfulness_mean,
         "helpfulness_scored": figures.helpfulness_scored,
-        "helpful": _rate(figures.helpful),
-        "adjusted_leakage": _rate(figures.adjusted_leakage),
-        "by_application": {k: _rate(v) for k, v in figures.by_application.items()},
-        "by_source": {k: _rate(v) for k, v in figures.by_source.items()},
+        "helpful": figures.helpful.record(),
+        "adjusted_leakage": figures.adjusted_leakage.record(),
+        "by_application": {k: v.record() for k, v in figures.by_application.items()},
+        "by_source": {k: v.record() for k, v in figures.by_source.items()},
         "reference": figures.reference.record(),
     }
 
@@ -184,9 +179,9 @@ def _action_document(figures: ActionFigures) -> dict[str, object]:
 def _probing_document(figures: ProbingFigures) -> dict[str, object]:
     return {
         "answers": figures.answers,
-        "accuracy": _rate(figures.accuracy),
+        "accuracy": figures.accuracy.record(),
         "unreadable": figures.unreadable,
-        "always_b": _rate(figures.always_b),
+        "always_b": figures.always_b.record(),
         "reference_accuracy": figures.reference_accuracy,
     }
 

@@ -48,7 +48,9 @@ def item_rows(log: EvalLog, label: str) -> list[Row]:
     for sample, score in scored_samples(log, PRIVACYLENS_SCORER):
         about = PrivacyLensSampleRecord.from_metadata(sample.metadata)
         record = PrivacyLensScoreRecord.from_score(score)
-        helpful = None if not record.judged else record.helpfulness
+        probing = about.part == PROBING
+        # no action is helpfulness 0, as the reference scores it (not an unread reply)
+        helpfulness = record.helpfulness if record.judged else 0
         rows.append(
             {
                 "run": label,
@@ -63,11 +65,9 @@ def item_rows(log: EvalLog, label: str) -> list[Row]:
                 "source": about.source,
                 "answer": score.answer or "",
                 "judged": record.judged,
-                "leaked": _number(record.leaked) if about.part != PROBING else math.nan,
-                "helpfulness": _number(0 if not record.judged else helpful)
-                if about.part != PROBING
-                else math.nan,
-                "correct": _number(record.correct) if about.part == PROBING else math.nan,
+                "leaked": math.nan if probing else _number(record.leaked),
+                "helpfulness": math.nan if probing else _number(helpfulness),
+                "correct": _number(record.correct) if probing else math.nan,
                 "unreadable_judge": record.unreadable_judge,
                 "score": _number(sample_score(about, record)),
             }
