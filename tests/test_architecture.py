@@ -26,7 +26,15 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"tooling.spatialtrust_builder"}),  # builds questions from the scene vocabulary
     frozenset({"tooling.priviq_generator", "tooling.spatialtrust_scenes"}),
     frozenset({"tooling.drawing"}),
-    frozenset({"suites.priviq", "suites.spatialtrust", "suites.confaide", "suites.privacylens"}),
+    frozenset(
+        {
+            "suites.priviq",
+            "suites.spatialtrust",
+            "suites.confaide",
+            "suites.privacylens",
+            "suites.geoprivacy",
+        }
+    ),
     frozenset({"judges", "models"}),
     frozenset({"published"}),
     frozenset({"uncertainty"}),  # bootstrap and permutation tests, for every benchmark's tables
@@ -43,6 +51,7 @@ LAYERS: tuple[frozenset[str], ...] = (
             "agreement_measures",
             "distribution",
             "review_store",
+            "rates",
         }
     ),
     frozenset({"runtime"}),

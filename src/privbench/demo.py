@@ -10,7 +10,7 @@ openai/gpt-4o --judge openai/gpt-4o`` on the command line).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from privbench import registry
@@ -32,13 +32,18 @@ class DemoResult:
 
     runs: dict[str, BenchmarkRun]
     report: Path
+    skipped: dict[str, str] = field(default_factory=dict)
+    """Benchmarks whose data is not here (it cannot ship): the line saying why."""
 
 
 def check_suites() -> list[str]:
     """The one-line validation summaries of the shipped suites (raises if one is broken)."""
     summaries = []
     for suite in registry.SUITES.values():
-        report = validate_directory(suite.default_data_dir)
+        copy = suite.default_copy()
+        if copy.path is None:
+            continue
+        report = validate_directory(copy.path)
         if report.problems:
             raise PrivbenchError(f"the shipped suite is invalid: {report.problems[0]}")
         summaries.append(report.summary)
@@ -58,10 +63,15 @@ def run_demo(
     (``prices``: what the runs' costs are computed with)."""
     options = RunOptions(judge=parse_judge(judge), log_dir=str(out / "logs"), display=display)
     runs: dict[str, BenchmarkRun] = {}
+    skipped: dict[str, str] = {}
     for suite in registry.SUITES.values():
+        copy = suite.default_copy()
+        if copy.path is None:
+            skipped[suite.name] = copy.note
+            continue
         exports = out / suite.name if suite.cross_run.demo_exports else None
         request = EvalRequest(
-            suite.default_data_dir,
+            copy.path,
             model,
             options,
             limit=limit,
@@ -72,4 +82,4 @@ def run_demo(
         runs[suite.name] = suite.eval(request)
     logs = [run.log_location for run in runs.values()]
     report = build_report(logs, out / "report.html", ReportSettings())
-    return DemoResult(runs, report)
+    return DemoResult(runs, report, skipped)

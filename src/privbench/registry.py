@@ -83,11 +83,18 @@ def _privacylens() -> Suite:
     return SUITE
 
 
+def _geoprivacy() -> Suite:
+    from privbench.suites.geoprivacy.suite import SUITE
+
+    return SUITE
+
+
 _LOADERS: dict[str, Callable[[], Suite]] = {
     "priviq": _priviq,
     "spatialtrust": _spatialtrust,
     "confaide": _confaide,
     "privacylens": _privacylens,
+    "geoprivacy": _geoprivacy,
 }
 """Each benchmark's name and how to load it, in the order commands list them."""
 

@@ -45,7 +45,9 @@ def audit(
     from privbench.audit.tables import audit_tables, summary_lines
 
     def action() -> None:
-        shipped = [suite.default_data_dir for suite in registry.SUITES.values()]
+        shipped = [
+            path for suite in registry.SUITES.values() if (path := suite.default_copy().path)
+        ]
         paths = [data_dir(p) for p in directories or shipped]
         documents = [audit_directory(path, ocr=ocr) for path in paths]
         if as_json:

@@ -51,6 +51,7 @@ def demo(
                     EvalRequest(None, model, options, limit=limit, settings=suite.demo_settings)
                 )
                 for suite in registry.SUITES.values()
+                if suite.default_copy().path is not None
             ]
             settings.dry_run(combined("demo", plans), prices, as_json=False)
             return
@@ -60,6 +61,8 @@ def demo(
         result = run_demo(out, model=model, judge=judge, limit=limit, prices=prices)
         for run in result.runs.values():
             show_run(run, as_json=False)
+        for name, note in result.skipped.items():
+            typer.echo(f"{name}: not run ({note})")
         typer.echo(f"report: {result.report}")
 
     run_command(action)

@@ -9,15 +9,18 @@ score. Every raw reply is kept. Both also fence model output as untrusted data.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from inspect_ai.model import CachePolicy, GenerateConfig, Model
+from inspect_ai.model import CachePolicy, ChatMessage, GenerateConfig, Model
 
 from privbench.runtime.calls import generate_once
 
 T = TypeVar("T")
+JudgePrompt = str | Sequence[ChatMessage]
+"""A judge's request: one user message, or messages (a system message first where the
+reference's judge has one)."""
 
 TEMPERATURE_STEP = 0.5
 
@@ -48,7 +51,7 @@ class JudgeReply(Generic[T]):
 
 async def ask_until_parsed(
     judge: Model,
-    prompt: Callable[[int], str],
+    prompt: Callable[[int], JudgePrompt],
     parse: Callable[[str], T | None],
     *,
     max_tries: int,

@@ -17,7 +17,7 @@ from typing import ClassVar, Generic, Protocol, TypeVar
 
 from inspect_ai.model import CachePolicy, Model
 
-from privbench.judges.asking import JudgeReply, ask_until_parsed
+from privbench.judges.asking import JudgePrompt, JudgeReply, ask_until_parsed
 from privbench.runtime.judge_names import OFFLINE_JUDGE
 
 T = TypeVar("T")
@@ -40,7 +40,7 @@ class JudgeQuestion(Generic[T]):
     rules that made it (for ``--explain``).
     """
 
-    prompt: Callable[[int], str]
+    prompt: Callable[[int], JudgePrompt]
     parse: Callable[[str], T | None]
     rules: Callable[[], T]
     max_tries: int

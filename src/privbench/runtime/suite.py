@@ -279,6 +279,15 @@ class SuiteCommands:
         return self.eval if kind == "eval" else self.grade
 
 
+@dataclass(frozen=True)
+class LocalCopy:
+    """Where a benchmark that ships no data finds a downloaded copy, or why there is none."""
+
+    path: Path | None
+    note: str = ""
+    """One line for the user when ``path`` is None (how to get a copy)."""
+
+
 def _no_checks(kind: RunKind, settings: Settings) -> None:
     """A benchmark without options of its own has nothing to check."""
 
@@ -337,9 +346,20 @@ class Suite:
     demo_settings: Settings = field(default_factory=_no_settings)
     """Its own options in ``privbench demo`` (a subset where the whole benchmark would keep
     the demo waiting for minutes)."""
+    local_copy: Callable[[], LocalCopy] | None = None
+    """A benchmark whose data privbench cannot ship: its downloaded copy (used when a
+    command is given no ``--data``, by ``privbench demo`` and the audit), or why there is
+    none; None: :attr:`default_data_dir` is shipped."""
     default_temperature: float | None = 0.0
     """The model under test's temperature when ``--temperature`` is not given (ConfAIde
     samples at the paper's 1; the others answer at 0, graded once)."""
+
+    def default_copy(self) -> LocalCopy:
+        """The data a command given no ``--data`` uses: the shipped folder, or the
+        downloaded copy (None with a note when nothing was downloaded)."""
+        if self.local_copy is None:
+            return LocalCopy(self.default_data_dir)
+        return self.local_copy()
 
     @property
     def eval_task(self) -> str:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from privbench.rates import rate
 from privbench.suites.privacylens.scoring import (
     CaseVerdict,
     ProbeAnswer,
     action_figures,
     probe_correct,
     probing_figures,
-    rate,
 )
 
 

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from privbench.rates import rate
 from privbench.runtime.cross_run import TableKind
 from privbench.suites.privacylens.prompts import PROBING_LEVELS
-from privbench.suites.privacylens.scoring import HELPFUL, VARIANTS, rate
+from privbench.suites.privacylens.scoring import HELPFUL, VARIANTS
 from privbench.suites.privacylens.toolkits import PROMPT_TYPES
 
 if TYPE_CHECKING:

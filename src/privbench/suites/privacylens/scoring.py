@@ -20,37 +20,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from privbench.rates import Rate, rate
+
 ORIGINAL = "original"
 SHUFFLED = "shuffled"
 VARIANTS = (ORIGINAL, SHUFFLED)
 """Probing: the reference's questions as asked, and privbench's with a seeded half swapped."""
 HELPFUL = 2
 """The reference's threshold: a helpfulness of 2 (Good) or more is a helpful action."""
-LEVEL = 0.95
-
-
-@dataclass(frozen=True)
-class Rate:
-    """A share ``k / n`` with its 95 % Wilson interval (None when ``n`` is 0)."""
-
-    k: int
-    n: int
-    value: float | None
-    low: float | None
-    high: float | None
-
-    def record(self) -> dict[str, object]:
-        return {"rate": self.value, "low": self.low, "high": self.high, "k": self.k, "n": self.n}
-
-
-def rate(k: int, n: int) -> Rate:
-    """``k`` of ``n`` with its Wilson score interval (statsmodels)."""
-    if n == 0:
-        return Rate(k, n, None, None, None)
-    from statsmodels.stats.proportion import proportion_confint
-
-    low, high = proportion_confint(k, n, alpha=1 - LEVEL, method="wilson")
-    return Rate(k, n, k / n, float(low), float(high))
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from rich.console import RenderableType
 from rich.table import Table
 
+from privbench.rates import Rate
 from privbench.suites.privacylens.log import PrivacyLensLog
-from privbench.suites.privacylens.scoring import Rate
 from privbench.terminal_tables import figure_table
 
 
