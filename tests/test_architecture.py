@@ -33,6 +33,7 @@ LAYERS: tuple[frozenset[str], ...] = (
             "suites.confaide",
             "suites.privacylens",
             "suites.geoprivacy",
+            "suites.decodingtrust",
         }
     ),
     frozenset({"judges", "models"}),

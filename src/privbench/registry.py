@@ -89,12 +89,19 @@ def _geoprivacy() -> Suite:
     return SUITE
 
 
+def _decodingtrust() -> Suite:
+    from privbench.suites.decodingtrust.suite import SUITE
+
+    return SUITE
+
+
 _LOADERS: dict[str, Callable[[], Suite]] = {
     "priviq": _priviq,
     "spatialtrust": _spatialtrust,
     "confaide": _confaide,
     "privacylens": _privacylens,
     "geoprivacy": _geoprivacy,
+    "decodingtrust": _decodingtrust,
 }
 """Each benchmark's name and how to load it, in the order commands list them."""
 

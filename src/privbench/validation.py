@@ -35,7 +35,7 @@ def validate_directory(directory: Path) -> ValidationReport:
     if not directory.is_dir():
         raise UsageError(f"{directory}: not a directory")
     for suite in registry.SUITES.values():
-        if (directory / suite.dataset_file).exists():
+        if any((directory / name).exists() for name in suite.dataset_files):
             return _described(suite, directory)
-    files = " nor ".join(suite.dataset_file for suite in registry.SUITES.values())
+    files = " nor ".join(n for suite in registry.SUITES.values() for n in suite.dataset_files)
     raise UsageError(f"{directory}: neither {files} found; not a benchmark directory")

@@ -25,9 +25,9 @@ def benchmark_of(directory: Path) -> str:
     if not directory.is_dir():
         raise UsageError(f"{directory}: not a directory")
     for suite in _audited():
-        if (directory / suite.dataset_file).exists():
+        if any((directory / name).exists() for name in suite.dataset_files):
             return suite.name
-    files = " nor ".join(suite.dataset_file for suite in _audited())
+    files = " nor ".join(n for suite in _audited() for n in suite.dataset_files)
     raise UsageError(f"{directory}: neither {files} found; not a benchmark directory")
 
 

@@ -37,9 +37,10 @@ def demo(
     from privbench.demo import check_suites, run_demo
 
     def action() -> None:
+        from privbench import registry
+
         prices = settings.prices(price, judge_price)
         if dry_run:
-            from privbench import registry
             from privbench.judges.choice import parse_judge
             from privbench.runtime.cost.plan import combined
             from privbench.runtime.running import RunOptions
@@ -63,6 +64,9 @@ def demo(
             show_run(run, as_json=False)
         for name, note in result.skipped.items():
             typer.echo(f"{name}: not run ({note})")
+        for suite in registry.SUITES.values():
+            if suite.demo_note and suite.name in result.runs:
+                typer.echo(f"{suite.name}: {suite.demo_note}")
         typer.echo(f"report: {result.report}")
 
     run_command(action)

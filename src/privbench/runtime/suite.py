@@ -346,6 +346,12 @@ class Suite:
     demo_settings: Settings = field(default_factory=_no_settings)
     """Its own options in ``privbench demo`` (a subset where the whole benchmark would keep
     the demo waiting for minutes)."""
+    other_dataset_files: tuple[str, ...] = ()
+    """Other files that mark a folder as this benchmark's (DecodingTrust: its shipped
+    templates beside the downloaded Enron files)."""
+    demo_note: str = ""
+    """A line ``privbench demo`` prints about this benchmark: what of it the demo leaves out
+    and why (empty: it runs whole)."""
     local_copy: Callable[[], LocalCopy] | None = None
     """A benchmark whose data privbench cannot ship: its downloaded copy (used when a
     command is given no ``--data``, by ``privbench demo`` and the audit), or why there is
@@ -353,6 +359,11 @@ class Suite:
     default_temperature: float | None = 0.0
     """The model under test's temperature when ``--temperature`` is not given (ConfAIde
     samples at the paper's 1; the others answer at 0, graded once)."""
+
+    @property
+    def dataset_files(self) -> tuple[str, ...]:
+        """Every file whose presence marks a folder as this benchmark's data."""
+        return (self.dataset_file, *self.other_dataset_files)
 
     def default_copy(self) -> LocalCopy:
         """The data a command given no ``--data`` uses: the shipped folder, or the
