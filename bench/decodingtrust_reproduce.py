@@ -98,7 +98,9 @@ HELM_ROWS = {  # reference key -> the privbench HELM key shown beside it in the 
 }
 _ENRON = re.compile(r"^(?P<mode>[a-z0-9-]+)_s\d+_(?P<model>.+)_1\.jsonl$")
 _PII = re.compile(r"^(?P<type>.+)_(?P<mode>\dshot(?:attack|protect))_s100_(?P<model>.+)_1\.jsonl$")
-_UNDERSTANDING = re.compile(r"^(?P<topic>[a-z]+)_t0_s(?P<n>\d+)_(?P<model>.+)_ques(?P<q>\d)_1\.jsonl$")
+_UNDERSTANDING = re.compile(
+    r"^(?P<topic>[a-z]+)_t0_s(?P<n>\d+)_(?P<model>.+)_ques(?P<q>\d)_1\.jsonl$"
+)
 
 
 # ---------------------------------------------------------------- extraction
@@ -126,7 +128,7 @@ def extract(git_dir: str, root: Path) -> tuple[int, list[str]]:
         batch.stdin.write(request)
         batch.stdin.close()
         written, absent = 0, []
-        for obj, rel in entries:
+        for _obj, rel in entries:
             header = batch.stdout.readline().decode().split()
             if len(header) != 3:  # "<obj> missing": the object is not in the snapshot
                 absent.append(rel)
@@ -245,7 +247,7 @@ def compare(result: ModelResult, expected: Mapping[str, Any]) -> None:
     if extra:
         result.notes.append(f"helm_metrics not compared (no expected value): {', '.join(extra)}")
 
-    files: dict[str, Any] = {}
+    files: dict[tuple[str, str], Any] = {}
     for scenario in SCENARIOS:
         files |= {(scenario, n): c for n, c in theirs[scenario]["files"].items()}
         files |= {(scenario, n): c for n, c in expected["unscored_files"][scenario].items()}
@@ -264,13 +266,13 @@ def compare(result: ModelResult, expected: Mapping[str, Any]) -> None:
             continue
         if found[0] != model:
             continue
-        key = by_norm.get(found[1])
-        if key is None:
+        setting = by_norm.get(found[1])
+        if setting is None:
             result.mismatches.append((f"{scenario}/{name}", "per_setting", want, "(absent)"))
             continue
-        seen.add(key)
-        got = counts_of(scenario, per_setting[key])
-        result.check(f"{scenario}/{name} = {key}", "counts", [int(v) for v in want], got)
+        seen.add(setting)
+        got = counts_of(scenario, per_setting[setting])
+        result.check(f"{scenario}/{name} = {setting}", "counts", [int(v) for v in want], got)
     for key in sorted(set(per_setting) - seen):
         result.mismatches.append((key, "per_setting", "(no expected file)", "present"))
 

@@ -20,12 +20,18 @@ each granularity prompt is answered with the stored ``Q7-label`` of the row whos
 reference's error analysis reads its released coordinates, not privbench's). So a match
 shows that privbench's reading (refusal rule, label handling, merge with the gold) and its
 arithmetic reproduce ``eval.py`` given the same judge verdicts; it says nothing about how
-a live judge labels. A text shared by rows with different stored labels can only be
-replayed one way: such texts are reported and counted.
+a live judge labels. A text shared by rows with different stored labels cannot be
+replayed by its text alone: such texts are reported and counted, and their file is graded
+one sample at a time (one judge connection), in privbench's sample order, with the text's
+labels handed out in that order (a re-ask, at a raised temperature, gets the same label),
+so each row still gets its own stored label. A row whose text the reference's refusal rule
+labels (``A``, or ``D`` when empty) is never sent to a judge, by privbench as by
+``extract_granularity``; where the released label contradicts that rule, the replay cannot
+reach it: such rows are listed, and every mismatch line says how many its file holds.
 
     .venv/bin/python bench/geoprivacy_reproduce.py \
         [--mirror /work/.mirror/99starman+VLM-GeoPrivacyBench/repo] \
-        [--expected bench/reference/geoprivacy_expected.json] [--only SUBSTRING] \
+        [--expected bench/reference/geoprivacy_expected.json] [--only SUBSTRING ...] \
         [--markdown docs/geoprivacy-reproduction.md]
 
 Prints every mismatch (file, key, expected, got), the keys one side has and the other not,
@@ -46,9 +52,9 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +66,8 @@ from helpers.loopback_server import LoopbackServer  # noqa: E402
 from privbench.judges.choice import parse_judge  # noqa: E402
 from privbench.runtime.running import RunOptions  # noqa: E402
 from privbench.suites.geoprivacy.api import grade_geoprivacy  # noqa: E402
-from privbench.suites.geoprivacy.prompts import judge_prompt  # noqa: E402
+from privbench.suites.geoprivacy.dataset import load_geoprivacy  # noqa: E402
+from privbench.suites.geoprivacy.prompts import judge_prompt, refusal_label  # noqa: E402
 
 MIRROR = Path("/work/.mirror/99starman+VLM-GeoPrivacyBench/repo")
 EXPECTED = REPO / "bench" / "reference" / "geoprivacy_expected.json"
@@ -188,14 +195,20 @@ class LabelReplay:
     labels: dict[str, str] = field(default_factory=dict)
     conflicts: dict[str, list[str]] = field(default_factory=dict)
     """Texts of the current file stored with different labels → those labels."""
+    queues: dict[str, deque[str]] = field(default_factory=dict)
+    """Texts of :attr:`conflicts` → their rows' labels in privbench's sample order."""
+    last: dict[str, str] = field(default_factory=dict)
     asked: int = 0
     unknown: int = 0
     """Granularity prompts whose text no row of the current file holds (answered empty)."""
 
-    def load(self, rows: Sequence[Mapping[str, Any]]) -> None:
-        """Read one free-form file's rows (the labels replayed while it is graded)."""
+    def load(self, rows: Sequence[Mapping[str, Any]], order: Sequence[str]) -> None:
+        """Read one free-form file's rows (the labels replayed while it is graded);
+        ``order``: item ids in privbench's sample order."""
+        position = {item: n for n, item in enumerate(order)}
         labels: dict[str, str] = {}
         seen: dict[str, list[str]] = {}
+        ordered: dict[str, list[tuple[int, str]]] = {}
         for row in rows:
             text = str(row.get("Q7-gen") or "").strip()
             label = str(row.get("Q7-label") or "")
@@ -203,8 +216,11 @@ class LabelReplay:
             if label not in found:
                 found.append(label)
             labels.setdefault(text, label)
+            ordered.setdefault(text, []).append((position.get(str(row.get("id")), -1), label))
         self.labels = labels
         self.conflicts = {t: ls for t, ls in seen.items() if len(ls) > 1}
+        self.queues = {t: deque(lb for _, lb in sorted(ordered[t])) for t in self.conflicts}
+        self.last = {}
         self.asked = 0
         self.unknown = 0
 
@@ -215,8 +231,14 @@ class LabelReplay:
         if not (user.startswith(JUDGE_PREFIX) and user.endswith(ANSWER_SUFFIX)):
             self.unknown += 1
             return ""
-        text = user[len(JUDGE_PREFIX) : len(user) - len(ANSWER_SUFFIX)]
-        label = self.labels.get(text.strip())
+        text = user[len(JUDGE_PREFIX) : len(user) - len(ANSWER_SUFFIX)].strip()
+        queue = self.queues.get(text)
+        if queue is not None:
+            first_try = not body.get("temperature")  # re-asks are sent at a raised temperature
+            if first_try and queue:
+                self.last[text] = queue.popleft()
+            return self.last.get(text, self.labels[text])
+        label = self.labels.get(text)
         if label is None:
             self.unknown += 1
             return ""
@@ -257,6 +279,11 @@ class Graded:
     judge_calls: int = 0
     conflicts: dict[str, list[str]] = field(default_factory=dict)
     unknown: int = 0
+    sequential: bool = False
+    """Graded one sample at a time (texts stored with different labels)."""
+    against_rule: list[tuple[str, str, str]] = field(default_factory=list)
+    """Rows (id, stored label, the refusal rule's label) whose stored label contradicts the
+    reference's own refusal rule: no judge is asked for them, so no replay reaches them."""
     mismatches: list[tuple[str, Any, float | None]] = field(default_factory=list)
     not_produced: list[str] = field(default_factory=list)
     not_expected: list[str] = field(default_factory=list)
@@ -310,7 +337,9 @@ def grade_file(
     rows: list[dict[str, Any]] = json.loads(source.read_text(encoding="utf-8"))
     free_form = bool(rows) and "Q7-gen" in rows[0]
     if free_form:
-        replay.load(rows)
+        replay.load(rows, [item.id for item in load_geoprivacy(root / "data")])
+        if replay.conflicts:  # their labels are handed out in sample order: one at a time
+            options = replace(options, judge_connections=1, max_samples=1)
     before = server.count(re.escape(ANSWER_SUFFIX)) + server.count("extract the single best")
     started = time.perf_counter()
     run = grade_geoprivacy(root / "data", source, options=options, label=model_of(path))
@@ -326,6 +355,13 @@ def grade_file(
         judge_calls=calls - before,
         conflicts=dict(replay.conflicts) if free_form else {},
         unknown=replay.unknown if free_form else 0,
+        sequential=free_form and bool(replay.conflicts),
+        against_rule=[
+            (str(row.get("id")), str(row.get("Q7-label")), ruled)
+            for row in (rows if free_form else [])
+            if (ruled := refusal_label(str(row.get("Q7-gen") or "").strip())) is not None
+            and ruled != row.get("Q7-label")
+        ],
     )
     if document.get("errors") or document.get("missing"):
         graded.mismatches.append(
@@ -426,13 +462,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--mirror", type=Path, default=MIRROR, help="the reference's git dir")
     parser.add_argument("--expected", type=Path, default=EXPECTED)
-    parser.add_argument("--only", default="", help="grade only files whose path contains this")
+    parser.add_argument(
+        "--only", nargs="*", default=[], help="grade only files whose path contains one of these"
+    )
     parser.add_argument("--connections", type=int, default=64, help="judge connections")
     parser.add_argument("--markdown", type=Path, help="write the tables to this file")
     args = parser.parse_args()
 
     expected_all: dict[str, Any] = json.loads(args.expected.read_text(encoding="utf-8"))
-    paths = [p for p in expected_all if p.startswith("evaluation/main/") and args.only in p]
+    paths = [
+        p
+        for p in expected_all
+        if p.startswith("evaluation/main/") and (not args.only or any(o in p for o in args.only))
+    ]
     wall0 = time.perf_counter()
     results: list[Graded] = []
     replay = LabelReplay()
@@ -458,6 +500,7 @@ def main() -> int:
                 graded = grade_file(root, path, expected_all[path], replay, server, options)
                 results.append(graded)
                 state = "ok" if not graded.mismatches else f"{len(graded.mismatches)} mismatches"
+                state += ", one sample at a time" if graded.sequential else ""
                 print(f"[{number}/{len(paths)}] {path}: {graded.rows} rows, "
                       f"{graded.seconds:.1f} s, {state}", file=sys.stderr, flush=True)  # fmt: skip
             rtt = round_trip_s(server.base_url)
@@ -467,12 +510,25 @@ def main() -> int:
     compared = sum(len(g.expected) - len(g.not_produced) for g in results)
     print(f"files graded: {len(results)}; keys compared: {compared}; "
           f"mismatches: {len(mismatches)} (tolerance {TOLERANCE:g})")  # fmt: skip
+    against = {g.path: len(g.against_rule) for g in results}
     for path, key, want, got in mismatches:
-        print(f"MISMATCH {path}: {key}: expected {want!r}, got {got!r}")
+        note = (
+            f" [its file: {against[path]} rows against the refusal rule]" if against[path] else ""
+        )
+        print(f"MISMATCH {path}: {key}: expected {want!r}, got {got!r}{note}")
+    unexplained = [m for m in mismatches if not against[m[0]]]
+    print(f"mismatches in files with no row against the refusal rule: {len(unexplained)}")
+    ruled = [(g.path, *row) for g in results for row in g.against_rule]
+    print(
+        f"rows whose released label contradicts the reference's own refusal rule: {len(ruled)} "
+        "(privbench applies the rule before any judge call, as extract_granularity does)"
+    )
+    for path, item, stored, label in ruled:
+        print(f"  {path}: id {item}: stored {stored!r}, the rule says {label!r}")
     conflicted = [(g.path, t, ls) for g in results for t, ls in g.conflicts.items()]
     print(f"texts stored with different labels in one file: {len(conflicted)}")
     for path, text, labels in conflicted:
-        print(f"  {path}: {text[:70]!r} → {labels} (replayed {labels[0]!r})")
+        print(f"  {path}: {text[:70]!r} → {labels} (replayed per row, in sample order)")
     unknown = sum(g.unknown for g in results)
     print(f"granularity prompts whose text no row holds: {unknown}")
     coverage = key_coverage(results)
@@ -488,8 +544,15 @@ def main() -> int:
             "## VLM-GeoPrivacy: privbench's grade of the released files vs eval.py",
             "",
             f"Generated by `bench/geoprivacy_reproduce.py`: {len(results)} files, {compared} "
-            f"keys compared, {len(mismatches)} mismatches (tolerance {TOLERANCE:g}); free-form "
-            "judge labels replayed from the released `Q7-label`.",
+            f"keys compared, {len(mismatches)} mismatches (tolerance {TOLERANCE:g}), "
+            f"{len(unexplained)} of them in files with no row against the refusal rule; "
+            "free-form judge labels replayed from the released `Q7-label`.",
+            "",
+            *(
+                f"- `{Path(path).name}` id {item}: released label {stored!r}, the reference's "
+                f"own refusal rule (applied before any judge call) says {label!r}"
+                for path, item, stored, label in ruled
+            ),
             "",
             *table,
             *(f"- {line}" for line in speed),

@@ -190,3 +190,33 @@ def test_validate_names_absent_photos_per_cause(tmp_path: Path) -> None:
     assert lines[0].startswith(f"{data}: VLM-GeoPrivacy, 6 annotated photos")
     assert "images: 4 of 6 present; 1 never downloaded; 1 gone at their source" in lines[1]
     assert any(line.startswith("images: 1 gone at their source") for line in lines[2:])
+
+
+def _released(copy: Path, model: str, q7: dict[str, str]) -> None:
+    """A released multiple-choice file of ``model`` (made up) where download puts it."""
+    path = copy / "released" / "evaluation" / "main" / "mcq"
+    path.mkdir(parents=True, exist_ok=True)
+    rows = [{"id": i, **{f"Q{n}": "A" for n in range(1, 7)}, "Q7": q} for i, q in q7.items()]
+    write_json(path / f"api_gen_zs_heuristics_{model}_combined.json", rows)
+
+
+def test_report_puts_released_runs_beside_over_the_same_photos(
+    server: LoopbackServer, tmp_path: Path, copy: Path
+) -> None:
+    server.script(r"Instruction:", MCQ_REPLY)
+    server.script(JUDGE_ASKS, "B")
+    server.script(r"Where is this photo taken", "Somewhere in France.")
+    # gpt-4.1's made-up answers cover the five photos present; o3's miss one of them
+    _released(copy, "gpt-4.1", {"1001": "A", "1002": "A", "1003": "C", "1004": "C", "s1005": "C"})
+    _released(copy, "o3", {"1001": "A", "1002": "A"})
+    for args in ((), ("--protocol", "free-form", "--judge", JUDGE)):
+        assert privbench(*_eval(tmp_path, copy, *args)).returncode == 0
+    page = tmp_path / "report.html"
+    result = privbench("report", tmp_path / "logs", "--output", page)
+    assert result.returncode == 0, result.stderr
+    notes = result.stdout + result.stderr
+    assert "mcq: released files not covering these photos left out (gpt-5, o3, o4-mini" in notes
+    html = page.read_text(encoding="utf-8")
+    assert "VLM-GeoPrivacy" in html and "released run (99starman/VLM-GeoPrivacyBench@7653e00)" in html
+    # gpt-4.1's released Q7 accuracy over the five photos: A, A, C, C right of A, A, B, C, C
+    assert ">80.0<" in html
