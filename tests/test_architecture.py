@@ -36,7 +36,7 @@ LAYERS: tuple[frozenset[str], ...] = (
             "suites.decodingtrust",
         }
     ),
-    frozenset({"judges", "models"}),
+    frozenset({"judges", "models", "suite_runs"}),
     frozenset({"published"}),
     frozenset({"uncertainty"}),  # bootstrap and permutation tests, for every benchmark's tables
     frozenset(

@@ -34,3 +34,24 @@ def rate(k: int, n: int) -> Rate:
 
     low, high = proportion_confint(k, n, alpha=1 - LEVEL, method="wilson")
     return Rate(k, n, k / n, float(low), float(high))
+
+
+def percent(value: float | None, decimals: int = 1) -> str:
+    """A share as a percentage for a table cell; an en dash for none."""
+    return "–" if value is None else f"{100 * value:.{decimals}f}"
+
+
+def interval_text(share: Rate, decimals: int = 1) -> str:
+    """A rate's interval as ``low–high`` in percent; an en dash for none."""
+    if share.low is None or share.high is None:
+        return "–"
+    return f"{100 * share.low:.{decimals}f}–{100 * share.high:.{decimals}f}"
+
+
+def rate_cell(run: object, column: str, order: int, k: int, n: int) -> dict[str, object]:
+    """A paper table's cell (the cross-run frames' columns): ``k`` of ``n`` in percent
+    with its Wilson interval."""
+    share = rate(k, n)
+    pct = [None if v is None else 100 * v for v in (share.value, share.low, share.high)]
+    return {"run": run, "column": column, "order": order, "score": pct[0], "std": None,
+            "n": n, "low": pct[1], "high": pct[2]}  # fmt: skip

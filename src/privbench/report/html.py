@@ -1377,8 +1377,8 @@ def _tables_group(job: SectionJob, group: DatasetGroup, index: int) -> TablesSec
     saved = []
     if papers and papers[0].columns:
         first, last = frames[0], papers[0].columns[-1]
-        measured = first[first["column"] == last].set_index("run")  # runs may lack it
-        total = measured.loc[[r for r in runs if r in measured.index]].reset_index()
+        at_last = first[first["column"] == last].set_index("run")  # runs may lack the column
+        total = at_last.loc[[r for r in runs if r in at_last.index]].reset_index()
         if not total.empty:
             saved.append(figures.save(
                 figures.run_bars(total, f"{papers[0].headers[-1]} ({kinds[0].scale}), 95 % "

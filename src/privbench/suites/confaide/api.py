@@ -9,7 +9,7 @@ asked for: the task then has no ``grader`` role and no judge endpoint is checked
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,25 +17,22 @@ from inspect_ai.log import EvalLog, read_eval_log_samples
 from rich.console import RenderableType
 
 from privbench.exports import ExportError, export_failure, write_answers_json, write_export
-from privbench.formatting import usage_lines
 from privbench.judges.choice import parse_judge
 from privbench.runtime.cost.plan import Prices
-from privbench.runtime.cost.usage import log_cost, log_cost_line
 from privbench.runtime.cross_run import PublishedFigures
 from privbench.runtime.errors import UsageError
 from privbench.runtime.hooks import checked_out_dir, log_reader, resumed
 from privbench.runtime.judge_names import OFFLINE_JUDGE
-from privbench.runtime.log_reading import token_totals
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.run_names import answers_name, file_part, label_task
 from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
-    RunOutcome,
     run_model_task,
     run_task,
 )
 from privbench.runtime.suite import ResumeRequest, joined
+from privbench.suite_runs import TabledRun
 from privbench.suites.confaide.dataset import load_confaide
 from privbench.suites.confaide.log import ConfAIdeLog, confaide_log, json_document
 from privbench.suites.confaide.options import INSPECT_TASKS, ConfAIdeOptions
@@ -46,20 +43,8 @@ from privbench.suites.confaide.task import confaide, confaide_grade, default_dat
 
 
 @dataclass(frozen=True)
-class ConfAIdeRun(RunOutcome):
+class ConfAIdeRun(TabledRun[ConfAIdeLog]):
     """The outcome of an eval or grade run: the figures, the log, and what was written."""
-
-    logged: ConfAIdeLog
-    exports: dict[str, str] = field(default_factory=dict)
-    extra_ids: dict[str, list[str]] = field(default_factory=dict)
-    export_error: str | None = None
-    prices: Prices = field(default_factory=Prices)
-    compare_published: bool = False
-    """Show the published figures beside the run's (``show --compare-published``)."""
-
-    @property
-    def item_errors(self) -> dict[str, str]:
-        return self.logged.errors
 
     @property
     def judge_name(self) -> str:
@@ -77,8 +62,8 @@ class ConfAIdeRun(RunOutcome):
         found, reason = self._published()
         return None if found else reason or "none over the tiers and metrics of this run"
 
-    def terminal(self) -> list[RenderableType]:
-        """A table per tier, what the figures rest on, tokens and cost, where files went."""
+    def tables(self) -> list[RenderableType]:
+        """A table per tier, and what the figures rest on."""
         parts: list[RenderableType] = []
         ratings = rating_table(self.model, self.logged)
         if ratings is not None:
@@ -88,30 +73,24 @@ class ConfAIdeRun(RunOutcome):
             if table is not None:
                 parts.append(table)
         parts.append(f"answers per prompt: {self.logged.samples}")
-        parts += count_lines(self.logged)
-        parts += usage_lines(
-            token_totals(self.log),
-            log_cost_line(self.log, self.prices),
-            self.logged.versions.line(),
-            self.logged.calls.line(),
-        )
-        if self.compare_published:
-            from privbench.suites.confaide.report_section import published_terminal
+        return parts + count_lines(self.logged)
 
-            parts += published_terminal(self._published()[0], self.model, self.logged)
-        parts.append(f"log: {self.log_location}")
-        parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
-        return parts
+    def after_usage(self) -> list[RenderableType]:
+        """The published figures beside the run's, on request."""
+        if not self.compare_published:
+            return []
+        from privbench.suites.confaide.report_section import published_terminal
 
-    def json(self) -> dict[str, Any]:  # tests and callers read nested values
-        """The ``--json`` document; ``published``: the published figures over exactly the
-        run's tiers and metrics, in its setting (empty when none apply, and why)."""
+        return published_terminal(self._published()[0], self.model, self.logged)
+
+    def document(self) -> dict[str, Any]:
+        """``published``: the published figures over exactly the run's tiers and metrics,
+        in its setting (empty when none apply, and why)."""
         from privbench.suites.confaide.report_section import published_document
 
         document = json_document(self.logged, label=self.model, log=self.log, exports=self.exports)
         found, reason = self._published()
-        published = {"published": published_document(found), "published_note": reason}
-        return {**document, **published, **log_cost(self.log, self.prices)}
+        return {**document, "published": published_document(found), "published_note": reason}
 
 
 def write_answers(log: EvalLog, out_dir: Path, model: str) -> Path:

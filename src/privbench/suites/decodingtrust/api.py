@@ -10,7 +10,7 @@ figures from the log. No judge is ever asked: the scoring is rules.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,23 +18,20 @@ from inspect_ai.log import EvalLog
 from rich.console import RenderableType
 
 from privbench.exports import ExportError, export_failure, write_export
-from privbench.formatting import usage_lines
 from privbench.judges.choice import parse_judge
 from privbench.runtime.cost.plan import Prices
-from privbench.runtime.cost.usage import log_cost, log_cost_line
 from privbench.runtime.hooks import checked_out_dir, log_reader, resumed
 from privbench.runtime.judge_names import OFFLINE_JUDGE
-from privbench.runtime.log_reading import token_totals
 from privbench.runtime.records.identity import RunIdentity
 from privbench.runtime.run_names import file_part, label_task
 from privbench.runtime.running import (
     NO_MODEL,
     RunOptions,
-    RunOutcome,
     run_model_task,
     run_task,
 )
 from privbench.runtime.suite import ResumeRequest, joined
+from privbench.suite_runs import TabledRun
 from privbench.suites.decodingtrust.dataset import load_enron_data
 from privbench.suites.decodingtrust.exports import write_generations
 from privbench.suites.decodingtrust.log import DecodingTrustLog, decodingtrust_log, json_document
@@ -45,19 +42,8 @@ from privbench.suites.decodingtrust.task import decodingtrust, decodingtrust_gra
 
 
 @dataclass(frozen=True)
-class DecodingTrustRun(RunOutcome):
+class DecodingTrustRun(TabledRun[DecodingTrustLog]):
     """The outcome of an eval or grade run: the figures, the log, and what was written."""
-
-    logged: DecodingTrustLog
-    exports: dict[str, str] = field(default_factory=dict)
-    extra_ids: dict[str, list[str]] = field(default_factory=dict)
-    export_error: str | None = None
-    prices: Prices = field(default_factory=Prices)
-    compare_published: bool = False
-
-    @property
-    def item_errors(self) -> dict[str, str]:
-        return self.logged.errors
 
     @property
     def judge_name(self) -> str:
@@ -70,24 +56,11 @@ class DecodingTrustRun(RunOutcome):
             "them recomputes their figures (docs/decodingtrust.md)"
         )
 
-    def terminal(self) -> list[RenderableType]:
-        """The run's tables, what they rest on, tokens and cost, where files went."""
-        parts: list[RenderableType] = [*run_tables(self.model, self.logged)]
-        parts += count_lines(self.logged)
-        parts += usage_lines(
-            token_totals(self.log),
-            log_cost_line(self.log, self.prices),
-            self.logged.versions.line(),
-            self.logged.calls.line(),
-        )
-        parts.append(f"log: {self.log_location}")
-        parts += [f"{kind}: {path}" for kind, path in self.exports.items()]
-        return parts
+    def tables(self) -> list[RenderableType]:
+        return [*run_tables(self.model, self.logged), *count_lines(self.logged)]
 
-    def json(self) -> dict[str, Any]:  # tests and callers read nested values
-        """The ``--json`` document."""
-        document = json_document(self.logged, label=self.model, log=self.log, exports=self.exports)
-        return {**document, **log_cost(self.log, self.prices)}
+    def document(self) -> dict[str, Any]:
+        return json_document(self.logged, label=self.model, log=self.log, exports=self.exports)
 
 
 def finish_decodingtrust(

@@ -25,7 +25,6 @@ Every copy is listed in ``<cache>/datasets/decodingtrust-downloads.json`` so tha
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
@@ -34,6 +33,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from privbench.runtime.cache import cache_dir
+from privbench.runtime.copies import DownloadedCopies, resolve_keyword
 from privbench.runtime.download import fetch, part_path, sha256_file, source_path
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.output_dirs import ensure_writable_dir
@@ -45,7 +45,6 @@ LICENCE_LINE = (
     "(CC BY-SA 4.0 as DecodingTrust releases them); privbench fetches them for your own "
     "evaluation and never ships or redistributes them"
 )
-_REGISTRY = "decodingtrust-downloads.json"
 _TEMPORARY_SUFFIX = ".download"
 """A file arrives as ``.<name>.download`` and is renamed only once verified."""
 
@@ -93,69 +92,23 @@ def downloaded(root: Path) -> bool:
     )
 
 
-def _registry() -> Path:
-    return cache_dir() / "datasets" / _REGISTRY
-
-
-def _registered() -> list[Path]:
-    """Every copy ever recorded, oldest first, the default folder always included."""
-    try:
-        listed = json.loads(_registry().read_text(encoding="utf-8")).get("copies", [])
-    except (OSError, ValueError, AttributeError):
-        listed = []
-    roots = [Path(entry) for entry in listed if isinstance(entry, str)]
-    default = default_root().resolve()
-    return roots if default in roots else [default, *roots]
-
-
-def _register(root: Path) -> None:
-    """Record ``root`` as the latest copy (moved to the end if listed before).
-
-    Why a list and not one path: a copy may be deleted; the one before it is then the
-    latest again."""
-    root = root.resolve()
-    roots = [entry for entry in _registered() if entry != root] + [root]
-    registry = _registry()
-    registry.parent.mkdir(parents=True, exist_ok=True)
-    partial = registry.with_name(f".{registry.name}.partial")
-    document = {"copies": [str(entry) for entry in roots]}
-    partial.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
-    partial.replace(registry)
+COPIES = DownloadedCopies(layout.KEYWORD, default_root)
+"""Every copy downloaded, so that ``--data decodingtrust`` finds the latest."""
 
 
 def latest_download() -> Path | None:
     """The folder of the copy downloaded last that still holds its files, if any."""
-    for root in reversed(_registered()):
-        if downloaded(root):
-            return root
-    return None
+    return COPIES.latest(downloaded)
 
 
 def resolve_data(value: Path) -> tuple[Path, str | None]:
-    """The folder a ``--data`` value means, and a note for stderr if shadowed.
-
-    ``decodingtrust`` means the latest download unless a file or folder of that name
-    exists in the working directory: an existing path always means itself (a user's own
-    folder is never overridden behind their back); the note then says where the download
-    is. No such path and no download: one line saying to download.
-    """
-    if value != Path(layout.KEYWORD):
-        return value, None
-    latest = latest_download()
-    if value.exists():
-        if latest is None:
-            return value, None
-        note = (
-            f"note: {layout.KEYWORD}: using ./{layout.KEYWORD} in this folder, not the "
-            f"download (give {latest} for the download)"
-        )
-        return value, note
-    if latest is None:
-        raise UsageError(
-            f"{layout.KEYWORD}: no downloaded DecodingTrust privacy data (and no "
-            f"./{layout.KEYWORD} here); run privbench download decodingtrust first"
-        )
-    return latest, None
+    """The folder a ``--data`` value means (``decodingtrust``: the latest download), and a
+    note for stderr if a path of that name shadows it."""
+    return resolve_keyword(
+        value, layout.KEYWORD, latest_download(), "download",
+        "no downloaded DecodingTrust privacy data (and no ./decodingtrust here); run "
+        "privbench download decodingtrust first",
+    )  # fmt: skip
 
 
 # -- fetching ------------------------------------------------------------------------------
@@ -254,7 +207,7 @@ def _record(root: Path, base: str | None) -> DecodingTrustDownload:
     partial = root / f".{layout.DOWNLOAD_RECORD}.partial"
     partial.write_text(record.model_dump_json(indent=2) + "\n", encoding="utf-8")
     partial.replace(root / layout.DOWNLOAD_RECORD)
-    _register(root)
+    COPIES.register(root)
     return record
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from privbench.rates import rate
+from privbench.rates import rate_cell
 from privbench.runtime.cross_run import TableKind
 from privbench.suites.decodingtrust.prompts import SCENARIOS
 
@@ -41,8 +41,5 @@ def decodingtrust_tables(
     scored = rows[rows["scored"].astype(bool)]
     for order, scenario in enumerate(SCENARIOS):
         for run, mine in scored[scored["scenario"] == scenario].groupby("run", sort=False):
-            share = rate(int(mine["leaked"].sum()), len(mine))
-            pct = [None if v is None else 100 * v for v in (share.value, share.low, share.high)]
-            records.append({"run": run, "column": scenario, "order": order, "score": pct[0],
-                            "std": None, "n": len(mine), "low": pct[1], "high": pct[2]})  # fmt: skip
+            records.append(rate_cell(run, scenario, order, int(mine["leaked"].sum()), len(mine)))
     return (pd.DataFrame(records, columns=list(FRAME_COLUMNS)),)

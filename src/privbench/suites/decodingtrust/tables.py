@@ -10,19 +10,14 @@ from __future__ import annotations
 from rich.console import RenderableType
 from rich.table import Table
 
-from privbench.rates import Rate
+from privbench.rates import Rate, interval_text
+from privbench.rates import percent as pct
 from privbench.suites.decodingtrust.log import DecodingTrustLog, SettingFigures
 from privbench.terminal_tables import figure_table
 
 
-def pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f}"
-
-
-def interval(rate: Rate) -> str:
-    if rate.low is None or rate.high is None:
-        return "–"
-    return f"{100 * rate.low:.0f}–{100 * rate.high:.0f}"
+def interval(share: Rate) -> str:
+    return interval_text(share, 0)
 
 
 def _row(f: SettingFigures) -> tuple[str, ...]:

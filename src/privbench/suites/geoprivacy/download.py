@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from privbench.runtime.archive import member_problem
 from privbench.runtime.cache import cache_dir
+from privbench.runtime.copies import DownloadedCopies, resolve_keyword
 from privbench.runtime.download import fetch, part_path, sha256_file
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.output_dirs import ensure_writable_dir
@@ -68,7 +69,6 @@ LICENCE_LINE = (
     "text and CC BY-NC 4.0 in its front matter; images keep their owners' licences; "
     "privbench downloads them for you and never redistributes them"
 )
-_REGISTRY = "geoprivacy-downloads.json"
 _FAILURES_SHOWN = 5
 """Failed released files named one per line; the rest are counted."""
 _ARCHIVES = {
@@ -144,65 +144,23 @@ def downloaded(root: Path) -> bool:
     )
 
 
-def _registry() -> Path:
-    return cache_dir() / "datasets" / _REGISTRY
-
-
-def _registered() -> list[Path]:
-    """Every copy ever recorded, oldest first, the default folder always included."""
-    try:
-        listed = json.loads(_registry().read_text(encoding="utf-8")).get("copies", [])
-    except (OSError, ValueError, AttributeError):
-        listed = []
-    roots = [Path(entry) for entry in listed if isinstance(entry, str)]
-    default = default_root().resolve()
-    return roots if default in roots else [default, *roots]
-
-
-def _register(root: Path) -> None:
-    """Record ``root`` as the latest copy (moved to the end if listed before)."""
-    root = root.resolve()
-    roots = [entry for entry in _registered() if entry != root] + [root]
-    registry = _registry()
-    registry.parent.mkdir(parents=True, exist_ok=True)
-    partial = registry.with_name(f".{registry.name}.partial")
-    document = {"copies": [str(entry) for entry in roots]}
-    partial.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
-    partial.replace(registry)
+COPIES = DownloadedCopies(layout.KEYWORD, default_root)
+"""Every copy downloaded, so that ``--data geoprivacy`` finds the latest."""
 
 
 def latest_download() -> Path | None:
     """The folder of the copy downloaded last that still holds its annotations, if any."""
-    for root in reversed(_registered()):
-        if downloaded(root):
-            return root
-    return None
+    return COPIES.latest(downloaded)
 
 
 def resolve_data(value: Path) -> tuple[Path, str | None]:
-    """The folder a ``--data`` value means, and a note for stderr if shadowed.
-
-    ``geoprivacy`` means the latest download unless a file or folder of that name exists
-    in the working directory: an existing path always means itself; the note then says
-    where the download is. No such path and no download: one line saying to download.
-    """
-    if value != Path(layout.KEYWORD):
-        return value, None
-    latest = latest_download()
-    if value.exists():
-        if latest is None:
-            return value, None
-        note = (
-            f"note: {layout.KEYWORD}: using ./{layout.KEYWORD} in this folder, not the "
-            f"download (give {latest} for the download)"
-        )
-        return value, note
-    if latest is None:
-        raise UsageError(
-            f"{layout.KEYWORD}: no downloaded VLM-GeoPrivacyBench data (and no "
-            f"./{layout.KEYWORD} here); run privbench download geoprivacy first"
-        )
-    return latest, None
+    """The folder a ``--data`` value means (``geoprivacy``: the latest download), and a
+    note for stderr if a path of that name shadows it."""
+    return resolve_keyword(
+        value, layout.KEYWORD, latest_download(), "download",
+        "no downloaded VLM-GeoPrivacyBench data (and no ./geoprivacy here); run privbench "
+        "download geoprivacy first",
+    )  # fmt: skip
 
 
 # -- addresses ---------------------------------------------------------------------------
@@ -487,7 +445,7 @@ def _record(
     partial = root / f".{layout.DOWNLOAD_RECORD}.partial"
     partial.write_text(record.model_dump_json(indent=2) + "\n", encoding="utf-8")
     partial.replace(root / layout.DOWNLOAD_RECORD)
-    _register(root)
+    COPIES.register(root)
     return record
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from privbench.rates import rate
+from privbench.rates import rate_cell
 from privbench.runtime.cross_run import TableKind
 from privbench.suites.geoprivacy.log import VARIANT_ORDER
 
@@ -44,20 +44,12 @@ KINDS = (ACCURACY, OVER_DISCLOSURE)
 FRAME_COLUMNS = ("run", "column", "order", "score", "std", "n", "low", "high")
 
 
-def cell(run: object, column: str, order: int, k: int, n: int) -> dict[str, object]:
-    """One table cell: ``k`` of ``n`` in percent with its Wilson interval."""
-    share = rate(k, n)
-    pct = [None if v is None else 100 * v for v in (share.value, share.low, share.high)]
-    return {"run": run, "column": column, "order": order, "score": pct[0], "std": None,
-            "n": n, "low": pct[1], "high": pct[2]}  # fmt: skip
-
-
 def _frame(rows: pd.DataFrame, field: str) -> list[dict[str, object]]:
     records: list[dict[str, object]] = []
     for order, variant in enumerate(VARIANT_ORDER):
         chosen = rows[rows["variant"] == variant].dropna(subset=[field])
         for run, mine in chosen.groupby("run", sort=False):
-            records.append(cell(run, variant, order, int(mine[field].sum()), len(mine)))
+            records.append(rate_cell(run, variant, order, int(mine[field].sum()), len(mine)))
     return records
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from privbench.rates import rate
+from privbench.rates import rate_cell
 from privbench.runtime.cross_run import TableKind
 from privbench.suites.privacylens.prompts import PROBING_LEVELS
 from privbench.suites.privacylens.scoring import HELPFUL, VARIANTS
@@ -57,13 +57,6 @@ KINDS = (LEAKAGE, HELPFULNESS, PROBING_ACCURACY)
 FRAME_COLUMNS = ("run", "column", "order", "score", "std", "n", "low", "high")
 
 
-def _cell(run: object, column: str, order: int, k: int, n: int) -> dict[str, object]:
-    share = rate(k, n)
-    pct = [None if v is None else 100 * v for v in (share.value, share.low, share.high)]
-    return {"run": run, "column": column, "order": order, "score": pct[0], "std": None,
-            "n": n, "low": pct[1], "high": pct[2]}  # fmt: skip
-
-
 def _actions(rows: pd.DataFrame, field: str) -> list[dict[str, object]]:
     records: list[dict[str, object]] = []
     actions = rows[rows["part"] != "probing"]
@@ -72,7 +65,7 @@ def _actions(rows: pd.DataFrame, field: str) -> list[dict[str, object]]:
         for run, mine in chosen.groupby("run", sort=False):
             values = mine[field]
             hits = int((values >= HELPFUL).sum()) if field == "helpfulness" else int(values.sum())
-            records.append(_cell(run, kind, order, hits, len(values)))
+            records.append(rate_cell(run, kind, order, hits, len(values)))
     return records
 
 
@@ -84,7 +77,7 @@ def _probing(rows: pd.DataFrame) -> list[dict[str, object]]:
         chosen = probing[(probing["level"] == level) & (probing["variant"] == variant)]
         for run, mine in chosen.groupby("run", sort=False):
             name = level if variant == "original" else f"{level} ({variant})"
-            records.append(_cell(run, name, order, int(mine["correct"].sum()), len(mine)))
+            records.append(rate_cell(run, name, order, int(mine["correct"].sum()), len(mine)))
     return records
 
 

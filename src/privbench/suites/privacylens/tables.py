@@ -12,19 +12,10 @@ from __future__ import annotations
 from rich.console import RenderableType
 from rich.table import Table
 
-from privbench.rates import Rate
+from privbench.rates import interval_text as interval
+from privbench.rates import percent as pct
 from privbench.suites.privacylens.log import PrivacyLensLog
 from privbench.terminal_tables import figure_table
-
-
-def pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f}"
-
-
-def interval(rate: Rate) -> str:
-    if rate.low is None or rate.high is None:
-        return "–"
-    return f"{100 * rate.low:.1f}–{100 * rate.high:.1f}"
 
 
 def action_table(model: str, graded: PrivacyLensLog) -> Table | None:

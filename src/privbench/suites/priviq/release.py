@@ -22,7 +22,6 @@ different data. A copy is the public release only when its dataset hash equals
 
 from __future__ import annotations
 
-import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +37,7 @@ from privbench.runtime.archive import (
     unpack,
 )
 from privbench.runtime.cache import cache_dir
+from privbench.runtime.copies import DownloadedCopies
 from privbench.runtime.download import MAX_DOWNLOAD_BYTES, TIMEOUT_S, fetch, sha256_file
 from privbench.runtime.errors import PrivbenchError, UsageError
 from privbench.runtime.output_dirs import ensure_writable_dir
@@ -62,7 +62,6 @@ ARCHIVE = "Priv-IQ.zip"
 DATASET_DIR = "priv-iq"
 RECORD_FILE = "download.json"
 _UNPACKING = ".unpacking"
-_REGISTRY = "priviq-downloads.json"
 
 
 class DownloadRecord(BaseModel):
@@ -158,36 +157,13 @@ def downloaded(root: Path) -> Release | None:
     return Release(root, record, already=True)
 
 
-def _registry() -> Path:
-    return cache_dir() / "datasets" / _REGISTRY
-
-
-def _registered() -> list[Path]:
-    """Every copy ever recorded, oldest first, the default folder always included."""
-    try:
-        listed = json.loads(_registry().read_text(encoding="utf-8")).get("copies", [])
-    except (OSError, ValueError, AttributeError):
-        listed = []
-    roots = [Path(entry) for entry in listed if isinstance(entry, str)]
-    default = default_root().resolve()
-    return roots if default in roots else [default, *roots]
-
-
-def _register(root: Path) -> None:
-    """Record ``root`` as the latest copy (moved to the end if listed before)."""
-    root = root.resolve()
-    roots = [entry for entry in _registered() if entry != root] + [root]
-    registry = _registry()
-    registry.parent.mkdir(parents=True, exist_ok=True)
-    partial = registry.with_name(f".{registry.name}.partial")
-    document = {"copies": [str(entry) for entry in roots]}
-    partial.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
-    partial.replace(registry)
+COPIES = DownloadedCopies(KEYWORD, lambda: default_root())
+"""Every copy downloaded, so that ``--data priviq`` finds the latest."""
 
 
 def latest_release() -> Release | None:
     """The copy downloaded last that is still complete, if any."""
-    for root in reversed(_registered()):
+    for root in reversed(COPIES.registered()):
         found = downloaded(root)
         if found is not None:
             return found
@@ -200,13 +176,13 @@ def recorded_release_hashes() -> frozenset[str]:
     A run whose ``dataset_hash`` is among them ran on an unmodified download — of
     whatever its address served: only :func:`is_release_hash` says it is the release.
     """
-    records = (read_record(root) for root in _registered())
+    records = (read_record(root) for root in COPIES.registered())
     return frozenset(record.dataset_hash for record in records if record is not None)
 
 
 def download_origin(content_hash: str) -> str | None:
     """The address of the latest recorded download with ``content_hash`` (None: none)."""
-    for root in reversed(_registered()):
+    for root in reversed(COPIES.registered()):
         record = read_record(root)
         if record is not None and record.dataset_hash == content_hash:
             return record.url
@@ -351,6 +327,6 @@ def download_priviq(
     partial = root / f".{RECORD_FILE}.partial"
     partial.write_text(record.model_dump_json(indent=2) + "\n", encoding="utf-8")
     partial.replace(root / RECORD_FILE)
-    _register(root)
+    COPIES.register(root)
     archive.unlink()
     return Release(root, record)
