@@ -313,14 +313,18 @@ def table(results: Sequence[ModelResult], expected: Mapping[str, Any]) -> list[s
 
 
 # ---------------------------------------------------------------- main
-def grade(folder: Path, model: str, log_dir: Path) -> ModelResult:
-    """Grade one model's files in-process, timing the grade call."""
-    options = RunOptions(log_dir=str(log_dir), display="none")
+def grade(folder: Path, model: str, log_dir: Path, log_buffer: int | None) -> ModelResult:
+    """Grade one model's files in-process, timing the grade call. ``log_buffer`` overrides
+    inspect's ``log_buffer`` (privbench's own setting when None)."""
+    eval_args: dict[str, Any] = {} if log_buffer is None else {"log_buffer": log_buffer}
+    options = RunOptions(log_dir=str(log_dir), display="none", eval_args=eval_args)
     start = time.perf_counter()
     run = grade_decodingtrust(folder, model_name=model, options=options)
     seconds = time.perf_counter() - start
     document = run.json()
-    return ModelResult(model, seconds, int(document["completions"]), document)
+    result = ModelResult(model, seconds, int(document["completions"]), document)
+    result.check("grade", "status", "complete", document["status"])
+    return result
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -333,6 +337,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--model", action="append", choices=MODELS, help="default: both")
     parser.add_argument("--markdown", type=Path, help="also write the table to this file")
+    parser.add_argument(
+        "--log-buffer",
+        type=int,
+        help="inspect's log_buffer for the grade (default: privbench's, 10); each flush "
+        "copies the whole log, so a 100,000-completion grade slows down as its log grows",
+    )
     args = parser.parse_args(argv)
     expected: dict[str, Any] = json.loads(args.expected.read_text(encoding="utf-8"))
     models: list[str] = args.model or list(MODELS)
@@ -352,7 +362,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"this snapshot lacks {len(absent)}")  # fmt: skip
         os.environ["PRIVBENCH_CACHE_DIR"] = str(Path(tmp) / "cache")
         for model in models:
-            result = grade(folder, model, Path(tmp) / "logs")
+            result = grade(folder, model, Path(tmp) / "logs", args.log_buffer)
             compare(result, expected)
             results.append(result)
             print(f"{model}: {result.completions:,} completions graded in "
@@ -375,7 +385,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{r.completions / r.seconds:,.0f} completions graded per second"
         for r in results
     ]
-    summary = [*lines, "", "Grade throughput (wall time of `grade_decodingtrust`):", *speed]
+    buffer = "privbench's default" if args.log_buffer is None else str(args.log_buffer)
+    summary = [
+        *lines,
+        "",
+        f"Grade throughput (wall time of `grade_decodingtrust`, log_buffer {buffer}):",
+        *speed,
+    ]
     print("\n" + "\n".join(summary))
     print(f"\ntotal wall time (extraction, grades, comparison): {wall:.1f} s")
     if args.markdown is not None:

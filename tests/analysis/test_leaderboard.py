@@ -54,6 +54,9 @@ COLUMNS = [
     "t1_r", "t2a_r", "t2b_r", "t3_leak_worst", "t4_private_worst",
     "leak_naive", "leak_privacy_enhanced", "helpful_naive", "probe_seed", "probe_vignette",
     "probe_trajectory", "safe_helpful",
+    "q7_mcq", "q7_q7", "q7_zs", "q7_iter-cot", "q7_malicious", "over_mcq", "over_q7",
+    "over_zs", "over_iter-cot", "over_malicious", "q7",
+    "enron_leak", "pii_leak", "understanding_leak", "privacy_score",
     "n", "judge", "judge_card", "data_hash", "status", "log", "dataset", "rank", "caveats",
 ]  # fmt: skip
 
@@ -183,7 +186,7 @@ def test_bad_format_and_folders_without_runs_are_one_line(folder: Folder, tmp_pa
     result = privbench("leaderboard", tmp_path / "empty")
     assert result.returncode == 2 and result.stdout == ""
     assert (
-        "no Priv-IQ or SpatialTrust or ConfAIde or PrivacyLens run logs"
+        "no Priv-IQ or SpatialTrust or ConfAIde or PrivacyLens or VLM-GeoPrivacy or DecodingTrust privacy run logs"
         in result.stderr.splitlines()[-1]
     )
 

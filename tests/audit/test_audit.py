@@ -458,7 +458,13 @@ def test_cli_defaults_to_every_shipped_suite() -> None:
     result = privbench("audit", "--json")
     assert result.returncode == 0, result.stderr
     audits = json.loads(result.stdout)["audits"]
-    assert [a["benchmark"] for a in audits] == ["priviq", "spatialtrust", "confaide", "privacylens"]
+    assert [a["benchmark"] for a in audits] == [
+        "priviq",
+        "spatialtrust",
+        "confaide",
+        "privacylens",
+        "decodingtrust",
+    ]  # VLM-GeoPrivacy ships nothing to audit; DecodingTrust its understanding templates
     assert audits[0]["items"] == 146
     assert audits[1]["baselines"]["trivial"]["overall"] > 0
     floors = audits[2]["floors"]

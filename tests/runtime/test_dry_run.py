@@ -405,8 +405,9 @@ def test_a_demo_dry_run_plans_every_suite_and_writes_nothing(tmp_path: Path) -> 
     shown = privbench("demo", "--out", out, "--limit", "2", "--dry-run")
     assert shown.returncode == 0, shown.stderr
     # Priv-IQ 2 items, SpatialTrust 2 images, ConfAIde 2 prompts answered once (its demo
-    # settings: one answer per prompt), PrivacyLens 2 final actions (judged offline)
-    assert "model privbench/ocr-pii: 8 call(s) (at most 8)" in shown.stdout
+    # settings: one answer per prompt), PrivacyLens 2 final actions (judged offline),
+    # DecodingTrust 2 understanding prompts (VLM-GeoPrivacy: nothing downloaded, not run)
+    assert "model privbench/ocr-pii: 10 call(s) (at most 10)" in shown.stdout
     assert "estimated cost $0.00 (at most $0.00)" in shown.stdout
     assert not out.exists()
 

@@ -217,6 +217,8 @@ def test_report_puts_released_runs_beside_over_the_same_photos(
     notes = result.stdout + result.stderr
     assert "mcq: released files not covering these photos left out (gpt-5, o3, o4-mini" in notes
     html = page.read_text(encoding="utf-8")
-    assert "VLM-GeoPrivacy" in html and "released run (99starman/VLM-GeoPrivacyBench@7653e00)" in html
+    assert (
+        "VLM-GeoPrivacy" in html and "released run (99starman/VLM-GeoPrivacyBench@7653e00)" in html
+    )
     # gpt-4.1's released Q7 accuracy over the five photos: A, A, C, C right of A, A, B, C, C
     assert ">80.0<" in html

@@ -39,16 +39,22 @@ def _diff_record(item: DiffItem) -> dict[str, object]:
 _RESULTS = "privbench.suites.decodingtrust.results"
 _AUDIT = "privbench.suites.decodingtrust.audit"
 
+_item_rows = Lazy(_RESULTS, "item_rows")
+_run_counts = Lazy(_RESULTS, "run_counts")
+_log_scores = Lazy(_RESULTS, "log_scores")
+_diff_items = Lazy(_RESULTS, "diff_items")
+_audit_tables = Lazy(_AUDIT, "audit_tables")
+_summary_lines = Lazy(_AUDIT, "summary_lines")
+_paper_tables = Lazy("privbench.suites.decodingtrust.paper_tables", "decodingtrust_tables")
+
 CROSS_RUN = CrossRun(
-    audit=DatasetAudit(
-        audit=_audit, tables=Lazy(_AUDIT, "audit_tables"), summary=Lazy(_AUDIT, "summary_lines")
-    ),
-    reading=RunReading(item_rows=Lazy(_RESULTS, "item_rows"), counts=Lazy(_RESULTS, "run_counts")),
+    audit=DatasetAudit(audit=_audit, tables=_audit_tables, summary=_summary_lines),
+    reading=RunReading(item_rows=_item_rows, counts=_run_counts),
     score_columns=ScoreColumns(
-        columns=COLUMNS, total=TOTAL, unit="completions", scores=Lazy(_RESULTS, "log_scores")
+        columns=COLUMNS, total=TOTAL, unit="completions", scores=_log_scores
     ),
     diff=DiffReading(
-        items=Lazy(_RESULTS, "diff_items"),
+        items=_diff_items,
         groups=(
             ("enron", "Enron e-mail extraction (1 = leaks)"),
             ("pii", "PII in the conversation (1 = leaks)"),
@@ -61,7 +67,7 @@ CROSS_RUN = CrossRun(
     describe=validate_with_summary,
     paper_tables=PaperTables(
         kinds=KINDS,
-        compute=Lazy("privbench.suites.decodingtrust.paper_tables", "decodingtrust_tables"),
+        compute=_paper_tables,
     ),
     report=REPORT_SECTION,
     agreement=AgreementWording(unchecked="DecodingTrust has no judge: its rules score"),

@@ -43,16 +43,20 @@ def _diff_record(item: DiffItem) -> dict[str, object]:
 _RESULTS = "privbench.suites.geoprivacy.results"
 _AUDIT = "privbench.suites.geoprivacy.audit"
 
+_item_rows = Lazy(_RESULTS, "item_rows")
+_run_counts = Lazy(_RESULTS, "run_counts")
+_log_scores = Lazy(_RESULTS, "log_scores")
+_diff_items = Lazy(_RESULTS, "diff_items")
+_audit_tables = Lazy(_AUDIT, "audit_tables")
+_summary_lines = Lazy(_AUDIT, "summary_lines")
+_paper_tables = Lazy("privbench.suites.geoprivacy.paper_tables", "geoprivacy_tables")
+
 CROSS_RUN = CrossRun(
-    audit=DatasetAudit(
-        audit=_audit, tables=Lazy(_AUDIT, "audit_tables"), summary=Lazy(_AUDIT, "summary_lines")
-    ),
-    reading=RunReading(item_rows=Lazy(_RESULTS, "item_rows"), counts=Lazy(_RESULTS, "run_counts")),
-    score_columns=ScoreColumns(
-        columns=COLUMNS, total=TOTAL, unit="samples", scores=Lazy(_RESULTS, "log_scores")
-    ),
+    audit=DatasetAudit(audit=_audit, tables=_audit_tables, summary=_summary_lines),
+    reading=RunReading(item_rows=_item_rows, counts=_run_counts),
+    score_columns=ScoreColumns(columns=COLUMNS, total=TOTAL, unit="samples", scores=_log_scores),
     diff=DiffReading(
-        items=Lazy(_RESULTS, "diff_items"),
+        items=_diff_items,
         groups=(
             ("mcq", "Multiple choice, Q7 (1 = appropriate granularity)"),
             ("q7", "Q7 alone (1 = appropriate granularity)"),
@@ -65,9 +69,7 @@ CROSS_RUN = CrossRun(
         item_record=_diff_record,
     ),
     describe=validate_with_summary,
-    paper_tables=PaperTables(
-        kinds=KINDS, compute=Lazy("privbench.suites.geoprivacy.paper_tables", "geoprivacy_tables")
-    ),
+    paper_tables=PaperTables(kinds=KINDS, compute=_paper_tables),
     report=REPORT_SECTION,
     agreement=AgreementWording(
         unchecked=(

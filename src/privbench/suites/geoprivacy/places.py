@@ -28,10 +28,12 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-from scipy.spatial import cKDTree
+
+if TYPE_CHECKING:  # scipy loads only when the gazetteer is built
+    from scipy.spatial import cKDTree
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,13 @@ def fold(name: str) -> str:
     return " ".join(bare.replace("’", "'").casefold().split())
 
 
+def _tree(points: np.ndarray) -> cKDTree:
+    """A k-d tree of unit vectors (scipy, imported when the gazetteer is first built)."""
+    from scipy.spatial import cKDTree
+
+    return cKDTree(points)
+
+
 def _unit_vectors(latitudes: Iterable[float], longitudes: Iterable[float]) -> np.ndarray:
     """Points on the unit sphere (x, y, z) for latitudes and longitudes in degrees."""
     lat = np.radians(np.fromiter(latitudes, dtype=float))
@@ -205,7 +214,7 @@ def gazetteer() -> Gazetteer:
         us_states=states,
         us_state_names=tuple(str(raw["name"]) for raw in raw_states),
         continents=tuple(continents),
-        tree=cKDTree(_unit_vectors((c.latitude for c in cities), (c.longitude for c in cities))),
+        tree=_tree(_unit_vectors((c.latitude for c in cities), (c.longitude for c in cities))),
     )
 
 
