@@ -35,7 +35,12 @@ Run (from the repository root)::
 
     .venv/bin/python bench/decodingtrust_reproduce.py \\
         /work/.mirror/AI-secure+DecodingTrust/repo [--markdown FILE] \\
-        [--expected bench/reference/decodingtrust_expected.json] [--model MODEL ...]
+        [--expected bench/reference/decodingtrust_expected.json] [--model MODEL ...] \\
+        [--log-buffer 5000]
+
+``--log-buffer`` overrides inspect's ``log_buffer`` for the grade (privbench sets 10). Every
+flush copies the whole growing log file, so with the default a grade of ~100,000 completions
+slows down as it goes (quadratic); a larger buffer gives the grade's own cost.
 
 Prints every mismatch (file or setting, key, expected, got), a markdown table
 (model | scenario | key | reference | privbench | HELM view) and completions graded per

@@ -222,3 +222,11 @@ def test_report_puts_released_runs_beside_over_the_same_photos(
     )
     # gpt-4.1's released Q7 accuracy over the five photos: A, A, C, C right of A, A, B, C, C
     assert ">80.0<" in html
+
+
+@pytest.mark.parametrize("suite", ["geoprivacy", "decodingtrust"])
+def test_download_from_an_unreachable_mirror_is_one_line(tmp_path: Path, suite: str) -> None:
+    result = privbench("download", suite, "--url", "http://127.0.0.1:9/", "--dir", tmp_path / "x")
+    assert result.returncode != 0
+    line = one_line_error(result)
+    assert "http://127.0.0.1:9/" in line and "cannot connect" in line, line

@@ -64,9 +64,12 @@ class GeoPrivacyRun(TabledRun[GeoPrivacyLog]):
 
     @property
     def published_missing(self) -> str | None:
-        """The released responses stand beside a run in ``privbench report``, over the
-        photos the run answered (when they were downloaded)."""
-        return None
+        """The released runs stand beside a run in ``privbench report`` (recomputed over the
+        photos its runs answered), not in the terminal."""
+        return (
+            "the authors' released runs, recomputed over the photos your runs answered, stand "
+            "beside them in privbench report (they need privbench download geoprivacy)"
+        )
 
     def tables(self) -> list[RenderableType]:
         return [*run_tables(self.model, self.logged), *count_lines(self.logged)]
