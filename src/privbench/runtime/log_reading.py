@@ -147,3 +147,26 @@ def document_head(benchmark: str, log: EvalLog, label: str, complete: bool) -> d
         "log_status": log.status,
         "dataset_hash": identity.dataset_hash or None,
     }
+
+
+def document_tail(
+    log: EvalLog,
+    errors: dict[str, str],
+    missing: list[str],
+    calls: dict[str, dict[str, int]],
+    versions: dict[str, list[str]],
+    exports: dict[str, str] | None,
+) -> dict[str, object]:
+    """The last keys of a benchmark's ``--json`` document: who answered (as the providers
+    reported it), what failed or is not run yet, retries, tokens, the log and the exports."""
+    return {
+        "reported_models": versions,
+        "errors": len(errors),
+        "error_items": errors,
+        "missing": len(missing),
+        "missing_items": missing,
+        **calls,
+        "tokens": token_totals(log),
+        "log": str(log.location),
+        "exports": exports or {},
+    }

@@ -16,8 +16,8 @@ from privbench.runtime.calls import CallCounts
 from privbench.runtime.log_reading import (
     dataset_order,
     document_head,
+    document_tail,
     finished_samples,
-    token_totals,
 )
 from privbench.runtime.records.task import expected_ids
 from privbench.runtime.records.versions import ReportedVersions
@@ -213,13 +213,12 @@ def json_document(
         "probing": probing,
         "reference_metrics": graded.reference_metrics(),
         "unreadable_judge": graded.unreadable_judge,
-        "reported_models": graded.versions.record(),
-        "errors": len(graded.errors),
-        "error_items": graded.errors,
-        "missing": len(graded.missing),
-        "missing_items": graded.missing,
-        **graded.calls.record(),
-        "tokens": token_totals(log),
-        "log": str(log.location),
-        "exports": exports or {},
+        **document_tail(
+            log,
+            graded.errors,
+            graded.missing,
+            graded.calls.record(),
+            graded.versions.record(),
+            exports,
+        ),
     }
