@@ -74,7 +74,7 @@ def published_figures(
                 PublishedFigures(
                     beside=kind.key,
                     label=LABEL,
-                    caption=f"{kind.what.lower()}, recomputed from the authors' released "
+                    caption=f"{kind.what[:1].lower()}{kind.what[1:]}, recomputed from the authors' released "
                     "responses over the photos the runs answered (free form: their "
                     "GPT-4.1-mini labels; multiple choice: with heuristics)",
                     paper="Yang et al., VLM-GeoPrivacyBench (ICLR 2026)",
