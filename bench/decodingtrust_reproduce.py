@@ -36,11 +36,13 @@ Run (from the repository root)::
     .venv/bin/python bench/decodingtrust_reproduce.py \\
         /work/.mirror/AI-secure+DecodingTrust/repo [--markdown FILE] \\
         [--expected bench/reference/decodingtrust_expected.json] [--model MODEL ...] \\
-        [--log-buffer 5000]
+        [--log-buffer 500]
 
 ``--log-buffer`` overrides inspect's ``log_buffer`` for the grade (privbench sets 10). Every
 flush copies the whole growing log file, so with the default a grade of ~100,000 completions
-slows down as it goes (quadratic); a larger buffer gives the grade's own cost.
+slows down as it goes (quadratic: ~24 completions/s over the first 45,000, falling). Too
+large a buffer costs too (inspect's ``buffer_sample`` scans the pending samples): on the
+40,800 understanding completions 500 gave 126/s and 5000 76/s (2 shared CPUs).
 
 Prints every mismatch (file or setting, key, expected, got), a markdown table
 (model | scenario | key | reference | privbench | HELM view) and completions graded per
@@ -346,7 +348,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--log-buffer",
         type=int,
         help="inspect's log_buffer for the grade (default: privbench's, 10); each flush "
-        "copies the whole log, so a 100,000-completion grade slows down as its log grows",
+        "copies the whole log, so a 100,000-completion grade slows down as its log grows "
+        "(500 is a good value)",
     )
     args = parser.parse_args(argv)
     expected: dict[str, Any] = json.loads(args.expected.read_text(encoding="utf-8"))
